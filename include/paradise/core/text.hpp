@@ -1,0 +1,26 @@
+// Small text helpers for the parsers: trimming, splitting, checked number parsing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "paradise/core/error.hpp"
+
+namespace paradise {
+
+std::string_view trim(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char sep);
+std::string lower(std::string_view s);
+
+/// Parses a whole decimal integer (no sign unless allow_negative); throws via fail_input.
+std::int64_t parse_int(std::string_view text, const Origin& where, std::string_view key,
+                       bool allow_negative = false);
+/// Parses a whole floating-point number; throws via fail_input.
+double parse_double(std::string_view text, const Origin& where, std::string_view key);
+/// Parses "AxBxC" into positive integers; throws via fail_input.
+std::vector<std::int64_t> parse_dims(std::string_view text, const Origin& where,
+                                     std::string_view key);
+
+}  // namespace paradise

@@ -1,0 +1,70 @@
+// Per-layer and per-model statistics of a CNN for one input shape, per sample.
+//
+// Conventions, used everywhere in ParaDiSE:
+//  * A MAC is one multiply-accumulate. FLOPs = 2 x MACs for convolutions and dense
+//    layers (plus one add per output for a bias); other layers count one FLOP per
+//    element-wise arithmetic operation (documented per op in analyze.cpp).
+//  * Everything is per sample; multiply by the batch for a mini-batch.
+//  * "Saved" elements are the activations autograd keeps for the backward pass in
+//    training mode (the rule per op is in analyze.cpp and the README), counted once
+//    per distinct tensor: an in-place ReLU shares its input's buffer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "paradise/model/layer.hpp"
+#include "paradise/model/shape.hpp"
+
+namespace paradise::model {
+
+struct LayerStats {
+  std::string name;
+  Op op = Op::Input;
+  Shape input;  ///< first input's shape
+  Shape output;
+  std::int64_t params = 0;           ///< weights + bias + batch-norm affine
+  std::int64_t macs = 0;             ///< forward multiply-accumulates (conv, dense)
+  double forward_flops = 0;          ///< forward floating-point operations
+  double backward_data_flops = 0;    ///< gradient with respect to the input
+  double backward_weight_flops = 0;  ///< gradient with respect to weights and bias
+  std::int64_t input_elements = 0;   ///< all inputs together
+  std::int64_t output_elements = 0;
+  /// Activation elements that this layer's output adds to the saved-for-backward set
+  /// (0 if nobody saves it, or if it aliases an earlier buffer).
+  std::int64_t saved_elements = 0;
+  /// Saved bytes independent of the activation precision: int64 max-pool indices
+  /// (8 B per output element) and dropout masks (1 B per element).
+  std::int64_t saved_fixed_bytes = 0;
+  /// Memory traffic of the forward kernel, in elements: inputs read and outputs written
+  /// (weights are separate: `params`). For a roofline.
+  std::int64_t read_elements = 0;
+  std::int64_t written_elements = 0;
+  /// ParaDL .net files only: measured forward+backward seconds per sample (§1.5).
+  double measured_time_s = 0;
+  /// ParaDL .net files only: the weight dimensions as written [C, F, K...].
+  std::vector<std::int64_t> weight_dims;
+};
+
+struct ModelStats {
+  std::string name;
+  Shape input;
+  std::vector<LayerStats> layers;
+
+  std::int64_t params() const;
+  std::int64_t macs() const;
+  double forward_flops() const;
+  double backward_flops() const;
+  std::int64_t saved_elements() const;
+  /// Saved-for-backward bytes per sample with `activation_bytes` per element (4 = fp32).
+  std::int64_t saved_bytes_per_sample(int activation_bytes) const;
+};
+
+class Graph;
+
+/// Shape inference and per-layer statistics for `input`. Throws InputError naming
+/// the layer when the input is of the wrong rank or too small for the model.
+ModelStats analyze(const Graph& graph, const Shape& input);
+
+}  // namespace paradise::model

@@ -1,0 +1,15 @@
+// Subcommands of the `paradise` CLI. Each parses its own options (Boost.Program_options)
+// and returns the process exit code; errors propagate as exceptions to main().
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace paradise::app {
+
+using Args = std::vector<std::string>;
+
+int run_models(const Args& args);
+int run_datasets(const Args& args);
+
+}  // namespace paradise::app

@@ -1,0 +1,52 @@
+// paradise: the command-line front end. Thin by design: parse, call the library, map
+// errors to exit codes (0 ok, 1 internal error, 2 bad input or usage).
+#include <boost/program_options/errors.hpp>
+#include <exception>
+#include <iostream>
+#include <map>
+
+#include "commands.hpp"
+#include "paradise/core/error.hpp"
+
+namespace {
+
+void usage(std::ostream& out) {
+  out << "ParaDiSE: an oracle for distributed CNN training (after ParaDL, Kahira et al. "
+         "HPDC'21)\n\n"
+         "usage: paradise <command> [options]   (paradise <command> --help for its options)\n\n"
+         "commands:\n"
+         "  models     the model zoo as a table or JSON; --show NAME for the per-layer table\n"
+         "  datasets   the built-in datasets\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using paradise::app::Args;
+  const std::map<std::string, int (*)(const Args&)> commands = {
+      {"models", paradise::app::run_models},
+      {"datasets", paradise::app::run_datasets},
+  };
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    usage(argc < 2 ? std::cerr : std::cout);
+    return argc < 2 ? 2 : 0;
+  }
+  const auto it = commands.find(argv[1]);
+  if (it == commands.end()) {
+    std::cerr << "paradise: unknown command '" << argv[1] << "'\n\n";
+    usage(std::cerr);
+    return 2;
+  }
+  try {
+    return it->second(Args(argv + 2, argv + argc));
+  } catch (const paradise::InputError& e) {
+    std::cerr << "paradise " << argv[1] << ": error: " << e.what() << '\n';
+    return 2;
+  } catch (const boost::program_options::error& e) {
+    std::cerr << "paradise " << argv[1] << ": error: " << e.what() << " (see --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "paradise " << argv[1] << ": internal error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,70 @@
+#include "paradise/core/table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace paradise {
+
+void TextTable::add_column(std::string header, Align align) {
+  headers_.push_back(std::move(header));
+  aligns_.push_back(align);
+}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  if (cells.size() != headers_.size()) throw std::logic_error("TextTable: row width mismatch");
+  rows_.push_back(std::move(cells));
+}
+
+void TextTable::print(std::ostream& out) const {
+  std::vector<std::size_t> width(headers_.size());
+  for (std::size_t c = 0; c < headers_.size(); ++c) {
+    width[c] = headers_[c].size();
+    for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+  }
+  const auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::string pad(width[c] - cells[c].size(), ' ');
+      if (c > 0) out << "  ";
+      if (aligns_[c] == Align::Right) {
+        out << pad << cells[c];
+      } else {
+        out << cells[c] << (c + 1 < cells.size() ? pad : "");
+      }
+    }
+    out << '\n';
+  };
+  line(headers_);
+  std::vector<std::string> rule;
+  for (std::size_t w : width) rule.emplace_back(w, '-');
+  line(rule);
+  for (const auto& row : rows_) line(row);
+}
+
+std::string with_commas(std::int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string human_bytes(double bytes) {
+  static const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+  int u = 0;
+  while (bytes >= 1000.0 && u < 5) {
+    bytes /= 1000.0;
+    ++u;
+  }
+  return fixed(bytes, u == 0 ? 0 : 2) + " " + units[u];
+}
+
+}  // namespace paradise

@@ -1,0 +1,350 @@
+// Shape inference and per-layer cost statistics of a layer graph.
+//
+// FLOP rules (per sample, n = output elements unless said otherwise):
+//   conv/dense      fwd 2*MACs (+n for bias); grad-input 2*MACs; grad-weight 2*MACs (+n bias)
+//   batchnorm       fwd 4n (ParaDL's estimate_layer_flop, cost-model-notes §1.5); grad-input 4n;
+//                   grad-weight 2n (sums of dy and dy*xhat)
+//   relu/relu6/leaky fwd n, grad n;   sigmoid/tanh/gelu/silu fwd 4n, grad 2n
+//   max/avg pool    fwd n*prod(kernel); grad n*prod(kernel)
+//   adaptive avg    fwd and grad: input elements
+//   add             fwd (k-1)n for k inputs; grad 0 (gradient passes through)
+//   dropout         fwd n, grad n;  softmax-CE fwd 3n, grad n;  upsample grad n; others 0
+// Saved-for-backward rule (PyTorch autograd in training mode, derivatives.yaml of torch
+// 1.13; checked against saved_tensors_hooks in tests/unit/model_reference_test.cpp):
+//   conv, conv_transpose, dense, batchnorm, avgpool, adaptive_avgpool: the input
+//   maxpool: the input + int64 indices of the output size
+//   relu, sigmoid, tanh: the output;  relu6, leaky_relu, gelu, silu: the input
+//   (in-place activations: the output, which is the input's buffer)
+//   dropout: a 1-byte mask per element (CUDA's fused kernel);  softmax-CE: its output
+//   (log-probabilities) and the int64 target per position;  add, concat, flatten,
+//   upsample: nothing.
+// Each distinct buffer counts once; in-place activations and flatten alias their input.
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "paradise/core/error.hpp"
+#include "paradise/model/graph.hpp"
+#include "paradise/model/stats.hpp"
+
+namespace paradise::model {
+namespace {
+
+std::string extents(const std::array<std::int64_t, 3>& v, int rank) {
+  std::string s;
+  for (int i = 0; i < rank; ++i) {
+    if (i > 0) s += "x";
+    s += std::to_string(v[static_cast<std::size_t>(i)]);
+  }
+  return s;
+}
+
+[[noreturn]] void fail_layer(const Graph& g, const Layer& l, const std::string& what) {
+  throw InputError("model '" + g.name() + "': layer '" + l.name + "' (" +
+                   std::string(op_name(l.op)) + "): " + what);
+}
+
+std::int64_t kernel_volume(const Window& w, int rank) {
+  std::int64_t v = 1;
+  for (int i = 0; i < rank; ++i) v *= w.kernel[static_cast<std::size_t>(i)];
+  return v;
+}
+
+// Output extent of a convolution or pooling window along one dimension (PyTorch's formula).
+std::int64_t window_extent(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t p,
+                           std::int64_t d, bool ceil_mode) {
+  const std::int64_t span = in + 2 * p - d * (k - 1) - 1;
+  if (span < 0) return 0;
+  std::int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+  if (ceil_mode && (out - 1) * s >= in + p) --out;  // last window must start inside the input
+  return out;
+}
+
+Shape windowed(const Graph& g, const Layer& l, const Shape& in, std::int64_t out_channels) {
+  Shape out = in;
+  out.channels = out_channels;
+  const Window& w = l.window;
+  for (int i = 0; i < in.rank; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    if (w.kernel[u] < 1 || w.stride[u] < 1 || w.dilation[u] < 1 || w.padding[u] < 0) {
+      fail_layer(g, l, "kernel, stride and dilation must be >= 1 and padding >= 0");
+    }
+    if (l.op == Op::ConvTranspose) {
+      out.size[u] = (in.size[u] - 1) * w.stride[u] - 2 * w.padding[u] +
+                    w.dilation[u] * (w.kernel[u] - 1) + w.output_padding[u] + 1;
+    } else {
+      if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && 2 * w.padding[u] > w.kernel[u]) {
+        fail_layer(g, l, "padding must be at most half the kernel");
+      }
+      out.size[u] = window_extent(in.size[u], w.kernel[u], w.stride[u], w.padding[u], w.dilation[u],
+                                  l.ceil_mode);
+    }
+    if (out.size[u] < 1) {
+      fail_layer(g, l,
+                 "input " + in.str() + " is too small for kernel " + extents(w.kernel, in.rank) +
+                     " (output extent " + std::to_string(out.size[u]) +
+                     "); use a larger input resolution");
+    }
+  }
+  return out;
+}
+
+struct Inferred {
+  Shape out;
+  std::int64_t params = 0;
+  std::int64_t macs = 0;
+};
+
+Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
+  const Shape& x = in.front();
+  Inferred r{x};
+  switch (l.op) {
+    case Op::Input:
+      break;
+    case Op::Conv:
+    case Op::ConvTranspose: {
+      if (x.rank == 0) fail_layer(g, l, "needs a spatial input, got flat " + x.str());
+      if (l.out_channels < 1 || l.groups < 1 || x.channels % l.groups != 0 ||
+          l.out_channels % l.groups != 0) {
+        fail_layer(g, l,
+                   "groups (" + std::to_string(l.groups) + ") must divide input channels (" +
+                       std::to_string(x.channels) + ") and output channels (" +
+                       std::to_string(l.out_channels) + ")");
+      }
+      r.out = windowed(g, l, x, l.out_channels);
+      const std::int64_t k = kernel_volume(l.window, x.rank);
+      const std::int64_t w_in = l.op == Op::Conv ? x.channels / l.groups : x.channels;
+      const std::int64_t w_out = l.op == Op::Conv ? l.out_channels : l.out_channels / l.groups;
+      r.params = w_in * w_out * k + (l.bias ? l.out_channels : 0);
+      // Every output element of a conv sums (C_in/g)*K products; every input element of a
+      // transposed conv scatters to (C_out/g)*K outputs.
+      r.macs = l.op == Op::Conv ? r.out.elements() * (x.channels / l.groups) * k
+                                : x.elements() * (l.out_channels / l.groups) * k;
+      break;
+    }
+    case Op::MaxPool:
+    case Op::AvgPool:
+      if (x.rank == 0) fail_layer(g, l, "needs a spatial input, got flat " + x.str());
+      r.out = windowed(g, l, x, x.channels);
+      break;
+    case Op::AdaptiveAvgPool:
+      if (x.rank == 0) fail_layer(g, l, "needs a spatial input, got flat " + x.str());
+      for (int i = 0; i < x.rank; ++i)
+        r.out.size[static_cast<std::size_t>(i)] = l.output_size[static_cast<std::size_t>(i)];
+      break;
+    case Op::Dense:
+      if (x.spatial_elements() != 1) {
+        fail_layer(g, l, "needs a flat input (add a flatten layer), got " + x.str());
+      }
+      if (l.out_channels < 1) fail_layer(g, l, "needs out >= 1");
+      r.out = Shape::flat(l.out_channels);
+      r.params = x.channels * l.out_channels + (l.bias ? l.out_channels : 0);
+      r.macs = x.channels * l.out_channels;
+      break;
+    case Op::BatchNorm:
+      r.params = 2 * x.channels;  // affine scale and shift
+      break;
+    case Op::Activation:
+    case Op::Dropout:
+    case Op::SoftmaxCrossEntropy:
+      break;
+    case Op::Add:
+      for (const Shape& s : in) {
+        if (!(s == x)) fail_layer(g, l, "inputs differ in shape: " + x.str() + " and " + s.str());
+      }
+      break;
+    case Op::Concat:
+      r.out.channels = 0;
+      for (const Shape& s : in) {
+        if (s.rank != x.rank || s.size != x.size) {
+          fail_layer(g, l, "inputs differ in spatial size: " + x.str() + " and " + s.str());
+        }
+        r.out.channels += s.channels;
+      }
+      break;
+    case Op::Flatten:
+      r.out = Shape::flat(x.elements());
+      break;
+    case Op::Upsample:
+      if (l.scale < 1) fail_layer(g, l, "scale must be >= 1");
+      for (int i = 0; i < x.rank; ++i) r.out.size[static_cast<std::size_t>(i)] *= l.scale;
+      break;
+  }
+  return r;
+}
+
+bool saves_output(const Layer& l) {
+  if (l.op == Op::SoftmaxCrossEntropy) return true;
+  if (l.op != Op::Activation) return false;
+  if (l.inplace) return true;
+  return l.activation == Activation::ReLU || l.activation == Activation::Sigmoid ||
+         l.activation == Activation::Tanh;
+}
+
+bool saves_input(const Layer& l) {
+  switch (l.op) {
+    case Op::Conv:
+    case Op::ConvTranspose:
+    case Op::Dense:
+    case Op::BatchNorm:
+    case Op::MaxPool:
+    case Op::AvgPool:
+    case Op::AdaptiveAvgPool:
+      return true;
+    case Op::Activation:
+      return !saves_output(l);
+    default:
+      return false;
+  }
+}
+
+void count_flops(const Layer& l, LayerStats& s, int rank) {
+  const auto n = static_cast<double>(s.output_elements);
+  const auto macs = static_cast<double>(s.macs);
+  switch (l.op) {
+    case Op::Conv:
+    case Op::ConvTranspose:
+    case Op::Dense:
+      s.forward_flops = 2 * macs + (l.bias ? n : 0);
+      s.backward_data_flops = 2 * macs;
+      s.backward_weight_flops = 2 * macs + (l.bias ? n : 0);
+      break;
+    case Op::BatchNorm:
+      s.forward_flops = 4 * n;
+      s.backward_data_flops = 4 * n;
+      s.backward_weight_flops = 2 * n;
+      break;
+    case Op::Activation: {
+      const bool cheap = l.activation == Activation::ReLU || l.activation == Activation::ReLU6 ||
+                         l.activation == Activation::LeakyReLU;
+      s.forward_flops = cheap ? n : 4 * n;
+      s.backward_data_flops = cheap ? n : 2 * n;
+      break;
+    }
+    case Op::MaxPool:
+    case Op::AvgPool: {
+      const auto k = static_cast<double>(kernel_volume(l.window, rank));
+      s.forward_flops = n * k;
+      s.backward_data_flops = n * k;
+      break;
+    }
+    case Op::AdaptiveAvgPool:
+      s.forward_flops = static_cast<double>(s.input_elements);
+      s.backward_data_flops = static_cast<double>(s.input_elements);
+      break;
+    case Op::Add:
+      s.forward_flops = static_cast<double>(l.inputs.size() - 1) * n;
+      break;
+    case Op::Dropout:
+      s.forward_flops = n;
+      s.backward_data_flops = n;
+      break;
+    case Op::SoftmaxCrossEntropy:
+      s.forward_flops = 3 * n;
+      s.backward_data_flops = n;
+      break;
+    case Op::Upsample:
+      s.backward_data_flops = n;
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+ModelStats analyze(const Graph& g, const Shape& input) {
+  if (input.rank != g.spatial_rank()) {
+    throw InputError("model '" + g.name() + "' takes " + std::to_string(g.spatial_rank()) +
+                     "-D inputs (" + (g.spatial_rank() == 3 ? "CxDxHxW" : "CxHxW") + "), got " +
+                     input.str());
+  }
+  if (input.channels < 1 || input.spatial_elements() < 1) {
+    throw InputError("model '" + g.name() + "': input " + input.str() + " has no elements");
+  }
+  const auto& layers = g.layers();
+  if (layers.empty() || layers.front().op != Op::Input) {
+    throw InputError("model '" + g.name() + "': the first layer must be the input");
+  }
+  ModelStats m;
+  m.name = g.name();
+  m.input = input;
+  m.layers.resize(layers.size());
+  std::vector<int> buffer(layers.size());         // layer whose buffer this output lives in
+  std::vector<bool> saved(layers.size(), false);  // per buffer owner
+  std::vector<bool> needs_grad(layers.size(), false);
+
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    LayerStats& s = m.layers[i];
+    s.name = l.name;
+    s.op = l.op;
+    std::vector<Shape> in;
+    bool grad_in = false;
+    for (int j : l.inputs) {
+      const auto u = static_cast<std::size_t>(j);
+      in.push_back(m.layers[u].output);
+      s.input_elements += m.layers[u].output_elements;
+      grad_in = grad_in || needs_grad[u];
+    }
+    if (l.op == Op::Input) in.push_back(input);
+    const Inferred r = infer(g, l, in);
+    s.input = in.front();
+    s.output = r.out;
+    s.params = r.params;
+    s.macs = r.macs;
+    s.output_elements = r.out.elements();
+    count_flops(l, s, s.input.rank);
+    if (!grad_in) s.backward_data_flops = 0;  // autograd skips dL/dx of the data
+    if (s.params == 0) s.backward_weight_flops = 0;
+    needs_grad[i] = grad_in || s.params > 0;
+
+    const bool alias = (l.op == Op::Activation && l.inplace) || l.op == Op::Flatten;
+    buffer[i] = alias ? buffer[static_cast<std::size_t>(l.inputs.front())] : static_cast<int>(i);
+    if (l.op != Op::Input && l.op != Op::Flatten) {
+      s.read_elements = s.input_elements;
+      s.written_elements = s.output_elements;
+    }
+    if (saves_input(l))
+      saved[static_cast<std::size_t>(buffer[static_cast<std::size_t>(l.inputs.front())])] = true;
+    if (saves_output(l)) saved[static_cast<std::size_t>(buffer[i])] = true;
+    if (l.op == Op::MaxPool) s.saved_fixed_bytes = 8 * s.output_elements;  // int64 indices
+    if (l.op == Op::Dropout) s.saved_fixed_bytes = s.output_elements;      // uint8 mask
+    if (l.op == Op::SoftmaxCrossEntropy) s.saved_fixed_bytes = 8 * s.output.spatial_elements();
+  }
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (saved[i] && buffer[i] == static_cast<int>(i))
+      m.layers[i].saved_elements = m.layers[i].output_elements;
+  }
+  return m;
+}
+
+std::int64_t ModelStats::params() const {
+  return std::accumulate(layers.begin(), layers.end(), std::int64_t{0},
+                         [](std::int64_t a, const LayerStats& l) { return a + l.params; });
+}
+std::int64_t ModelStats::macs() const {
+  return std::accumulate(layers.begin(), layers.end(), std::int64_t{0},
+                         [](std::int64_t a, const LayerStats& l) { return a + l.macs; });
+}
+double ModelStats::forward_flops() const {
+  double t = 0;
+  for (const auto& l : layers) t += l.forward_flops;
+  return t;
+}
+double ModelStats::backward_flops() const {
+  double t = 0;
+  for (const auto& l : layers) t += l.backward_data_flops + l.backward_weight_flops;
+  return t;
+}
+std::int64_t ModelStats::saved_elements() const {
+  return std::accumulate(layers.begin(), layers.end(), std::int64_t{0},
+                         [](std::int64_t a, const LayerStats& l) { return a + l.saved_elements; });
+}
+std::int64_t ModelStats::saved_bytes_per_sample(int activation_bytes) const {
+  std::int64_t b = 0;
+  for (const auto& l : layers) b += l.saved_elements * activation_bytes + l.saved_fixed_bytes;
+  return b;
+}
+
+}  // namespace paradise::model

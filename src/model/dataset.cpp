@@ -1,0 +1,47 @@
+#include "paradise/model/dataset.hpp"
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
+
+namespace paradise::model {
+
+const std::vector<Dataset>& builtin_datasets() {
+  static const std::vector<Dataset> sets = {
+      {"imagenet", 1281167, Shape::image(3, 224, 224), "ILSVRC-2012 training set"},
+      {"imagenet-paradl", 1280000, Shape::image(3, 226, 226),
+       "ImageNet as ParaDL's .net files state it (1.28M samples, 3x226x226)"},
+      {"cifar10", 50000, Shape::image(3, 32, 32), "CIFAR-10 training set"},
+      {"cosmoflow", 524288, Shape::volume(4, 128, 128, 128),
+       "MLPerf HPC v1.0 CosmoFlow training split, 4x128^3"},
+      {"cosmoflow256", 1584, Shape::volume(4, 256, 256, 256),
+       "ParaDL's synthetic 256^3 CosmoFlow (COSMOFLOW.net_256)"},
+      {"cosmoflow512", 1584, Shape::volume(4, 512, 512, 512),
+       "CosmoFlow 512^3 as in ParaDL's COSMOFLOW.net (TR Table IV)"},
+  };
+  return sets;
+}
+
+Dataset find_dataset(std::string_view spec) {
+  for (const auto& d : builtin_datasets()) {
+    if (d.name == spec) return d;
+  }
+  const auto parts = split(spec, ':');
+  const Origin where{"--dataset", 0};
+  if (parts.size() != 3) {
+    std::string known;
+    for (const auto& d : builtin_datasets()) known += (known.empty() ? "" : ", ") + d.name;
+    fail_input(where, "dataset", spec,
+               "unknown dataset; built-in: " + known + ", or NAME:SAMPLES:CxHxW[xW]");
+  }
+  Dataset d;
+  d.name = std::string(trim(parts[0]));
+  if (d.name.empty()) fail_input(where, "dataset", spec, "the name before the first ':' is empty");
+  d.samples = parse_int(parts[1], where, "dataset samples");
+  if (d.samples < 1) fail_input(where, "dataset samples", parts[1], "must be at least 1");
+  d.sample = Shape::parse(parts[2], where, "dataset shape");
+  if (d.sample.rank < 1) fail_input(where, "dataset shape", parts[2], "needs spatial dimensions");
+  d.source = "user-defined";
+  return d;
+}
+
+}  // namespace paradise::model

@@ -1,0 +1,201 @@
+// Parser of *.model files:
+//   # comment                      (anywhere after '#')
+//   model NAME                     (first statement)
+//   input CxHxW | CxDxHxW          (second statement: default input, sets 2-D or 3-D)
+//   LAYER OP [key=value ...]       (one per line; input = previous layer unless from=A,B)
+#include "paradise/model/model_file.hpp"
+
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
+
+namespace paradise::model {
+namespace {
+
+struct OpSpec {
+  Op op;
+  std::set<std::string> keys;  ///< allowed keys besides `from`
+  std::set<std::string> required;
+};
+
+const std::map<std::string, OpSpec>& op_specs() {
+  static const std::map<std::string, OpSpec> specs = [] {
+    std::map<std::string, OpSpec> m;
+    m["conv"] = {Op::Conv, {"out", "k", "s", "p", "d", "groups", "bias"}, {"out", "k"}};
+    m["conv_transpose"] = {
+        Op::ConvTranspose, {"out", "k", "s", "p", "d", "outpad", "groups", "bias"}, {"out", "k"}};
+    m["maxpool"] = {Op::MaxPool, {"k", "s", "p", "ceil"}, {"k"}};
+    m["avgpool"] = {Op::AvgPool, {"k", "s", "p", "ceil"}, {"k"}};
+    m["adaptive_avgpool"] = {Op::AdaptiveAvgPool, {"size"}, {}};
+    m["dense"] = {Op::Dense, {"out", "bias"}, {"out"}};
+    m["batchnorm"] = {Op::BatchNorm, {}, {}};
+    for (const char* a : {"relu", "relu6", "leaky_relu", "sigmoid", "tanh", "gelu", "silu"}) {
+      m[a] = {Op::Activation, {"inplace"}, {}};
+    }
+    m["add"] = {Op::Add, {}, {}};
+    m["concat"] = {Op::Concat, {}, {}};
+    m["flatten"] = {Op::Flatten, {}, {}};
+    m["dropout"] = {Op::Dropout, {}, {}};
+    m["softmax_ce"] = {Op::SoftmaxCrossEntropy, {}, {}};
+    m["upsample"] = {Op::Upsample, {"scale"}, {"scale"}};
+    return m;
+  }();
+  return specs;
+}
+
+std::string known_ops() {
+  std::string s;
+  for (const auto& [name, spec] : op_specs()) s += (s.empty() ? "" : ", ") + name;
+  return s;
+}
+
+// "3" or "3x3x1": one value per spatial dimension (a single value is repeated).
+std::array<std::int64_t, 3> per_dim(std::string_view text, int rank, const Origin& o,
+                                    const std::string& key, bool allow_zero) {
+  const auto parts = split(text, 'x');
+  if (parts.size() != 1 && static_cast<int>(parts.size()) != rank) {
+    fail_input(o, key, text, "give one value or " + std::to_string(rank) + " values joined by 'x'");
+  }
+  std::array<std::int64_t, 3> v{};
+  for (int i = 0; i < 3; ++i) {
+    const auto part =
+        parts[parts.size() == 1 ? 0 : static_cast<std::size_t>(std::min(i, rank - 1))];
+    v[static_cast<std::size_t>(i)] = parse_int(part, o, key);
+    if (!allow_zero && v[static_cast<std::size_t>(i)] < 1) fail_input(o, key, text, "must be >= 1");
+  }
+  return v;
+}
+
+bool flag(std::string_view text, const Origin& o, const std::string& key) {
+  if (text == "1" || text == "true" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "no") return false;
+  fail_input(o, key, text, "expected 0 or 1");
+}
+
+}  // namespace
+
+ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
+  std::optional<std::string> name;
+  std::optional<Shape> input;
+  std::optional<Graph> graph;
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const Origin o{file_name, line_no};
+    std::string_view text = line;
+    if (const auto hash = text.find('#'); hash != std::string_view::npos)
+      text = text.substr(0, hash);
+    std::istringstream words{std::string(trim(text))};
+    std::vector<std::string> w;
+    for (std::string t; words >> t;) w.push_back(t);
+    if (w.empty()) continue;
+    if (!name) {
+      if (w[0] != "model" || w.size() != 2)
+        fail_input(o, "statement", w[0], "the file must start with 'model NAME'");
+      name = w[1];
+      continue;
+    }
+    if (!input) {
+      if (w[0] != "input" || w.size() != 2)
+        fail_input(o, "statement", w[0],
+                   "the second statement must be 'input CxHxW' or 'input CxDxHxW'");
+      input = Shape::parse(w[1], o, "input");
+      if (input->rank < 1) fail_input(o, "input", w[1], "needs at least one spatial dimension");
+      graph.emplace(*name, input->rank);
+      graph->input();
+      continue;
+    }
+    if (w.size() < 2) fail_input(o, "layer", w[0], "expected 'NAME OP [key=value ...]'");
+    const auto spec_it = op_specs().find(w[1]);
+    if (spec_it == op_specs().end()) fail_input(o, "op", w[1], "unknown op; known: " + known_ops());
+    const OpSpec& spec = spec_it->second;
+    Layer l;
+    l.name = w[0];
+    l.op = spec.op;
+    if (graph->find(l.name) >= 0) fail_input(o, "layer", l.name, "duplicate layer name");
+    if (spec.op == Op::Activation) l.activation = *activation_from_name(w[1]);
+    if (spec.op == Op::ConvTranspose || spec.op == Op::Dense) l.bias = true;
+    const int rank = input->rank;
+    std::set<std::string> seen;
+    bool stride_given = false;
+    for (std::size_t i = 2; i < w.size(); ++i) {
+      const auto eq = w[i].find('=');
+      if (eq == std::string::npos) fail_input(o, "argument", w[i], "expected key=value");
+      const std::string key = w[i].substr(0, eq);
+      const std::string value = w[i].substr(eq + 1);
+      if (!seen.insert(key).second) fail_input(o, key, value, "key given twice");
+      if (key == "from") {
+        for (auto part : split(value, ',')) {
+          const int j = graph->find(trim(part));
+          if (j < 0)
+            fail_input(o, "from", value,
+                       "no earlier layer named '" + std::string(trim(part)) + "'");
+          l.inputs.push_back(j);
+        }
+        continue;
+      }
+      if (!spec.keys.contains(key)) fail_input(o, key, value, "not a key of op '" + w[1] + "'");
+      if (key == "out") {
+        l.out_channels = parse_int(value, o, key);
+        if (l.out_channels < 1) fail_input(o, key, value, "must be >= 1");
+      } else if (key == "k") {
+        l.window.kernel = per_dim(value, rank, o, key, false);
+      } else if (key == "s") {
+        l.window.stride = per_dim(value, rank, o, key, false);
+        stride_given = true;
+      } else if (key == "p") {
+        l.window.padding = per_dim(value, rank, o, key, true);
+      } else if (key == "d") {
+        l.window.dilation = per_dim(value, rank, o, key, false);
+      } else if (key == "outpad") {
+        l.window.output_padding = per_dim(value, rank, o, key, true);
+      } else if (key == "size") {
+        l.output_size = per_dim(value, rank, o, key, false);
+      } else if (key == "groups") {
+        l.groups = parse_int(value, o, key);
+        if (l.groups < 1) fail_input(o, key, value, "must be >= 1");
+      } else if (key == "scale") {
+        l.scale = parse_int(value, o, key);
+        if (l.scale < 1) fail_input(o, key, value, "must be >= 1");
+      } else if (key == "bias") {
+        l.bias = flag(value, o, key);
+      } else if (key == "ceil") {
+        l.ceil_mode = flag(value, o, key);
+      } else if (key == "inplace") {
+        l.inplace = flag(value, o, key);
+      }
+    }
+    for (const auto& req : spec.required) {
+      if (!seen.contains(req))
+        fail_input(o, "layer", l.name, "op '" + w[1] + "' needs " + req + "=");
+    }
+    if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && !stride_given)
+      l.window.stride = l.window.kernel;
+    if (l.inputs.empty()) l.inputs.push_back(static_cast<int>(graph->layers().size()) - 1);
+    if ((l.op == Op::Add || l.op == Op::Concat) && l.inputs.size() < 2) {
+      fail_input(o, "layer", l.name, "op '" + w[1] + "' needs from=A,B with at least two layers");
+    }
+    if (l.op != Op::Add && l.op != Op::Concat && l.inputs.size() != 1) {
+      fail_input(o, "layer", l.name, "op '" + w[1] + "' takes exactly one input");
+    }
+    graph->add(std::move(l));
+  }
+  if (!graph)
+    fail_input({file_name, line_no}, "file", file_name, "no 'model' and 'input' statements");
+  if (graph->layers().size() < 2) fail_input({file_name, line_no}, "file", file_name, "no layers");
+  return ModelFile{std::move(*graph), *input};
+}
+
+ModelFile read_model_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open model file");
+  return parse_model_file(in, path);
+}
+
+}  // namespace paradise::model

@@ -1,0 +1,51 @@
+#include "paradise/model/model_source.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
+#include "paradise/model/model_file.hpp"
+#include "paradise/model/zoo.hpp"
+
+namespace paradise::model {
+
+ModelSource ModelSource::load(std::string_view name_or_path) {
+  ModelSource m;
+  const std::string spec(name_or_path);
+  for (const auto& e : zoo()) {
+    if (e.name == spec) {
+      m.name_ = e.name;
+      m.default_input_ = e.default_input;
+      m.graph_ = build_zoo_model(spec);
+      return m;
+    }
+  }
+  if (!std::filesystem::is_regular_file(spec)) zoo_entry(spec);  // throws: lists the zoo
+  std::ifstream probe(spec);
+  std::string first;
+  while (std::getline(probe, first) && (trim(first).empty() || trim(first).front() == '#')) {
+  }
+  if (trim(first).starts_with("Dataset|")) {
+    m.paradl_ = read_paradl_net(spec);
+    m.name_ = m.paradl_->stats.name;
+    m.default_input_ = m.paradl_->stats.input;
+    return m;
+  }
+  ModelFile f = read_model_file(spec);
+  m.name_ = f.graph.name();
+  m.default_input_ = f.default_input;
+  m.graph_ = std::move(f.graph);
+  return m;
+}
+
+ModelStats ModelSource::stats(const std::optional<Shape>& input) const {
+  if (graph_) return analyze(*graph_, input.value_or(default_input_));
+  if (input && !(*input == default_input_)) {
+    throw InputError("model '" + name_ + "' comes from a ParaDL .net file with fixed shapes (" +
+                     default_input_.str() + "); it cannot be re-shaped to " + input->str());
+  }
+  return paradl_->stats;
+}
+
+}  // namespace paradise::model

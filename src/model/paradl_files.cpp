@@ -1,0 +1,199 @@
+#include "paradise/model/paradl_files.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
+
+namespace paradise::model {
+namespace {
+
+struct Line {
+  int number;
+  std::string text;
+};
+
+std::vector<Line> content_lines(std::istream& in) {
+  std::vector<Line> lines;
+  std::string s;
+  int n = 0;
+  while (std::getline(in, s)) {
+    ++n;
+    const std::string_view t = trim(s);
+    if (t.empty() || t.front() == '#') continue;
+    lines.push_back({n, std::string(t)});
+  }
+  return lines;
+}
+
+std::int64_t product(const std::vector<std::int64_t>& v) {
+  std::int64_t p = 1;
+  for (auto x : v) p *= x;
+  return p;
+}
+
+// "16x510x510x510" where zeros are allowed (ParaDL writes w of a ReLU as 16x16x0x0).
+std::vector<std::int64_t> dims_allow_zero(std::string_view text, const Origin& o,
+                                          std::string_view key) {
+  std::vector<std::int64_t> d;
+  for (auto part : split(trim(text), 'x')) d.push_back(parse_int(part, o, key));
+  return d;
+}
+
+Shape shape_of(const std::vector<std::int64_t>& d, const Origin& o, std::string_view key,
+               std::string_view text) {
+  if (d.empty() || d.size() > 4) fail_input(o, key, text, "expected C x W x H [x D]");
+  Shape s;
+  s.channels = d[0];
+  s.rank = static_cast<int>(d.size()) - 1;
+  for (std::size_t i = 1; i < d.size(); ++i) s.size[i - 1] = d[i];
+  return s;
+}
+
+Op op_of(std::string_view name, const Origin& o) {
+  const std::string n = lower(name);
+  if (n.starts_with("conv")) return Op::Conv;
+  if (n.starts_with("fc")) return Op::Dense;
+  if (n.starts_with("relu")) return Op::Activation;
+  if (n.starts_with("bnorm")) return Op::BatchNorm;
+  if (n.starts_with("mpool")) return Op::MaxPool;
+  if (n.starts_with("apool")) return Op::AvgPool;
+  if (n.starts_with("add")) return Op::Add;
+  if (n.starts_with("dropout")) return Op::Dropout;
+  fail_input(o, "layer", name,
+             "unknown ParaDL layer kind (names start with CONV, FC, RELU, BNORM, MPOOL, APOOL, ADD "
+             "or DROPOUT)");
+}
+
+// ParaDL's estimate_layer_flop (parallel_analysis.py, cost-model-notes §1.5): forward FLOPs
+// CONV 2*C*F*K^d*|Y|, POOL C*F*K^d*|Y| with C = F = channels, RELU |y|, BNORM 4|x|,
+// ADD |y|, FC |w|; the total weight is 2 x forward + |w|.
+double paradl_forward_flops(Op op, const Shape& x, const Shape& y,
+                            const std::vector<std::int64_t>& w) {
+  const auto wy = static_cast<double>(y.spatial_elements());
+  double k = 1;
+  for (std::size_t i = 2; i < w.size(); ++i) k *= static_cast<double>(w[i]);
+  switch (op) {
+    case Op::Conv:
+      return 2.0 * static_cast<double>(x.channels * y.channels) * k * wy;
+    case Op::MaxPool:
+    case Op::AvgPool:
+      return static_cast<double>(x.channels * y.channels) * k * wy;
+    case Op::Activation:
+    case Op::Add:
+      return static_cast<double>(y.elements());
+    case Op::BatchNorm:
+      return 4.0 * static_cast<double>(x.elements());
+    case Op::Dense:
+      return static_cast<double>(product(w));
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+double ParaDlNet::measured_time_per_sample_s() const {
+  double t = 0;
+  for (const auto& l : stats.layers) t += l.measured_time_s;
+  return t;
+}
+
+ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
+  const auto lines = content_lines(in);
+  ParaDlNet net;
+  const auto header = [&](std::size_t i, const char* key) -> std::string {
+    const Origin o{file_name, i < lines.size() ? lines[i].number : 0};
+    if (i >= lines.size()) fail_input(o, key, "", "missing header line");
+    const auto parts = split(lines[i].text, '|');
+    if (parts.size() != 2 || trim(parts[0]) != key) {
+      fail_input(o, key, lines[i].text, std::string("expected '") + key + "|...'");
+    }
+    return std::string(trim(parts[1]));
+  };
+  net.dataset = header(0, "Dataset");
+  const std::string input = header(1, "Input");
+  const Origin input_origin{file_name, lines[1].number};
+  const auto input_dims = parse_dims(input, input_origin, "Input");
+  if (input_dims.size() < 3)
+    fail_input(input_origin, "Input", input, "expected D x C x W x H [x D]");
+  net.samples = input_dims[0];
+  net.stats.input =
+      shape_of({input_dims.begin() + 1, input_dims.end()}, input_origin, "Input", input);
+  net.stats.name = header(2, "Model");
+  for (std::size_t i = 3; i < lines.size(); ++i) {
+    const Origin o{file_name, lines[i].number};
+    const auto f = split(lines[i].text, '|');
+    if (f.size() < 4 || f.size() > 5)
+      fail_input(o, "layer", lines[i].text, "expected NAME|x|w|y|t");
+    LayerStats l;
+    l.name = std::string(trim(f[0]));
+    l.op = op_of(l.name, o);
+    l.input = shape_of(parse_dims(f[1], o, "x"), o, "x", f[1]);
+    l.weight_dims = dims_allow_zero(f[2], o, "w");
+    l.output = shape_of(parse_dims(f[3], o, "y"), o, "y", f[3]);
+    l.measured_time_s = f.size() == 5 && !trim(f[4]).empty() ? parse_double(f[4], o, "t") : 0.0;
+    if (l.measured_time_s < 0) fail_input(o, "t", f[4], "must not be negative");
+    l.params = product(l.weight_dims);
+    if (l.op == Op::Conv) l.macs = l.params * l.output.spatial_elements();
+    if (l.op == Op::Dense) l.macs = l.params;
+    l.input_elements = l.input.elements();
+    l.output_elements = l.output.elements();
+    l.forward_flops = paradl_forward_flops(l.op, l.input, l.output, l.weight_dims);
+    l.backward_data_flops = l.forward_flops;
+    l.backward_weight_flops = static_cast<double>(l.params);
+    l.read_elements = l.input_elements;
+    l.written_elements = l.output_elements;
+    // ParaDL keeps x and y of every layer but in-place ReLU/BNORM (summary_network2).
+    if (l.op != Op::Activation && l.op != Op::BatchNorm) l.saved_elements = l.input_elements;
+    net.stats.layers.push_back(std::move(l));
+  }
+  if (net.stats.layers.empty()) fail_input({file_name, 0}, "file", file_name, "no layers");
+  return net;
+}
+
+ParaDlNet read_paradl_net(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open ParaDL model file");
+  return parse_paradl_net(in, path);
+}
+
+std::vector<bool> parse_layer_config(std::istream& in, const std::string& file_name,
+                                     const ModelStats& model) {
+  const auto lines = content_lines(in);
+  std::vector<bool> flags;
+  for (const auto& line : lines) {
+    const Origin o{file_name, line.number};
+    const auto f = split(line.text, '|');
+    if (f.size() != 2) fail_input(o, "line", line.text, "expected NAME|0 or NAME|1");
+    std::string_view name = trim(f[0]);
+    // Some files prefix the layer index: "0 CONV_1 |1".
+    if (const auto space = name.find(' '); space != std::string_view::npos)
+      name = trim(name.substr(space + 1));
+    const std::string_view v = trim(f[1]);
+    if (v != "0" && v != "1") fail_input(o, std::string(name), v, "expected 0 or 1");
+    if (flags.size() >= model.layers.size()) {
+      fail_input(o, "layer", name,
+                 "more lines than the model's " + std::to_string(model.layers.size()) + " layers");
+    }
+    const std::string& expected = model.layers[flags.size()].name;
+    if (name != expected)
+      fail_input(o, "layer", name, "expected layer '" + expected + "' at this position");
+    flags.push_back(v == "1");
+  }
+  if (flags.size() != model.layers.size()) {
+    fail_input({file_name, 0}, "file", file_name,
+               std::to_string(flags.size()) + " lines for a model of " +
+                   std::to_string(model.layers.size()) + " layers");
+  }
+  return flags;
+}
+
+std::vector<bool> read_layer_config(const std::string& path, const ModelStats& model) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open layer configuration file");
+  return parse_layer_config(in, path, model);
+}
+
+}  // namespace paradise::model

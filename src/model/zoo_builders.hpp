@@ -1,0 +1,19 @@
+// Private: the builders behind the zoo (one function per architecture family).
+#pragma once
+
+#include <string>
+
+#include "paradise/model/graph.hpp"
+
+namespace paradise::model::zoo_detail {
+
+Graph alexnet();
+Graph vgg(int depth, bool batch_norm);
+Graph resnet(const std::string& name);
+Graph densenet121();
+Graph mobilenet_v2();
+Graph preact_resnet_cifar(const std::string& name, int depth);
+Graph cosmoflow();
+Graph unet3d();
+
+}  // namespace paradise::model::zoo_detail

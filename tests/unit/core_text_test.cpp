@@ -1,0 +1,48 @@
+#include <gtest/gtest.h>
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
+
+namespace paradise {
+namespace {
+
+TEST(ParseInt, AcceptsWholeNumbersWithSurroundingSpace) {
+  EXPECT_EQ(parse_int(" 42 ", {"f", 1}, "k"), 42);
+}
+
+TEST(ParseInt, ErrorNamesFileLineKeyAndValue) {
+  try {
+    parse_int("4x", {"sweep.ini", 7}, "gpus");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "sweep.ini:7: gpus '4x': expected an integer");
+  }
+}
+
+TEST(ParseInt, RejectsNegativeUnlessAllowedAndOverflow) {
+  EXPECT_THROW(parse_int("-1", {}, "k"), InputError);
+  EXPECT_EQ(parse_int("-1", {}, "k", true), -1);
+  EXPECT_THROW(parse_int("99999999999999999999", {}, "k"), InputError);
+}
+
+TEST(ParseDims, SplitsOnXAndRejectsZero) {
+  EXPECT_EQ(parse_dims("4x512x512x512", {}, "k"), (std::vector<std::int64_t>{4, 512, 512, 512}));
+  EXPECT_THROW(parse_dims("3x0x2", {}, "k"), InputError);
+  EXPECT_THROW(parse_dims("3xx2", {}, "k"), InputError);
+}
+
+TEST(ParseDouble, RejectsTrailingGarbageAndInfinity) {
+  EXPECT_DOUBLE_EQ(parse_double("2.5e-3", {}, "t"), 2.5e-3);
+  EXPECT_THROW(parse_double("1.0s", {}, "t"), InputError);
+  EXPECT_THROW(parse_double("inf", {}, "t"), InputError);
+}
+
+TEST(WithCommas, GroupsThousands) {
+  EXPECT_EQ(with_commas(25557032), "25,557,032");
+  EXPECT_EQ(with_commas(999), "999");
+  EXPECT_EQ(with_commas(-1000), "-1,000");
+}
+
+}  // namespace
+}  // namespace paradise

@@ -1,0 +1,158 @@
+// Model files (*.model), ParaDL's .net/.lc files, datasets, and their error paths.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "paradise/core/error.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/model/model_file.hpp"
+#include "paradise/model/model_source.hpp"
+#include "paradise/model/paradl_files.hpp"
+
+namespace paradise::model {
+namespace {
+
+const std::string kParadl = PARADISE_PARADL_DIR "/model/";
+
+std::string error_of(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    parse_model_file(in, "net.model");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ModelFile, ParsesAResidualBlock) {
+  std::istringstream in(
+      "# a residual block\n"
+      "model tiny\n"
+      "input 3x32x32\n"
+      "stem  conv out=16 k=3 p=1\n"
+      "bn    batchnorm\n"
+      "relu  relu inplace=1\n"
+      "c1    conv out=16 k=3 p=1   # same shape as stem\n"
+      "sum   add from=c1,relu\n"
+      "pool  adaptive_avgpool\n"
+      "flat  flatten\n"
+      "fc    dense out=10\n");
+  const ModelFile f = parse_model_file(in, "tiny.model");
+  const ModelStats m = analyze(f.graph, f.default_input);
+  // by hand: stem 3*16*9 = 432; bn 2*16 = 32; c1 16*16*9 = 2304; fc 16*10 + 10 = 170
+  EXPECT_EQ(m.params(), 432 + 32 + 2304 + 170);
+  EXPECT_EQ(m.layers.back().output, Shape::flat(10));
+  EXPECT_EQ(f.default_input, Shape::image(3, 32, 32));
+}
+
+TEST(ModelFile, PoolStrideDefaultsToKernelAndPerDimKernels) {
+  std::istringstream in("model m\ninput 1x8x8x4\np maxpool k=2x2x1\n");
+  const ModelFile f = parse_model_file(in, "m.model");
+  EXPECT_EQ(analyze(f.graph, f.default_input).layers.back().output, Shape::volume(1, 4, 4, 4));
+}
+
+TEST(ModelFile, ErrorsNameFileLineKeyAndValue) {
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=three\n"),
+            "net.model:3: k 'three': expected an integer");
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc convolution out=4\n").substr(0, 30),
+            "net.model:3: op 'convolution':");
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=3 stride=2\n"),
+            "net.model:3: stride '2': not a key of op 'conv'");
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv k=3\n"),
+            "net.model:3: layer 'c': op 'conv' needs out=");
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=3\ns add from=c,nope\n"),
+            "net.model:4: from 'c,nope': no earlier layer named 'nope'");
+  EXPECT_EQ(error_of("input 3x8x8\n").substr(0, 27), "net.model:1: statement 'inp");
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=3\nc relu\n"),
+            "net.model:4: layer 'c': duplicate layer name");
+}
+
+TEST(ModelFile, MissingFileIsAnInputError) {
+  EXPECT_THROW(read_model_file("/nonexistent/x.model"), InputError);
+}
+
+TEST(ModelSource, UnknownNameListsTheZoo) {
+  try {
+    ModelSource::load("resnet51");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown model 'resnet51'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("resnet50"), std::string::npos);
+  }
+}
+
+TEST(ParadlNet, CosmoflowFirstConvolutionHoldsMoreThan10GB) {
+  const auto src = ModelSource::load(kParadl + "COSMOFLOW.net");
+  const auto& conv1 = src.stats().layers.front();
+  // (4*512^3 + 16*510^3) elements * 4 bytes = (536,870,912 + 2,122,416,000) * 4
+  // = 10,637,147,648 B: ParaDL's "more than 10GB of activation tensor" (TR §V).
+  EXPECT_EQ((conv1.input_elements + conv1.output_elements) * 4, 10637147648LL);
+  EXPECT_DOUBLE_EQ(src.paradl()->measured_time_per_sample_s(), 2.108143184);
+  EXPECT_EQ(src.paradl()->samples, 1584);
+}
+
+TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {
+  const auto net = read_paradl_net(kParadl + "RESNET50_ImageNet_profall.net_sc");
+  std::int64_t w = 0, x = 0, y = 0;
+  for (const auto& l : net.stats.layers) {
+    w += l.params;
+    if (l.op != Op::Activation && l.op != Op::BatchNorm) {
+      x += l.input_elements;
+      y += l.output_elements;
+    }
+  }
+  // cost-model-notes §1.5 item 4 (ParaDL's summary_network2 excludes RELU and BNORM)
+  EXPECT_EQ(w, 22734016);
+  EXPECT_EQ(x, 14971596);
+  EXPECT_EQ(y, 14819368);
+  EXPECT_DOUBLE_EQ(net.measured_time_per_sample_s(), 0.003119502);
+  EXPECT_EQ(net.samples, 1280000);
+}
+
+TEST(ParadlNet, ReshapingAFixedModelIsRefused) {
+  const auto src = ModelSource::load(kParadl + "ALEXNET_ImageNet.net");
+  EXPECT_FALSE(src.reshapeable());
+  EXPECT_THROW(src.stats(Shape::image(3, 300, 300)), InputError);
+}
+
+TEST(ParadlNet, MalformedLineNamesTheLine) {
+  std::istringstream in("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3\n");
+  try {
+    parse_paradl_net(in, "bad.net");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 12), "bad.net:4: l");
+  }
+}
+
+TEST(LayerConfig, ResnetFilterConfigMarksConvolutions) {
+  const auto net = read_paradl_net(kParadl + "RESNET50_ImageNet_profall.net_sc");
+  const auto flags = read_layer_config(kParadl + "filter_resnet.lc", net.stats);
+  ASSERT_EQ(flags.size(), net.stats.layers.size());
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (net.stats.layers[i].op != Op::Conv) {
+      EXPECT_FALSE(flags[i]) << net.stats.layers[i].name;
+    }
+  }
+  EXPECT_TRUE(flags.front());
+}
+
+TEST(LayerConfig, MismatchedLayerNameIsAnError) {
+  const auto net = read_paradl_net(kParadl + "COSMOFLOW.net");
+  std::istringstream in("CONV_1|1\nPOOL|0\n");
+  EXPECT_THROW(parse_layer_config(in, "x.lc", net.stats), InputError);
+}
+
+TEST(Dataset, BuiltinsAndUserDefined) {
+  EXPECT_EQ(find_dataset("imagenet").samples, 1281167);
+  EXPECT_EQ(find_dataset("cifar10").sample, Shape::image(3, 32, 32));
+  EXPECT_EQ(find_dataset("cosmoflow512").sample, Shape::volume(4, 512, 512, 512));
+  const Dataset d = find_dataset("brats:484:4x240x240x155");
+  EXPECT_EQ(d.samples, 484);
+  EXPECT_EQ(d.sample, Shape::volume(4, 240, 240, 155));
+  EXPECT_THROW(find_dataset("imagenette"), InputError);
+  EXPECT_THROW(find_dataset("x:0:3x8x8"), InputError);
+}
+
+}  // namespace
+}  // namespace paradise::model

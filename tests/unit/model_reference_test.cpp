@@ -1,0 +1,69 @@
+// The zoo against PyTorch's own counts (tests/data/torch_reference.json, produced by
+// analysis/reference/torch_counts.py with Debian's python3-torch/-torchvision).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "paradise/model/model_source.hpp"
+#include "paradise/model/zoo.hpp"
+
+namespace paradise::model {
+namespace {
+
+const nlohmann::json& reference() {
+  static const nlohmann::json ref = [] {
+    std::ifstream in(PARADISE_TEST_DATA "/torch_reference.json");
+    return nlohmann::json::parse(in);
+  }();
+  return ref;
+}
+
+ModelStats stats_at_reference_input(const std::string& name, const nlohmann::json& entry) {
+  const Shape input = Shape::parse(entry.at("input").get<std::string>(), {}, "input");
+  return ModelSource::load(name).stats(input);
+}
+
+TEST(TorchReference, CoversEveryZooModel) {
+  for (const auto& e : zoo()) EXPECT_TRUE(reference().at("models").contains(e.name)) << e.name;
+}
+
+TEST(TorchReference, ParameterCountsEqualPytorchExactly) {
+  for (const auto& [name, entry] : reference().at("models").items()) {
+    const auto m = stats_at_reference_input(name, entry);
+    EXPECT_EQ(m.params(), entry.at("params").get<std::int64_t>()) << name;
+  }
+}
+
+TEST(TorchReference, MacsEqualPytorchHookCountsExactly) {
+  // macs_hooks: conv/conv-transpose/linear multiply-accumulates counted by forward hooks
+  for (const auto& [name, entry] : reference().at("models").items()) {
+    const auto m = stats_at_reference_input(name, entry);
+    EXPECT_EQ(m.macs(), entry.at("macs_hooks").get<std::int64_t>()) << name;
+  }
+}
+
+TEST(TorchReference, MacsWithinOnePercentOfTorchvisionPublishedFigures) {
+  for (const auto& [name, entry] : reference().at("models").items()) {
+    if (!entry.contains("published_gflops") || entry.at("published_gflops").is_null()) continue;
+    const auto m = stats_at_reference_input(name, entry);
+    const double published =
+        entry.at("published_gflops").get<double>() * 1e9;  // torchvision's "GFLOPS" are GMACs
+    EXPECT_NEAR(static_cast<double>(m.macs()) / published, 1.0, 0.01) << name;
+  }
+}
+
+TEST(TorchReference, SavedForBackwardWithinTenPercentOfAutograd) {
+  int checked = 0;
+  for (const auto& [name, entry] : reference().at("models").items()) {
+    if (!entry.contains("saved_bytes_per_sample")) continue;
+    const auto m = stats_at_reference_input(name, entry);
+    const double measured = entry.at("saved_bytes_per_sample").get<double>();
+    EXPECT_NEAR(static_cast<double>(m.saved_bytes_per_sample(4)) / measured, 1.0, 0.10) << name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);  // at least alexnet, vgg16, resnet50 and one 3D network
+}
+
+}  // namespace
+}  // namespace paradise::model
