@@ -1,0 +1,50 @@
+// Alpha-beta(-gamma) costs of point-to-point and collective operations.
+//
+// n is the message size in bytes as each algorithm's source defines it (for allgather
+// and reduce-scatter: the whole gathered / reduced array, as nccl-tests does); p is the
+// communicator size. Formulas: Thakur, Rabenseifner & Gropp, IJHPCA 19(1), 2005, as
+// reproduced in MPICH's source comments (cost-model-notes §5.1), unless noted.
+#pragma once
+
+#include <cstdint>
+
+#include "paradise/system/system.hpp"
+
+namespace paradise::cost {
+
+using system::Link;
+
+// Point-to-point and neighbour exchange.
+double p2p(const Link& l, double n);  ///< alpha + n beta
+/// Halo exchange with `neighbours` neighbours, a send and a receive of n bytes each,
+/// both directions concurrently: neighbours x (alpha + n beta) (ParaDL eq. 10 per tensor).
+double halo_exchange(const Link& l, double n, int neighbours);
+
+// Allreduce.
+double allreduce_ring(const Link& l, std::int64_t p, double n);
+double allreduce_recursive_doubling(const Link& l, std::int64_t p, double n);
+double allreduce_rabenseifner(const Link& l, std::int64_t p, double n);
+double allreduce_binomial_tree(const Link& l, std::int64_t p, double n);
+double allreduce_double_binary_tree(const Link& l, std::int64_t p, double n);
+/// Two-level: reduce-scatter inside g-GPU nodes, allreduce of n/g across N nodes,
+/// allgather inside (cost-model-notes §5.2 (a)).
+double allreduce_hierarchical(const Link& intra, const Link& inter, std::int64_t g,
+                              std::int64_t nodes, double n);
+
+// Allgather, reduce-scatter (n = the whole array).
+double allgather_ring(const Link& l, std::int64_t p, double n);
+double allgather_recursive_doubling(const Link& l, std::int64_t p, double n);
+double reduce_scatter_ring(const Link& l, std::int64_t p, double n);
+double reduce_scatter_recursive_halving(const Link& l, std::int64_t p, double n);
+
+// Rooted collectives.
+double broadcast_binomial(const Link& l, std::int64_t p, double n);
+double broadcast_scatter_allgather(const Link& l, std::int64_t p, double n);
+double reduce_binomial(const Link& l, std::int64_t p, double n);
+double scatter_binomial(const Link& l, std::int64_t p, double n);
+double gather_binomial(const Link& l, std::int64_t p, double n);
+
+/// ceil(log2 p) for p >= 1.
+int ceil_log2(std::int64_t p);
+
+}  // namespace paradise::cost

@@ -1,0 +1,57 @@
+// A machine: GPU, node and a hierarchy of network levels. Units are SI inside (bytes,
+// seconds, FLOP/s); the file parser converts from the units in its key names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace paradise::system {
+
+/// Hockney parameters of the slowest link a communicator crosses.
+struct Link {
+  double alpha_s = 0;           ///< start-up latency per message
+  double beta_s_per_byte = 0;   ///< 1 / bandwidth
+  double gamma_s_per_byte = 0;  ///< reduction compute per byte (0: ignored, as in ParaDL)
+};
+
+struct Gpu {
+  std::string name;
+  double peak_fp32_flops = 0;
+  double peak_tf32_flops = 0;  ///< 0 when the GPU has no TF32 (then fp32 is used)
+  double peak_fp16_flops = 0;  ///< dense tensor-core fp16/bf16
+  double memory_bytes = 0;
+  double memory_bandwidth_Bps = 0;
+};
+
+/// One level of the network: a communicator of at most `span_gpus` GPUs (placed
+/// consecutively) stays within it. Levels are ordered by increasing span.
+struct NetworkLevel {
+  std::string name;
+  std::int64_t span_gpus = 0;
+  double bandwidth_Bps = 0;     ///< per-GPU bottleneck bandwidth across this level
+  double latency_s = 0;         ///< alpha of the worst pair whose path reaches this level
+  double oversubscription = 1;  ///< injection : uplink bandwidth ratio of this level
+};
+
+struct System {
+  std::string name;
+  std::string description;
+  Gpu gpu;
+  std::int64_t gpus_per_node = 1;
+  std::int64_t max_gpus = 1;
+  std::vector<NetworkLevel> levels;
+  /// The same hierarchy for transfers staged through the host (no GPUDirect); ParaDL
+  /// uses it for halo exchanges (cost-model-notes §1.6.3). Empty: same as `levels`.
+  std::vector<NetworkLevel> host_staged_levels;
+  double memory_margin_fraction = 0;  ///< device memory kept free (fragmentation)
+
+  /// The level whose span first covers p consecutive GPUs (ParaDL's worst-pair rule).
+  const NetworkLevel& level_for(std::int64_t p, bool host_staged = false) const;
+  /// alpha and beta of a p-GPU communicator: the worst pair's level.
+  Link link_for(std::int64_t p, bool host_staged = false) const;
+  /// Throws InputError when the description is inconsistent (names the system).
+  void validate() const;
+};
+
+}  // namespace paradise::system

@@ -1,0 +1,102 @@
+#include "paradise/system/catalog.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "paradise/core/error.hpp"
+
+namespace paradise::system {
+namespace {
+
+constexpr double kGB = 1e9;
+constexpr double kTFLOPs = 1e12;
+constexpr double kUs = 1e-6;
+
+// NVIDIA DGX SuperPOD-style cluster: NVLink/NVSwitch inside a node, a rail-optimised
+// leaf per 32-node scalable unit, a non-blocking spine above. Latencies from NCCL's
+// tuning constants (hwLat NVLink 3.4 us, NET 9.6 us; cost-model-notes §5.3).
+System dgx(std::string name, std::string description, Gpu gpu, double nvlink_GBps,
+           double nic_GBps_per_gpu, std::int64_t max_gpus) {
+  System s;
+  s.name = std::move(name);
+  s.description = std::move(description);
+  s.gpu = std::move(gpu);
+  s.gpus_per_node = 8;
+  s.max_gpus = max_gpus;
+  s.levels = {{"nvlink", 8, nvlink_GBps * kGB, 3.4 * kUs, 1},
+              {"leaf", 256, nic_GBps_per_gpu * kGB, 9.6 * kUs, 1},
+              {"spine", max_gpus, nic_GBps_per_gpu * kGB, 10.6 * kUs, 1}};
+  s.memory_margin_fraction = 0.05;
+  return s;
+}
+
+}  // namespace
+
+System abci(double plx_cable_latency_s) {
+  // parallel_analysis.py get_network_factor: NVLink 50 GB/s, 9 us; PLX 16 GB/s, 110 ns;
+  // IB EDR 12.5 GB/s; leaf/FBB 90 ns, spine 400 ns; 17 nodes (68 GPUs) per leaf group,
+  // 34 nodes per rack; 1088 nodes; 1:3 over-subscription above the rack (TR §V-A).
+  const double plx = 110e-9, leaf = 90e-9, spine = 400e-9;
+  const double endpoint = 2 * (plx_cable_latency_s + plx);
+  System s;
+  s.name = plx_cable_latency_s == 20e-6 ? "abci" : "abci-plx15";
+  s.description = "ABCI as ParaDL models it: 4x V100-16GB per node, NVLink 50 GB/s, EDR 12.5 GB/s";
+  s.gpu = {"V100-SXM2-16GB", 15.7 * kTFLOPs, 0, 125 * kTFLOPs, 16e9, 900 * kGB};
+  s.gpus_per_node = 4;
+  s.max_gpus = 4352;
+  s.levels = {{"nvlink", 4, 50 * kGB, 9 * kUs, 1},
+              {"leaf", 68, 12.5 * kGB, std::max(9 * kUs, endpoint + leaf), 1},
+              {"rack", 136, 12.5 * kGB, endpoint + leaf + 2 * leaf, 1},
+              {"machine", 4352, 12.5 * kGB, endpoint + spine + 2 * leaf + 2 * leaf, 3}};
+  // GPUDIRECT=False: through the host, 16 GB/s PCIe and PLX_CABLE_LAT2 = 3 ms in a node,
+  // max(18 us, 4(cable + PLX) + leaf) across nodes (cost-model-notes §1.6.3 table).
+  s.host_staged_levels = {{"pcie-host", 4, 16 * kGB, 3e-3 + plx, 1},
+                          {"leaf-host", 68, 12.5 * kGB, std::max(18 * kUs, 2 * endpoint + leaf), 1},
+                          {"rack", 136, 12.5 * kGB, endpoint + leaf + 2 * leaf, 1},
+                          {"machine", 4352, 12.5 * kGB, endpoint + spine + 4 * leaf, 3}};
+  return s;
+}
+
+const std::vector<System>& builtin_systems() {
+  static const std::vector<System> systems = [] {
+    std::vector<System> v{abci(20e-6), abci(15e-6)};
+    // NVIDIA V100 / A100 / H100 / H200 datasheets: dense fp32, tf32 and fp16 tensor peaks,
+    // HBM capacity and bandwidth; NVLink per-direction bandwidth; one NIC per GPU.
+    v.push_back(dgx(
+        "dgx1-v100", "DGX-1 cluster: 8x V100-16GB, NVLink 2 hybrid cube mesh, 4x EDR per node",
+        {"V100-SXM2-16GB", 15.7 * kTFLOPs, 0, 125 * kTFLOPs, 16e9, 900 * kGB}, 150, 6.25, 4096));
+    v.push_back(
+        dgx("dgx-a100", "DGX A100 SuperPOD: 8x A100-80GB, NVSwitch 300 GB/s, 8x HDR 200 Gb/s",
+            {"A100-SXM4-80GB", 19.5 * kTFLOPs, 156 * kTFLOPs, 312 * kTFLOPs, 80e9, 2039 * kGB}, 300,
+            25, 4096));
+    v.push_back(
+        dgx("dgx-h100", "DGX H100 SuperPOD: 8x H100-80GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
+            {"H100-SXM5-80GB", 67 * kTFLOPs, 494.7 * kTFLOPs, 989.4 * kTFLOPs, 80e9, 3350 * kGB},
+            450, 50, 4096));
+    v.push_back(
+        dgx("dgx-h200", "DGX H200 cluster: 8x H200-141GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
+            {"H200-SXM5-141GB", 67 * kTFLOPs, 494.7 * kTFLOPs, 989.4 * kTFLOPs, 141e9, 4800 * kGB},
+            450, 50, 4096));
+    for (const auto& s : v) s.validate();
+    return v;
+  }();
+  return systems;
+}
+
+System find_system(std::string_view name_or_path) {
+  for (const auto& s : builtin_systems()) {
+    if (s.name == name_or_path) return s;
+  }
+  const std::string path(name_or_path);
+  if (std::filesystem::is_regular_file(path)) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path + ": cannot open system file");
+    return parse_system_file(in, path);
+  }
+  std::string known;
+  for (const auto& s : builtin_systems()) known += (known.empty() ? "" : ", ") + s.name;
+  throw InputError("unknown system '" + path + "'; built-in: " + known + " (or a *.system file)");
+}
+
+}  // namespace paradise::system

@@ -1,0 +1,48 @@
+#include "paradise/system/system.hpp"
+
+#include "paradise/core/error.hpp"
+
+namespace paradise::system {
+
+const NetworkLevel& System::level_for(std::int64_t p, bool host_staged) const {
+  const auto& ls = host_staged && !host_staged_levels.empty() ? host_staged_levels : levels;
+  for (const auto& l : ls) {
+    if (p <= l.span_gpus) return l;
+  }
+  return ls.back();
+}
+
+Link System::link_for(std::int64_t p, bool host_staged) const {
+  const NetworkLevel& l = level_for(p, host_staged);
+  return Link{l.latency_s, 1.0 / l.bandwidth_Bps, 0.0};
+}
+
+void System::validate() const {
+  const auto fail = [&](const std::string& what) {
+    throw InputError("system '" + name + "': " + what);
+  };
+  if (gpus_per_node < 1) fail("gpus_per_node must be >= 1");
+  if (max_gpus < gpus_per_node) fail("max_gpus must be >= gpus_per_node");
+  if (gpu.peak_fp32_flops <= 0) fail("the GPU needs peak_fp32_TFLOPs > 0");
+  if (gpu.memory_bytes <= 0) fail("the GPU needs memory_GB > 0");
+  if (gpu.memory_bandwidth_Bps <= 0) fail("the GPU needs memory_bandwidth_GBps > 0");
+  if (memory_margin_fraction < 0 || memory_margin_fraction >= 1)
+    fail("memory_margin must be in [0, 1)");
+  for (const auto* ls : {&levels, &host_staged_levels}) {
+    std::int64_t span = 0;
+    for (const auto& l : *ls) {
+      if (l.span_gpus <= span)
+        fail("level '" + l.name + "': span_gpus must grow from level to level");
+      if (l.bandwidth_Bps <= 0) fail("level '" + l.name + "': bandwidth_GBps must be > 0");
+      if (l.latency_s < 0) fail("level '" + l.name + "': latency_us must be >= 0");
+      if (l.oversubscription < 1) fail("level '" + l.name + "': oversubscription must be >= 1");
+      span = l.span_gpus;
+    }
+  }
+  if (levels.empty()) fail("needs at least one [level.NAME] section");
+  if (levels.front().span_gpus != gpus_per_node)
+    fail("the first level must span one node (gpus_per_node GPUs)");
+  if (levels.back().span_gpus < max_gpus) fail("the last level must span max_gpus");
+}
+
+}  // namespace paradise::system

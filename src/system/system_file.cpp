@@ -1,0 +1,109 @@
+// *.system files (INI). Units are in the key names and converted here, once:
+//   [system]  name, description, gpus_per_node, max_gpus, memory_margin (fraction)
+//   [gpu]     name, memory_GB, memory_bandwidth_GBps, peak_fp32_TFLOPs,
+//             peak_tf32_TFLOPs, peak_fp16_TFLOPs
+//   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/ini.hpp"
+#include "paradise/core/text.hpp"
+#include "paradise/system/catalog.hpp"
+
+namespace paradise::system {
+namespace {
+
+using Setter =
+    std::function<void(const std::string& value, const Origin& o, const std::string& key)>;
+
+Setter number(double& target, double scale, bool positive) {
+  return [&target, scale, positive](const std::string& v, const Origin& o, const std::string& k) {
+    const double x = parse_double(v, o, k);
+    if (positive ? x <= 0 : x < 0) fail_input(o, k, v, positive ? "must be > 0" : "must be >= 0");
+    target = x * scale;
+  };
+}
+Setter integer(std::int64_t& target) {
+  return [&target](const std::string& v, const Origin& o, const std::string& k) {
+    target = parse_int(v, o, k);
+    if (target < 1) fail_input(o, k, v, "must be >= 1");
+  };
+}
+Setter text(std::string& target) {
+  return [&target](const std::string& v, const Origin&, const std::string&) { target = v; };
+}
+
+void apply(const IniSection& section, const std::map<std::string, Setter>& keys,
+           const std::vector<std::string>& required, const std::string& file) {
+  for (const auto& e : section.entries) {
+    const auto it = keys.find(e.key);
+    if (it == keys.end()) {
+      std::string known;
+      for (const auto& [k, s] : keys) known += (known.empty() ? "" : ", ") + k;
+      fail_input({file, e.line}, e.key, e.value,
+                 "unknown key in [" + section.name + "]; known: " + known);
+    }
+    it->second(e.value, {file, e.line}, e.key);
+  }
+  for (const auto& r : required) {
+    const bool given = std::any_of(section.entries.begin(), section.entries.end(),
+                                   [&](const IniEntry& e) { return e.key == r; });
+    if (!given)
+      fail_input({file, section.line}, "section", section.name, "missing key '" + r + "'");
+  }
+}
+
+}  // namespace
+
+System parse_system_file(std::istream& in, const std::string& file_name) {
+  System s;
+  bool has_system = false, has_gpu = false;
+  for (const auto& section : parse_ini(in, file_name)) {
+    if (section.name == "system") {
+      has_system = true;
+      apply(section,
+            {{"name", text(s.name)},
+             {"description", text(s.description)},
+             {"gpus_per_node", integer(s.gpus_per_node)},
+             {"max_gpus", integer(s.max_gpus)},
+             {"memory_margin", number(s.memory_margin_fraction, 1, false)}},
+            {"name", "gpus_per_node", "max_gpus"}, file_name);
+    } else if (section.name == "gpu") {
+      has_gpu = true;
+      apply(section,
+            {{"name", text(s.gpu.name)},
+             {"memory_GB", number(s.gpu.memory_bytes, 1e9, true)},
+             {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true)},
+             {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true)},
+             {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false)},
+             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false)}},
+            {"memory_GB", "memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
+    } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {
+      const bool host = section.name.starts_with("host_level.");
+      auto& list = host ? s.host_staged_levels : s.levels;
+      NetworkLevel& l = list.emplace_back();
+      l.name = section.name.substr(section.name.find('.') + 1);
+      apply(section,
+            {{"span_gpus", integer(l.span_gpus)},
+             {"bandwidth_GBps", number(l.bandwidth_Bps, 1e9, true)},
+             {"latency_us", number(l.latency_s, 1e-6, false)},
+             {"oversubscription", number(l.oversubscription, 1, true)}},
+            {"span_gpus", "bandwidth_GBps", "latency_us"}, file_name);
+    } else {
+      fail_input({file_name, section.line}, "section", section.name,
+                 "unknown section; expected [system], [gpu], [level.NAME] or [host_level.NAME]");
+    }
+  }
+  if (!has_system) fail_input({file_name, 0}, "section", "system", "missing [system] section");
+  if (!has_gpu) fail_input({file_name, 0}, "section", "gpu", "missing [gpu] section");
+  try {
+    s.validate();
+  } catch (const InputError& e) {
+    throw InputError(file_name + ": " + e.what());
+  }
+  return s;
+}
+
+}  // namespace paradise::system

@@ -1,0 +1,88 @@
+// Systems: ParaDL's ABCI constants (cost-model-notes §1.6.3) and system files.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "paradise/core/error.hpp"
+#include "paradise/system/catalog.hpp"
+
+namespace paradise::system {
+namespace {
+
+TEST(Abci, WorstPairLatencyByCommunicatorSize) {
+  const System s = abci();
+  // §1.6.3: p <= 4 NVLink 9 us at 50 GB/s; <= 68 2(20 us + 110 ns) + 90 ns = 40.31 us;
+  // <= 136 40.49 us; beyond 40.98 us, all at 12.5 GB/s
+  EXPECT_NEAR(s.link_for(4).alpha_s, 9e-6, 1e-15);
+  EXPECT_NEAR(s.link_for(4).beta_s_per_byte, 1 / 50e9, 1e-25);
+  EXPECT_NEAR(s.link_for(5).alpha_s, 40.31e-6, 1e-12);
+  EXPECT_NEAR(s.link_for(68).alpha_s, 40.31e-6, 1e-12);
+  EXPECT_NEAR(s.link_for(69).alpha_s, 40.49e-6, 1e-12);
+  EXPECT_NEAR(s.link_for(1024).alpha_s, 40.98e-6, 1e-12);
+  EXPECT_NEAR(s.link_for(1024).beta_s_per_byte, 1 / 12.5e9, 1e-25);
+}
+
+TEST(Abci, HostStagedTransfersWithoutGpuDirect) {
+  const System s = abci();
+  // §1.6.3 GPUDIRECT=False: 16 GB/s and 3.00011 ms in a node; 80.53 us across nodes
+  EXPECT_NEAR(s.link_for(4, true).alpha_s, 3.00011e-3, 1e-12);
+  EXPECT_NEAR(s.link_for(4, true).beta_s_per_byte, 1 / 16e9, 1e-25);
+  EXPECT_NEAR(s.link_for(8, true).alpha_s, 80.53e-6, 1e-12);
+}
+
+TEST(Abci, Plx15VariantOfTheDataLogs) {
+  // 2(15 us + 110 ns) + 90 ns = 30.31 us
+  EXPECT_NEAR(find_system("abci-plx15").link_for(8).alpha_s, 30.31e-6, 1e-12);
+}
+
+TEST(Catalog, UnknownNameListsBuiltins) {
+  try {
+    find_system("summit");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dgx-a100"), std::string::npos);
+  }
+}
+
+const char* kFile =
+    "[system]\nname = tiny\ngpus_per_node = 2\nmax_gpus = 16\nmemory_margin = 0.1\n"
+    "[gpu]\nmemory_GB = 32\nmemory_bandwidth_GBps = 1000\npeak_fp32_TFLOPs = 10\n"
+    "[level.node]\nspan_gpus = 2\nbandwidth_GBps = 100\nlatency_us = 2\n"
+    "[level.net]\nspan_gpus = 16\nbandwidth_GBps = 10\nlatency_us = 5\noversubscription = 2\n";
+
+TEST(SystemFile, UnitsAreConvertedAtParseTime) {
+  std::istringstream in(kFile);
+  const System s = parse_system_file(in, "tiny.system");
+  EXPECT_DOUBLE_EQ(s.gpu.memory_bytes, 32e9);
+  EXPECT_DOUBLE_EQ(s.gpu.peak_fp32_flops, 10e12);
+  EXPECT_DOUBLE_EQ(s.link_for(3).alpha_s, 5e-6);
+  EXPECT_DOUBLE_EQ(s.link_for(3).beta_s_per_byte, 1 / 10e9);
+  EXPECT_DOUBLE_EQ(s.levels.back().oversubscription, 2);
+}
+
+std::string error_of(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    parse_system_file(in, "x.system");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
+  std::string bad = kFile;
+  bad.replace(bad.find("latency_us = 5"), 14, "latency_ms = 5");
+  EXPECT_EQ(error_of(bad).substr(0, 36), "x.system:17: latency_ms '5': unknown");
+  std::string negative = kFile;
+  negative.replace(negative.find("memory_GB = 32"), 14, "memory_GB = -1");
+  EXPECT_EQ(error_of(negative), "x.system:7: memory_GB '-1': must be > 0");
+  EXPECT_NE(error_of("[system]\nname = x\n").find("missing key 'gpus_per_node'"),
+            std::string::npos);
+  std::string shrinking = kFile;
+  shrinking.replace(shrinking.find("span_gpus = 16"), 14, "span_gpus = 1 ");
+  EXPECT_NE(error_of(shrinking).find("span_gpus must grow"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace paradise::system
