@@ -1,0 +1,47 @@
+// What the oracle predicts for one configuration: time and memory, by part, and a status.
+// An infeasible configuration is data (status + reason), never an exception.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace paradise::strategy {
+
+enum class Status : std::uint8_t { Ok = 0, OutOfMemory = 1, Invalid = 2 };
+enum class Limit : std::uint8_t { None = 0, Compute = 1, Communication = 2, Memory = 3 };
+
+std::string_view status_name(Status s);
+std::string_view limit_name(Limit l);
+
+/// One communication component, per epoch.
+struct CommPart {
+  std::string name;        ///< e.g. "gradient allreduce", "forward allgather"
+  std::string collective;  ///< e.g. "allreduce/ring"
+  std::string phase;       ///< IO, FB or GE (ParaDL's phases, TR §III)
+  std::int64_t gpus = 0;   ///< communicator size
+  double epoch_s = 0;
+};
+
+/// One memory component, bytes per GPU.
+struct MemPart {
+  std::string name;
+  double bytes = 0;
+};
+
+struct Prediction {
+  Status status = Status::Ok;
+  std::string reason;  ///< why invalid or out of memory; empty when ok
+  Limit limit = Limit::None;
+  std::int64_t iterations_per_epoch = 0;
+  double epoch_compute_s = 0;
+  double epoch_communication_s = 0;
+  double epoch_time_s = 0;
+  double iteration_time_s = 0;
+  double memory_per_gpu_bytes = 0;
+  std::vector<CommPart> communication;
+  std::vector<MemPart> memory;
+};
+
+}  // namespace paradise::strategy

@@ -1,0 +1,31 @@
+// Everything about a configuration that does not change with strategy, GPUs or batch:
+// the model's layer statistics, per-layer compute time per sample, the layers a strategy
+// may parallelise, the dataset size and the system. Built once and reused.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "paradise/model/stats.hpp"
+#include "paradise/system/system.hpp"
+
+namespace paradise::strategy {
+
+struct Workload {
+  model::ModelStats model;
+  std::vector<double> layer_time_s;  ///< forward + backward (+ update) seconds per sample
+  std::string time_source;           ///< where layer_time_s comes from, for people
+  std::vector<bool> active;          ///< the layers the strategy parallelises (.lc file)
+  std::int64_t dataset_samples = 0;  ///< D
+  system::System system;
+};
+
+/// ParaDL's empirical parametrisation (cost-model-notes §1.5): `time_per_sample_s` spread
+/// over the layers in proportion to estimate_layer_flop = forward + backward FLOPs.
+std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_sample_s);
+
+/// ParaDL's default when no .lc file is given: convolutions are parallelised.
+std::vector<bool> default_active_layers(const model::ModelStats& m);
+
+}  // namespace paradise::strategy

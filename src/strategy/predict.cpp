@@ -1,0 +1,197 @@
+// ParaDL's per-epoch model (Kahira et al.; TR Table III, eqs. 3-22; cost-model-notes §1.4),
+// one function per strategy. T_comp and T_comm are per epoch, memory per GPU.
+#include "paradise/strategy/predict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "paradise/cost/collectives.hpp"
+
+namespace paradise::strategy {
+namespace {
+
+using model::Op;
+
+// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
+bool counts_for_memory(const model::LayerStats& l) {
+  return l.op != Op::Activation && l.op != Op::BatchNorm && l.op != Op::Input;
+}
+
+struct Totals {
+  double x = 0, y = 0;  // sum |x_l|, |y_l| per sample (memory layers)
+  double x_active = 0, y_active = 0;
+  double w = 0, w_active = 0;  // sum |w_l|
+  double t = 0, t_active = 0;  // seconds per sample
+};
+
+Totals totals(const Workload& wl) {
+  Totals s;
+  for (std::size_t i = 0; i < wl.model.layers.size(); ++i) {
+    const auto& l = wl.model.layers[i];
+    const bool a = wl.active[i];
+    const auto w = static_cast<double>(l.params);
+    s.w += w;
+    s.t += wl.layer_time_s[i];
+    if (a) {
+      s.w_active += w;
+      s.t_active += wl.layer_time_s[i];
+    }
+    if (counts_for_memory(l)) {
+      s.x += static_cast<double>(l.input_elements);
+      s.y += static_cast<double>(l.output_elements);
+      if (a) {
+        s.x_active += static_cast<double>(l.input_elements);
+        s.y_active += static_cast<double>(l.output_elements);
+      }
+    }
+  }
+  return s;
+}
+
+class Builder {
+ public:
+  Builder(const Workload& w, const Config& c)
+      : w_(w), c_(c), d_(static_cast<double>(c.activation_bytes)) {
+    p_.iterations_per_epoch = (w.dataset_samples + c.batch - 1) / c.batch;
+  }
+  double iterations() const { return static_cast<double>(p_.iterations_per_epoch); }
+  double delta() const { return d_; }
+  void invalid(std::string reason) {
+    if (p_.status == Status::Ok) {
+      p_.status = Status::Invalid;
+      p_.reason = std::move(reason);
+    }
+  }
+  void compute(double epoch_s) { p_.epoch_compute_s = epoch_s; }
+  void comm(std::string name, std::string collective, std::string phase, std::int64_t gpus,
+            double per_iteration_s) {
+    p_.communication.push_back({std::move(name), std::move(collective), std::move(phase), gpus,
+                                per_iteration_s * iterations()});
+  }
+  void memory(std::string name, double bytes) { p_.memory.push_back({std::move(name), bytes}); }
+  Prediction finish() {
+    for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
+    for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
+    p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s;  // no overlap (TR §IV-B)
+    p_.iteration_time_s = p_.epoch_time_s / iterations();
+    const double capacity = w_.system.gpu.memory_bytes * (1 - w_.system.memory_margin_fraction);
+    if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
+      p_.status = Status::OutOfMemory;
+      p_.reason = "needs " + std::to_string(std::llround(p_.memory_per_gpu_bytes / 1e6)) +
+                  " MB per GPU, the GPU has " + std::to_string(std::llround(capacity / 1e6)) +
+                  " MB";
+    }
+    p_.limit = p_.status == Status::OutOfMemory                ? Limit::Memory
+               : p_.epoch_communication_s > p_.epoch_compute_s ? Limit::Communication
+                                                               : Limit::Compute;
+    if (p_.status == Status::Invalid) p_.limit = Limit::None;
+    return p_;
+  }
+
+ private:
+  const Workload& w_;
+  const Config& c_;
+  double d_;
+  Prediction p_;
+};
+
+// Ring allreduce of the whole gradient (ParaDL: ring for every collective, TR §IV-B).
+double gradient_allreduce(const Workload& w, std::int64_t p, double bytes) {
+  return cost::allreduce_ring(w.system.link_for(p), p, bytes);
+}
+
+// Serial (eq. 3): D sum(FW+BW); M = 2 delta (B sum(|x|+|y|) + sum|w|).
+void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
+  if (c.gpus != 1) b.invalid("serial runs on exactly 1 GPU");
+  const auto B = static_cast<double>(c.batch);
+  b.compute(static_cast<double>(w.dataset_samples) * s.t);
+  b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
+  b.memory("weights and gradients", 2 * b.delta() * s.w);
+}
+
+// Data (eqs. 5-7): (D/p) sum(FW+BW); 2(p-1)(D/B)(a + (sum|w|/p) delta b);
+// M = 2 delta ((B/p) sum(|x|+|y|) + sum|w|); valid p <= B.
+void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
+  if (c.batch % c.gpus != 0)
+    b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
+              std::to_string(c.gpus) + " GPUs");
+  const double p = static_cast<double>(c.gpus);
+  b.compute(static_cast<double>(w.dataset_samples) / p * s.t);
+  b.comm("gradient allreduce", "allreduce/ring", "GE", c.gpus,
+         gradient_allreduce(w, c.gpus, s.w * b.delta()));
+  b.memory("activations (x, y and their gradients)",
+           2 * b.delta() * static_cast<double>(c.batch) / p * (s.x + s.y));
+  b.memory("weights and gradients", 2 * b.delta() * s.w);
+}
+
+// Filter and channel (eqs. 15-17, §1.3): active layers' compute and weights split p ways;
+// allgather of y forward and allreduce of dL/dx backward (filter), swapped for channel:
+// 3(p-1)(D/B) sum_l (a + (B|y_l|/p) delta b) over the active layers but the last.
+void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder& b, bool filter) {
+  const double p = static_cast<double>(c.gpus);
+  const double B = static_cast<double>(c.batch);
+  std::int64_t limit = 0;
+  int last_active = -1;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    if (!w.active[i]) continue;
+    const auto& l = w.model.layers[i];
+    const std::int64_t n = filter ? l.output.channels : l.input.channels;
+    limit = limit == 0 ? n : std::min(limit, n);
+    last_active = static_cast<int>(i);
+  }
+  if (limit == 0) b.invalid("no layer is marked parallel in the layer configuration");
+  if (c.gpus > limit) {
+    b.invalid(std::to_string(c.gpus) + " GPUs > the smallest " + (filter ? "filter" : "channel") +
+              " count " + std::to_string(limit) + " of the parallel layers");
+  }
+  b.compute(static_cast<double>(w.dataset_samples) * (s.t - s.t_active + s.t_active / p));
+  const system::Link link = w.system.link_for(c.gpus);
+  double forward = 0, backward = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    if (!w.active[i] || static_cast<int>(i) == last_active) continue;
+    const double bytes = B * static_cast<double>(w.model.layers[i].output_elements) * b.delta();
+    forward += cost::allgather_ring(link, c.gpus, bytes);
+    backward += cost::allreduce_ring(link, c.gpus, bytes);
+  }
+  b.comm(filter ? "forward allgather of y" : "forward allreduce of y",
+         filter ? "allgather/ring" : "allreduce/ring", "FB", c.gpus, filter ? forward : backward);
+  b.comm(filter ? "backward allreduce of dL/dx" : "backward allgather of dL/dx",
+         filter ? "allreduce/ring" : "allgather/ring", "FB", c.gpus, filter ? backward : forward);
+  b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
+  // ParaDL's code divides the split weights by p twice (§1.9.1); fixed on request.
+  const double weights = s.w - s.w_active + s.w_active / p;
+  b.memory("weights and gradients", 2 * b.delta() * (c.fix_paradl_bugs ? weights : weights / p));
+}
+
+}  // namespace
+
+Prediction predict(const Workload& w, const Config& c) {
+  Builder b(w, c);
+  if (c.gpus < 1) b.invalid("GPU count must be >= 1");
+  if (c.batch < 1) b.invalid("batch must be >= 1");
+  if (c.gpus > w.system.max_gpus)
+    b.invalid("system '" + w.system.name + "' has " + std::to_string(w.system.max_gpus) + " GPUs");
+  if (c.gpus < 1 || c.batch < 1) return b.finish();
+  const Totals s = totals(w);
+  switch (c.kind) {
+    case Kind::Serial:
+      serial(w, c, s, b);
+      break;
+    case Kind::Data:
+      data(w, c, s, b);
+      break;
+    case Kind::Filter:
+      model_parallel(w, c, s, b, true);
+      break;
+    case Kind::Channel:
+      model_parallel(w, c, s, b, false);
+      break;
+    default:
+      b.invalid(std::string(kind_name(c.kind)) + " is not modelled yet");
+      break;
+  }
+  return b.finish();
+}
+
+}  // namespace paradise::strategy
