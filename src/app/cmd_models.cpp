@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
@@ -20,18 +21,6 @@ constexpr int kFp32 = 4;
 
 std::string gigas(double v) {
   return fixed(v / 1e9, 3);
-}
-
-bool parse_options(const Args& args, po::options_description& desc, po::variables_map& vm,
-                   const char* synopsis) {
-  desc.add_options()("help,h", "show this help");
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  if (vm.count("help")) {
-    std::cout << synopsis << "\n\n" << desc << '\n';
-    return false;
-  }
-  po::notify(vm);
-  return true;
 }
 
 std::string check_format(const std::string& format) {

@@ -11,5 +11,6 @@ using Args = std::vector<std::string>;
 
 int run_models(const Args& args);
 int run_datasets(const Args& args);
+int run_predict(const Args& args);
 
 }  // namespace paradise::app

@@ -16,7 +16,8 @@ void usage(std::ostream& out) {
          "usage: paradise <command> [options]   (paradise <command> --help for its options)\n\n"
          "commands:\n"
          "  models     the model zoo as a table or JSON; --show NAME for the per-layer table\n"
-         "  datasets   the built-in datasets\n";
+         "  datasets   the built-in datasets\n"
+         "  predict    time and memory of one configuration (strategy, GPUs, batch)\n";
 }
 
 }  // namespace
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, int (*)(const Args&)> commands = {
       {"models", paradise::app::run_models},
       {"datasets", paradise::app::run_datasets},
+      {"predict", paradise::app::run_predict},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

@@ -23,3 +23,43 @@ std::vector<bool> default_active_layers(const model::ModelStats& m) {
 }
 
 }  // namespace paradise::strategy
+
+#include "paradise/core/error.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
+#include "paradise/system/catalog.hpp"
+
+namespace paradise::strategy {
+
+Workload make_workload(const WorkloadSpec& spec) {
+  Workload w;
+  w.system = system::find_system(spec.system);
+  const auto src = model::ModelSource::load(spec.model);
+  if (spec.dataset.empty()) {
+    if (!src.paradl()) throw InputError("--dataset is required for model '" + spec.model + "'");
+    w.model = src.stats();
+    w.dataset_samples = src.paradl()->samples;
+  } else {
+    const model::Dataset d = model::find_dataset(spec.dataset);
+    w.model = src.reshapeable() ? src.stats(d.sample) : src.stats();
+    w.dataset_samples = d.samples;
+  }
+  double t = spec.time_per_sample_s;
+  if (t < 0) throw InputError("time per sample must be positive");
+  if (t > 0) {
+    w.time_source = "measured " + std::to_string(t) + " s per sample (given), spread by FLOPs";
+  } else if (src.paradl() && src.paradl()->measured_time_per_sample_s() > 0) {
+    t = src.paradl()->measured_time_per_sample_s();
+    w.time_source =
+        "ParaDL file's measured " + std::to_string(t) + " s per sample, spread by FLOPs";
+  } else {
+    t = (w.model.forward_flops() + w.model.backward_flops()) / w.system.gpu.peak_fp32_flops;
+    w.time_source = "FLOPs at the GPU's fp32 peak (no measured time given: optimistic)";
+  }
+  w.layer_time_s = spread_by_flops(w.model, t);
+  w.active = spec.layer_config.empty() ? default_active_layers(w.model)
+                                       : model::read_layer_config(spec.layer_config, w.model);
+  return w;
+}
+
+}  // namespace paradise::strategy

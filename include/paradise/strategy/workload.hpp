@@ -29,3 +29,21 @@ std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_
 std::vector<bool> default_active_layers(const model::ModelStats& m);
 
 }  // namespace paradise::strategy
+
+namespace paradise::strategy {
+
+/// How a user names a workload on the command line or in a sweep file.
+struct WorkloadSpec {
+  std::string model;             ///< zoo name, *.model file or ParaDL .net file
+  std::string dataset;           ///< built-in or NAME:SAMPLES:SHAPE; empty: the .net file's
+  std::string system;            ///< built-in name or *.system file
+  std::string layer_config;      ///< ParaDL .lc file; empty: convolutions are parallel
+  double time_per_sample_s = 0;  ///< measured FW+BW seconds per sample; 0: from the model
+};
+
+/// Loads model, dataset and system, and parametrises compute: a measured time per sample
+/// (the .net file's or time_per_sample_s) spread by FLOPs, else the FLOPs at the GPU's
+/// fp32 peak (said so in time_source). Throws InputError for bad names or files.
+Workload make_workload(const WorkloadSpec& spec);
+
+}  // namespace paradise::strategy
