@@ -164,6 +164,97 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
   b.memory("weights and gradients", 2 * b.delta() * (c.fix_paradl_bugs ? weights : weights / p));
 }
 
+// Contiguous partition of layer times into exactly `parts` non-empty groups that minimises
+// the slowest group (bisection on the bottleneck with a greedy fill); returns group ends.
+std::vector<std::size_t> balanced_partition(const std::vector<double>& t, std::size_t parts) {
+  const auto fill = [&](double cap) {
+    std::vector<std::size_t> ends;
+    double sum = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (sum + t[i] > cap && sum > 0) {
+        ends.push_back(i);
+        sum = 0;
+      }
+      sum += t[i];
+    }
+    ends.push_back(t.size());
+    return ends;
+  };
+  double lo = *std::max_element(t.begin(), t.end());
+  double hi = std::accumulate(t.begin(), t.end(), 0.0);
+  for (int it = 0; it < 100 && hi - lo > 1e-12 * hi; ++it) {
+    const double mid = (lo + hi) / 2;
+    (fill(mid).size() <= parts ? hi : lo) = mid;
+  }
+  std::vector<std::size_t> ends = fill(hi);
+  // Fewer groups than stages: split the longest groups; this never raises the bottleneck.
+  while (ends.size() < parts) {
+    std::size_t best = 0, begin = 0, best_begin = 0, best_len = 0;
+    for (std::size_t g = 0; g < ends.size(); ++g) {
+      if (ends[g] - begin > best_len) {
+        best = g;
+        best_len = ends[g] - begin;
+        best_begin = begin;
+      }
+      begin = ends[g];
+    }
+    ends.insert(ends.begin() + static_cast<std::ptrdiff_t>(best), best_begin + best_len / 2);
+  }
+  return ends;
+}
+
+// Layer (pipeline) parallelism, GPipe schedule (TR eqs. 12-14, cost-model-notes §1.4.1):
+// T_comp = D (p+S-1)/S max_i T_{G_i}; T_comm = 2 (D (p+S-2)/B) max_i (a + (B/S)|y_{G_i}| delta b);
+// M = 2 delta max_i sum_{l in g_i} (B(|x_l|+|y_l|) + |w_l|) (all S micro-batches kept, note P2).
+void pipeline(const Workload& w, const Config& c, Builder& b) {
+  std::vector<std::size_t> layers;  // the model's layers without the input placeholder
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    if (w.model.layers[i].op != Op::Input) layers.push_back(i);
+  }
+  const std::int64_t segments = c.segments > 0 ? c.segments : c.gpus;
+  if (static_cast<std::size_t>(c.gpus) > layers.size()) {
+    b.invalid(std::to_string(c.gpus) + " pipeline stages > " + std::to_string(layers.size()) +
+              " layers");
+    return;
+  }
+  if (c.batch % segments != 0) {
+    b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
+              std::to_string(segments) + " micro-batches");
+    return;
+  }
+  std::vector<double> t;
+  for (std::size_t i : layers) t.push_back(w.layer_time_s[i]);
+  const auto ends = balanced_partition(t, static_cast<std::size_t>(c.gpus));
+  const double B = static_cast<double>(c.batch), S = static_cast<double>(segments);
+  const double p = static_cast<double>(c.gpus), D = static_cast<double>(w.dataset_samples);
+  double max_t = 0, max_mem = 0, max_boundary = 0;
+  std::size_t begin = 0;
+  for (std::size_t g = 0; g < ends.size(); ++g) {
+    double time = 0, mem = 0;
+    for (std::size_t k = begin; k < ends[g]; ++k) {
+      const auto& l = w.model.layers[layers[k]];
+      time += t[k];
+      mem += static_cast<double>(l.params);
+      if (counts_for_memory(l))
+        mem += B * static_cast<double>(l.input_elements + l.output_elements);
+    }
+    max_t = std::max(max_t, time);
+    max_mem = std::max(max_mem, mem);
+    if (g + 1 < ends.size()) {
+      max_boundary = std::max(
+          max_boundary, static_cast<double>(w.model.layers[layers[ends[g] - 1]].output_elements));
+    }
+    begin = ends[g];
+  }
+  b.compute(D * (p + S - 1) / S * max_t);
+  if (c.gpus > 1) {
+    const double per_epoch = 2 * (D * (p + S - 2) / B) *
+                             cost::p2p(w.system.link_for(c.gpus), B / S * max_boundary * b.delta());
+    b.comm("stage boundary send/recv", "p2p", "FB", c.gpus, per_epoch / b.iterations());
+  }
+  b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
+}
+
 }  // namespace
 
 Prediction predict(const Workload& w, const Config& c) {
@@ -186,6 +277,9 @@ Prediction predict(const Workload& w, const Config& c) {
       break;
     case Kind::Channel:
       model_parallel(w, c, s, b, false);
+      break;
+    case Kind::Pipeline:
+      pipeline(w, c, b);
       break;
     default:
       b.invalid(std::string(kind_name(c.kind)) + " is not modelled yet");

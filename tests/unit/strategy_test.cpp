@@ -1,0 +1,107 @@
+// Strategy formulas on small synthetic workloads, with expected values derived by hand
+// from ParaDL's Table III (cost-model-notes §1.4.1) and GPipe's bubble (§6.1).
+#include <gtest/gtest.h>
+
+#include "paradise/model/graph.hpp"
+#include "paradise/strategy/predict.hpp"
+#include "paradise/system/catalog.hpp"
+
+namespace paradise::strategy {
+namespace {
+
+// Eight equal 3x3 convolutions of 16 channels on 16x8x8, 1 ms per sample each.
+Workload uniform_workload() {
+  model::Graph g("uniform", 2);
+  int x = g.input();
+  for (int i = 0; i < 8; ++i) x = g.conv(x, "c" + std::to_string(i), 16, 3, 1, 1);
+  Workload w;
+  w.model = model::analyze(g, model::Shape::image(16, 8, 8));
+  for (const auto& l : w.model.layers)
+    w.layer_time_s.push_back(l.op == model::Op::Input ? 0.0 : 1e-3);
+  w.active = default_active_layers(w.model);
+  w.dataset_samples = 1000;
+  w.system = system::abci();
+  return w;
+}
+
+Config config(Kind k, std::int64_t p, std::int64_t b) {
+  Config c;
+  c.kind = k;
+  c.gpus = p;
+  c.batch = b;
+  return c;
+}
+
+TEST(Serial, ComputeIsDatasetTimesTimePerSample) {
+  const auto p = predict(uniform_workload(), config(Kind::Serial, 1, 10));
+  EXPECT_EQ(p.status, Status::Ok);
+  EXPECT_NEAR(p.epoch_compute_s, 1000 * 8e-3, 1e-9);  // D * sum t
+  EXPECT_EQ(p.epoch_communication_s, 0.0);
+  // 2 delta (B sum(|x|+|y|) + sum|w|): 8 layers of 1024 in + 1024 out, 8 * 2304 weights
+  EXPECT_NEAR(p.memory_per_gpu_bytes, 2 * 4 * (10.0 * 8 * 2048 + 8 * 2304), 1e-6);
+  EXPECT_EQ(p.iterations_per_epoch, 100);
+}
+
+TEST(Serial, MoreThanOneGpuIsInvalid) {
+  EXPECT_EQ(predict(uniform_workload(), config(Kind::Serial, 2, 10)).status, Status::Invalid);
+}
+
+TEST(Data, ComputeSplitsAndGradientsAreAllreduced) {
+  const auto p = predict(uniform_workload(), config(Kind::Data, 2, 10));
+  EXPECT_NEAR(p.epoch_compute_s, 1000 * 8e-3 / 2, 1e-9);
+  // 100 iterations x ring allreduce on NVLink: 2*1*(9 us + (18,432 weights * 4 B / 2) / 50 GB/s)
+  EXPECT_NEAR(p.epoch_communication_s, 100 * 2 * (9e-6 + 18432 * 4 / 2 / 50e9), 1e-12);
+  ASSERT_EQ(p.communication.size(), 1u);
+  EXPECT_EQ(p.communication[0].phase, "GE");
+}
+
+TEST(Data, BatchNotDivisibleIsInvalidWithReason) {
+  const auto p = predict(uniform_workload(), config(Kind::Data, 4, 10));
+  EXPECT_EQ(p.status, Status::Invalid);
+  EXPECT_NE(p.reason.find("not divisible"), std::string::npos);
+}
+
+TEST(Filter, MoreGpusThanFiltersIsInvalid) {
+  const auto p = predict(uniform_workload(), config(Kind::Filter, 32, 10));
+  EXPECT_EQ(p.status, Status::Invalid);
+  EXPECT_NE(p.reason.find("smallest filter count 16"), std::string::npos) << p.reason;
+}
+
+TEST(Filter, ParadlDividesWeightsTwiceUnlessFixed) {
+  Config c = config(Kind::Filter, 4, 10);
+  const auto quirk = predict(uniform_workload(), c);
+  c.fix_paradl_bugs = true;
+  const auto fixed = predict(uniform_workload(), c);
+  // all 18,432 weights are in parallel layers: 2*4*18432/4 fixed, /16 as ParaDL's code
+  EXPECT_NEAR(fixed.memory_per_gpu_bytes - quirk.memory_per_gpu_bytes,
+              8 * 18432.0 * (1.0 / 4 - 1.0 / 16), 1e-6);
+}
+
+TEST(Pipeline, GpipeBubbleOfFourStagesAndSixteenMicroBatches) {
+  Config c = config(Kind::Pipeline, 4, 16);
+  c.segments = 16;
+  const auto p = predict(uniform_workload(), c);
+  EXPECT_EQ(p.status, Status::Ok);
+  // each stage holds 2 of the 8 layers: D (p+S-1)/S * 2 ms = 1000 * 19/16 * 2e-3;
+  // the bubble is (K-1)/(M+K-1) = 3/19 of the time (GPipe §2.3)
+  EXPECT_NEAR(p.epoch_compute_s, 1000 * 19.0 / 16 * 2e-3, 1e-9);
+  const double ideal = 1000 * 8e-3 / 4;
+  EXPECT_NEAR(1 - ideal / p.epoch_compute_s, 3.0 / 19, 1e-9);
+  // 2 (D (p+S-2)/B) (a + (B/S) |y| delta b): NVLink for 4 GPUs, |y| = 1024
+  EXPECT_NEAR(p.epoch_communication_s, 2 * (1000.0 * 18 / 16) * (9e-6 + 1.0 * 1024 * 4 / 50e9),
+              1e-9);
+}
+
+TEST(Pipeline, MoreStagesThanLayersIsInvalid) {
+  EXPECT_EQ(predict(uniform_workload(), config(Kind::Pipeline, 9, 9)).status, Status::Invalid);
+}
+
+TEST(Memory, TooLargeBatchIsOutOfMemoryNotAnError) {
+  const auto p = predict(uniform_workload(), config(Kind::Serial, 1, 1'000'000));
+  EXPECT_EQ(p.status, Status::OutOfMemory);
+  EXPECT_EQ(p.limit, Limit::Memory);
+  EXPECT_FALSE(p.reason.empty());
+}
+
+}  // namespace
+}  // namespace paradise::strategy
