@@ -308,6 +308,14 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (saves_input(l))
       saved[static_cast<std::size_t>(buffer[static_cast<std::size_t>(l.inputs.front())])] = true;
     if (saves_output(l)) saved[static_cast<std::size_t>(buffer[i])] = true;
+    if (l.op == Op::Conv || l.op == Op::ConvTranspose || l.op == Op::MaxPool ||
+        l.op == Op::AvgPool) {
+      // ParaDL's w dims [C, F, K...]: pools have C = F = 0 (cost-model-notes §1.2)
+      const bool pool = l.op == Op::MaxPool || l.op == Op::AvgPool;
+      s.weight_dims = {pool ? 0 : s.input.channels, pool ? 0 : s.output.channels};
+      for (int d = 0; d < s.input.rank; ++d)
+        s.weight_dims.push_back(l.window.kernel[static_cast<std::size_t>(d)]);
+    }
     if (l.op == Op::MaxPool) s.saved_fixed_bytes = 8 * s.output_elements;  // int64 indices
     if (l.op == Op::Dropout) s.saved_fixed_bytes = s.output_elements;      // uint8 mask
     if (l.op == Op::SoftmaxCrossEntropy) s.saved_fixed_bytes = 8 * s.output.spatial_elements();

@@ -7,94 +7,13 @@
 #include <numeric>
 
 #include "paradise/cost/collectives.hpp"
+#include "strategy_detail.hpp"
 
 namespace paradise::strategy {
 namespace {
 
 using model::Op;
-
-// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
-bool counts_for_memory(const model::LayerStats& l) {
-  return l.op != Op::Activation && l.op != Op::BatchNorm && l.op != Op::Input;
-}
-
-struct Totals {
-  double x = 0, y = 0;  // sum |x_l|, |y_l| per sample (memory layers)
-  double x_active = 0, y_active = 0;
-  double w = 0, w_active = 0;  // sum |w_l|
-  double t = 0, t_active = 0;  // seconds per sample
-};
-
-Totals totals(const Workload& wl) {
-  Totals s;
-  for (std::size_t i = 0; i < wl.model.layers.size(); ++i) {
-    const auto& l = wl.model.layers[i];
-    const bool a = wl.active[i];
-    const auto w = static_cast<double>(l.params);
-    s.w += w;
-    s.t += wl.layer_time_s[i];
-    if (a) {
-      s.w_active += w;
-      s.t_active += wl.layer_time_s[i];
-    }
-    if (counts_for_memory(l)) {
-      s.x += static_cast<double>(l.input_elements);
-      s.y += static_cast<double>(l.output_elements);
-      if (a) {
-        s.x_active += static_cast<double>(l.input_elements);
-        s.y_active += static_cast<double>(l.output_elements);
-      }
-    }
-  }
-  return s;
-}
-
-class Builder {
- public:
-  Builder(const Workload& w, const Config& c)
-      : w_(w), c_(c), d_(static_cast<double>(c.activation_bytes)) {
-    p_.iterations_per_epoch = (w.dataset_samples + c.batch - 1) / c.batch;
-  }
-  double iterations() const { return static_cast<double>(p_.iterations_per_epoch); }
-  double delta() const { return d_; }
-  void invalid(std::string reason) {
-    if (p_.status == Status::Ok) {
-      p_.status = Status::Invalid;
-      p_.reason = std::move(reason);
-    }
-  }
-  void compute(double epoch_s) { p_.epoch_compute_s = epoch_s; }
-  void comm(std::string name, std::string collective, std::string phase, std::int64_t gpus,
-            double per_iteration_s) {
-    p_.communication.push_back({std::move(name), std::move(collective), std::move(phase), gpus,
-                                per_iteration_s * iterations()});
-  }
-  void memory(std::string name, double bytes) { p_.memory.push_back({std::move(name), bytes}); }
-  Prediction finish() {
-    for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
-    for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
-    p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s;  // no overlap (TR §IV-B)
-    p_.iteration_time_s = p_.epoch_time_s / iterations();
-    const double capacity = w_.system.gpu.memory_bytes * (1 - w_.system.memory_margin_fraction);
-    if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
-      p_.status = Status::OutOfMemory;
-      p_.reason = "needs " + std::to_string(std::llround(p_.memory_per_gpu_bytes / 1e6)) +
-                  " MB per GPU, the GPU has " + std::to_string(std::llround(capacity / 1e6)) +
-                  " MB";
-    }
-    p_.limit = p_.status == Status::OutOfMemory                ? Limit::Memory
-               : p_.epoch_communication_s > p_.epoch_compute_s ? Limit::Communication
-                                                               : Limit::Compute;
-    if (p_.status == Status::Invalid) p_.limit = Limit::None;
-    return p_;
-  }
-
- private:
-  const Workload& w_;
-  const Config& c_;
-  double d_;
-  Prediction p_;
-};
+using namespace detail;
 
 // Ring allreduce of the whole gradient (ParaDL: ring for every collective, TR §IV-B).
 double gradient_allreduce(const Workload& w, std::int64_t p, double bytes) {
@@ -117,7 +36,8 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
               std::to_string(c.gpus) + " GPUs");
   const double p = static_cast<double>(c.gpus);
-  b.compute(static_cast<double>(w.dataset_samples) / p * s.t);
+  // ParaDL's code: each GPU processes ceil(D/p) samples per epoch
+  b.compute(std::ceil(static_cast<double>(w.dataset_samples) / p) * s.t);
   b.comm("gradient allreduce", "allreduce/ring", "GE", c.gpus,
          gradient_allreduce(w, c.gpus, s.w * b.delta()));
   b.memory("activations (x, y and their gradients)",
@@ -127,7 +47,7 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
 
 // Filter and channel (eqs. 15-17, §1.3): active layers' compute and weights split p ways;
 // allgather of y forward and allreduce of dL/dx backward (filter), swapped for channel:
-// 3(p-1)(D/B) sum_l (a + (B|y_l|/p) delta b) over the active layers but the last.
+// 3(p-1)(D/B) sum_l (a + (B|y_l|/p) delta b) over the active layers.
 void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder& b, bool filter) {
   const double p = static_cast<double>(c.gpus);
   const double B = static_cast<double>(c.batch);
@@ -136,9 +56,13 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     if (!w.active[i]) continue;
     const auto& l = w.model.layers[i];
+    last_active = static_cast<int>(i);
+    // Channel parallelism starts at the second layer: the first one's input is the data
+    // (TR §V-A: C = 3 for ImageNet; ParaDL's minChannel skips layer 0).
+    const bool first = i == 0 || (i == 1 && w.model.layers[0].op == Op::Input);
+    if (!filter && first) continue;
     const std::int64_t n = filter ? l.output.channels : l.input.channels;
     limit = limit == 0 ? n : std::min(limit, n);
-    last_active = static_cast<int>(i);
   }
   if (limit == 0) b.invalid("no layer is marked parallel in the layer configuration");
   if (c.gpus > limit) {
@@ -146,10 +70,12 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
               " count " + std::to_string(limit) + " of the parallel layers");
   }
   b.compute(static_cast<double>(w.dataset_samples) * (s.t - s.t_active + s.t_active / p));
-  const system::Link link = w.system.link_for(c.gpus);
+  system::Link link = w.system.link_for(c.gpus);
+  if (c.paradl.filter_nvlink_latency) link.alpha_s = w.system.levels.front().latency_s;
   double forward = 0, backward = 0;
+  // ParaDL's code sums over every parallel layer, the last included (Table III stops at G-1).
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
-    if (!w.active[i] || static_cast<int>(i) == last_active) continue;
+    if (!w.active[i] || (c.fix_paradl_bugs && static_cast<int>(i) == last_active)) continue;
     const double bytes = B * static_cast<double>(w.model.layers[i].output_elements) * b.delta();
     forward += cost::allgather_ring(link, c.gpus, bytes);
     backward += cost::allreduce_ring(link, c.gpus, bytes);
@@ -281,8 +207,14 @@ Prediction predict(const Workload& w, const Config& c) {
     case Kind::Pipeline:
       pipeline(w, c, b);
       break;
-    default:
-      b.invalid(std::string(kind_name(c.kind)) + " is not modelled yet");
+    case Kind::Spatial:
+      spatial(w, c, s, b);
+      break;
+    case Kind::DataFilter:
+      data_filter(w, c, s, b);
+      break;
+    case Kind::DataSpatial:
+      data_spatial(w, c, s, b);
       break;
   }
   return b.finish();

@@ -17,6 +17,7 @@ namespace {
 const std::string kDir = PARADISE_PARADL_DIR;
 
 struct Row {
+  int section = 0;  // runs concatenated in one log, counted from 0
   std::string name;
   double batch = 0, gpus = 0, mem = 0, comp = 0, comm = 0;
   int line = 0;
@@ -28,31 +29,41 @@ std::vector<Row> summary_rows(const std::string& path) {
   std::vector<Row> rows;
   std::string s;
   bool in_summary = false;
-  int n = 0;
+  int n = 0, section = -1;
   while (std::getline(in, s)) {
     ++n;
     if (s.find("SUMMARY") != std::string::npos) {
       in_summary = true;
       continue;
     }
-    if (s.rfind("####", 0) == 0) in_summary = false;
+    if (s.rfind("####", 0) == 0) {
+      in_summary = false;
+      ++section;
+    }
     if (!in_summary || s.rfind("name", 0) == 0) continue;
     std::istringstream f(s);
     Row r;
     double time = 0, cost = 0;
     if (f >> r.name >> r.batch >> r.gpus >> r.mem >> r.comp >> r.comm >> time >> cost) {
       r.line = n;
+      r.section = section;
       rows.push_back(r);
     }
   }
   return rows;
 }
 
+using HE = ParadlVersion::HybridExchange;
+
 struct Case {
   std::string log;
   std::string net;
-  std::string layer_config;  // empty: ParaDL's default (convolutions)
-  std::string system;        // abci-plx15 for the HPDC'20 data_* logs, abci otherwise
+  std::string system;     // abci-plx15: PLX cable 15 us (HPDC'20 runs); abci: 20 us (released code)
+  std::string filter_lc;  // layers for filter, channel and data+filter
+  std::string spatial_lc;  // layers for spatial and data+spatial
+  ParadlVersion version;
+  std::int64_t p2 = 0;
+  int section = -1;  // only this run of the log; -1: all
 };
 
 Kind kind_of(const std::string& row_name) {
@@ -63,26 +74,36 @@ Kind kind_of(const std::string& row_name) {
   return kinds.at(row_name);
 }
 
-void check(const Case& c) {
+Workload workload(const Case& c, const std::string& lc) {
   const auto net = model::read_paradl_net(kDir + "/model/" + c.net);
   Workload w;
   w.model = net.stats;
   w.layer_time_s = spread_by_flops(net.stats, net.measured_time_per_sample_s());
-  w.active = c.layer_config.empty()
-                 ? default_active_layers(net.stats)
-                 : model::read_layer_config(kDir + "/model/" + c.layer_config, net.stats);
+  w.active = lc.empty() ? default_active_layers(net.stats)
+                        : model::read_layer_config(kDir + "/model/" + lc, net.stats);
   w.dataset_samples = net.samples;
   w.system = system::find_system(c.system);
+  return w;
+}
+
+int check(const Case& c) {
+  const Workload filter_w = workload(c, c.filter_lc);
+  const Workload spatial_w = workload(c, c.spatial_lc);
   const auto rows = summary_rows(kDir + "/log/" + c.log);
-  ASSERT_FALSE(rows.empty()) << c.log;
+  int checked = 0;
   for (const Row& r : rows) {
+    if (c.section >= 0 && r.section != c.section) continue;
     Config cfg;
     cfg.kind = kind_of(r.name);
     cfg.gpus = static_cast<std::int64_t>(r.gpus);
     cfg.batch = static_cast<std::int64_t>(r.batch);
-    const Prediction p = predict(w, cfg);
+    cfg.p2 = c.p2;
+    cfg.paradl = c.version;
+    const bool spatial = cfg.kind == Kind::Spatial || cfg.kind == Kind::DataSpatial;
+    const Prediction p = predict(spatial ? spatial_w : filter_w, cfg);
     const std::string where = c.log + ":" + std::to_string(r.line) + " " + r.name +
                               " p=" + std::to_string(cfg.gpus) + " B=" + std::to_string(cfg.batch);
+    EXPECT_NE(p.status, Status::Invalid) << where << ": " << p.reason;
     EXPECT_NEAR(p.memory_per_gpu_bytes / r.mem, 1.0, 0.005) << where;
     EXPECT_NEAR(p.epoch_compute_s / r.comp, 1.0, 0.005) << where;
     if (r.comm == 0) {
@@ -90,26 +111,105 @@ void check(const Case& c) {
     } else {
       EXPECT_NEAR(p.epoch_communication_s / r.comm, 1.0, 0.005) << where;
     }
+    ++checked;
   }
+  EXPECT_GT(checked, 0) << c.log;
+  return checked;
 }
 
-TEST(ParadlLogs, DataParallelScaling) {
-  check({"data_resnet_scaling_proj.log", "RESNET50_ImageNet_profall.net_sc", "", "abci-plx15"});
-  check({"data_vgg_scaling_proj.log", "VGG_ImageNet_profall.net_sc", "", "abci-plx15"});
-  check({"data_alexnet_scaling_proj.log", "ALEXNET_ImageNet_profall.net_sc", "", "abci-plx15"});
+const std::string kResnet = "RESNET50_ImageNet_profall.net_sc";
+const std::string kVgg = "VGG_ImageNet_profall.net_sc";
+const std::string kAlexnet = "ALEXNET_ImageNet_profall.net_sc";
+
+// The HPDC'20 scaling runs: PLX cable latency 15 us.
+TEST(ParadlLogs, DataFilterChannelScalingRuns) {
+  int rows = 0;
+  for (const auto& [name, net] :
+       {std::pair{"resnet", kResnet}, {"vgg", kVgg}, {"alexnet", kAlexnet}}) {
+    const std::string lc = std::string("filter_") + name + ".lc";
+    rows += check({std::string("data_") + name + "_scaling_proj.log", net, "abci-plx15", "", ""});
+    rows += check({std::string("filter_") + name + "_scaling_proj.log", net, "abci-plx15", lc, ""});
+    rows +=
+        check({std::string("channel_") + name + "_scaling_proj.log", net, "abci-plx15", lc, ""});
+  }
+  EXPECT_EQ(rows, 3 * 12 + 3 * 6 + 1 + 3 * 6 + 1);
 }
 
-TEST(ParadlLogs, FilterParallelScaling) {
-  check({"filter_resnet_scaling_proj.log", "RESNET50_ImageNet_profall.net_sc", "filter_resnet.lc",
-         "abci"});
-  check({"filter_vgg_scaling_proj.log", "VGG_ImageNet_profall.net_sc", "filter_vgg.lc", "abci"});
-  check({"filter_alexnet_scaling_proj.log", "ALEXNET_ImageNet_profall.net_sc", "filter_alexnet.lc",
-         "abci"});
+// resnet_ranking*.log (HPDC'20): data+filter exchanged sum|w| with split layers / p2 at
+// bandwidth / p2; data+spatial used the W-only halo of one sample over NVLink and a
+// global allreduce at bandwidth / 4 whatever p2.
+TEST(ParadlLogs, Hpdc20RankingRuns) {
+  ParadlVersion v;
+  v.df_exchange = HE::SplitContention;
+  v.ds_width_only_halo = true;
+  v.ds_halo_one_sample = true;
+  v.ds_halo_link_override = true;
+  v.ds_halo_alpha_s = 9e-6;
+  v.ds_halo_beta_s_per_byte = 1 / 50e9;
+  v.ds_global_beta_factor = 4;
+  check({"resnet_ranking.log", kResnet, "abci-plx15", "filter_resnet.lc", "spatial_resnet.lc", v});
+  check({"resnet_ranking_2.log", kResnet, "abci-plx15", "filter_resnet.lc", "spatial_resnet.lc", v,
+         2});
 }
 
-TEST(ParadlLogs, ChannelParallelScaling) {
-  check({"channel_resnet_scaling_proj.log", "RESNET50_ImageNet_profall.net_sc", "channel_resnet.lc",
-         "abci"});
+// ranking_log/resnet/{4,16,64,1024}: the released code's constants (PLX 20 us).
+TEST(ParadlLogs, ResnetRankingRuns) {
+  ParadlVersion old_df;
+  old_df.df_exchange = HE::SplitContention;
+  const std::string f = "filter_resnet.lc", s = "spatial_resnet.lc";
+  for (const char* log : {"ranking_log/resnet/4/data.log", "ranking_log/resnet/4/filter.log",
+                          "ranking_log/resnet/4/spatial.log", "ranking_log/resnet/16/data.log",
+                          "ranking_log/resnet/16/filter.log", "ranking_log/resnet/64/data.log"}) {
+    check({log, kResnet, "abci", f, s});
+  }
+  check({"ranking_log/resnet/16/channel.log", kResnet, "abci", "channel_resnet.lc", s});
+  check({"ranking_log/resnet/64/channel.log", kResnet, "abci", "channel_resnet.lc", s});
+  check({"ranking_log/resnet/16/df.log", kResnet, "abci", f, s, old_df});
+  check({"ranking_log/resnet/64/df.log", kResnet, "abci", f, s, old_df});
+  check({"ranking_log/resnet/1024/df.log", kResnet, "abci", f, s});
+  check({"ranking_log/resnet/64/filter.log2", kResnet, "abci", f, s, {}, 0, 0});
+  ParadlVersion nvlink_alpha;
+  nvlink_alpha.filter_nvlink_latency = true;  // the second run: alpha = 9 us for every p
+  check({"ranking_log/resnet/64/filter.log2", kResnet, "abci", f, s, nvlink_alpha, 0, 1});
+}
+
+// data+spatial runs with the W-only halo of b samples through a given link.
+TEST(ParadlLogs, ResnetDataSpatialWidthOnlyHalo) {
+  ParadlVersion v;
+  v.ds_width_only_halo = true;
+  v.ds_halo_link_override = true;
+  v.ds_global_beta_factor = 2;
+  v.ds_halo_alpha_s = 20.11e-6;  // resnet/16 (log line 404-406)
+  v.ds_halo_beta_s_per_byte = 1e-9;
+  check({"ranking_log/resnet/16/data+spatial.log", kResnet, "abci", "", "spatial_resnet.lc", v});
+  v.ds_halo_alpha_s = 3.00011e-3;  // resnet/64: PCIe without GPUDirect
+  v.ds_halo_beta_s_per_byte = 2.5e-10;
+  check({"ranking_log/resnet/64/data+spatial.log", kResnet, "abci", "", "spatial_resnet.lc", v});
+}
+
+// The released code's data+spatial (C*k*H[*D] halo through the host) on VGG and CosmoFlow.
+TEST(ParadlLogs, ReleasedDataSpatial) {
+  check({"ranking_log/vgg/ds.log", kVgg, "abci", "", "spatial_vgg.lc"});
+  ParadlVersion iterations;
+  iterations.ds_compute_uses_iterations = true;  // cosmoflow.log: T_comp = I b c
+  check({"ranking_log/cosmoflow.log", "COSMOFLOW.net", "abci", "", "spatial_cosmolow.lc",
+         iterations});
+  ParadlVersion gather;
+  gather.ds_gather_divided_by_p2 = true;  // cosmoflow_256.log: allgather of b|y_s|/p2
+  check({"ranking_log/cosmoflow_256.log", "COSMOFLOW.net_256", "abci", "", "spatial_cosmolow.lc",
+         gather});
+  ParadlVersion g2;
+  g2.ds_global_beta_factor = 2;  // cosmoflow.log_2: global allreduce at bandwidth / 2
+  check({"ranking_log/resnet/1024/cosmoflow.log_2", "COSMOFLOW.net", "abci", "",
+         "spatial_cosmolow.lc", g2});
+}
+
+TEST(ParadlLogs, VggRankingRuns) {
+  check({"ranking_log/vgg/filter.log", kVgg, "abci", "filter_vgg.lc", ""});
+  check({"ranking_log/vgg/df.log", kVgg, "abci", "filter_vgg.lc", ""});
+  ParadlVersion plain;
+  plain.df_exchange = HE::Plain;  // df.log2: no contention divisor
+  check({"ranking_log/vgg/df.log2", kVgg, "abci", "filter_vgg.lc", "", plain});
 }
 
 }  // namespace

@@ -1,0 +1,224 @@
+// ParaDL's spatial, data+filter and data+spatial strategies as its code computes them
+// (cost-model-notes §1.4.2-1.4.3, §1.6.3; versions reconstructed from ParaDL's logs).
+#include <algorithm>
+#include <cmath>
+
+#include "paradise/cost/collectives.hpp"
+#include "strategy_detail.hpp"
+
+namespace paradise::strategy::detail {
+namespace {
+
+// floor((K-1)/2): rows of halo per side (cost-model-notes §1.4.2)
+double halo_rows(const model::LayerStats& l) {
+  return l.weight_dims.size() > 2 && l.weight_dims[2] > 0
+             ? static_cast<double>((l.weight_dims[2] - 1) / 2)
+             : 0;
+}
+
+double width(const model::Shape& s) {
+  return static_cast<double>(s.rank > 0 ? s.size[0] : 1);
+}
+
+// C * floor((K-1)/2) * the extents of the spatial dimensions that are not split (W is).
+double full_halo_elements(const model::LayerStats& l) {
+  double other = 1;
+  for (int d = 1; d < l.input.rank; ++d)
+    other *= static_cast<double>(l.input.size[static_cast<std::size_t>(d)]);
+  return static_cast<double>(l.input.channels) * halo_rows(l) * other;
+}
+
+// The old W-only halo (§1.4.3): 2(a + W(y)k delta b) + 2(a + W(x)k delta b) per layer.
+double width_only_halo(const model::LayerStats& l, const system::Link& link, double samples,
+                       double delta) {
+  const double k = halo_rows(l);
+  return 2 * cost::p2p(link, width(l.output) * k * samples * delta) +
+         2 * cost::p2p(link, width(l.input) * k * samples * delta);
+}
+
+int last_active(const Workload& w) {
+  int s = -1;
+  for (std::size_t i = 0; i < w.active.size(); ++i) {
+    if (w.active[i]) s = static_cast<int>(i);
+  }
+  return s;
+}
+
+// sum over layers l <= upto of t_l, divided by q for the parallel layers
+double split_time(const Workload& w, double q, int upto) {
+  double t = 0;
+  for (int i = 0; i <= upto; ++i)
+    t += w.layer_time_s[static_cast<std::size_t>(i)] /
+         (w.active[static_cast<std::size_t>(i)] ? q : 1);
+  return t;
+}
+
+std::int64_t group_size(const Workload& w, const Config& c) {
+  return c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
+}
+
+}  // namespace
+
+// Pure spatial (parallel_analysis.py analysis_spatial): active layers split p ways along W.
+void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
+  const int split = last_active(w);
+  if (split < 0) return b.invalid("no layer is marked parallel in the layer configuration");
+  std::int64_t min_width = 0;
+  for (int i = 0; i <= split; ++i) {
+    if (!w.active[static_cast<std::size_t>(i)]) continue;
+    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
+    const auto wmin = static_cast<std::int64_t>(std::min(width(l.input), width(l.output)));
+    min_width = min_width == 0 ? wmin : std::min(min_width, wmin);
+  }
+  if (c.gpus > min_width) {
+    return b.invalid(std::to_string(c.gpus) + " GPUs > the smallest width " +
+                     std::to_string(min_width) + " of the parallel layers");
+  }
+  const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
+  b.compute(static_cast<double>(w.dataset_samples) *
+            split_time(w, p, static_cast<int>(w.model.layers.size()) - 1));
+  const system::Link link = w.system.link_for(c.gpus);
+  double halo = 0;
+  for (int i = 0; i <= split; ++i) {
+    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
+    if (!w.active[static_cast<std::size_t>(i)] || halo_rows(l) <= 0) continue;
+    // ParaDL's code: one sample's W-only halo; fixed: the full halo of all B samples
+    halo += c.fix_paradl_bugs ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
+                              : width_only_halo(l, link, 1, d);
+  }
+  const double ys =
+      static_cast<double>(w.model.layers[static_cast<std::size_t>(split)].output_elements);
+  b.comm("halo exchange of x and dL/dy", "p2p", "FB", c.gpus, halo);
+  b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
+         2 * (p - 1) * cost::p2p(link, B * ys * d / p));
+  b.comm("gradient allreduce", "allreduce/ring", "GE", c.gpus,
+         cost::allreduce_ring(link, c.gpus, s.w * d));
+  double act = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    const auto& l = w.model.layers[i];
+    if (l.op == model::Op::Input) continue;
+    act += static_cast<double>(l.input_elements + l.output_elements) / (w.active[i] ? p : 1);
+  }
+  b.memory("activations (x, y and their gradients)", 2 * d * B * act);
+  b.memory("weights and gradients", 2 * d * s.w);
+}
+
+// Data+filter (analysis_hybrid_df): filter parallelism inside groups of p2 GPUs (a node),
+// data parallelism across the p1 = p/p2 groups.
+void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b) {
+  const std::int64_t p2 = group_size(w, c);
+  if (c.gpus % p2 != 0)
+    return b.invalid(std::to_string(c.gpus) +
+                     " GPUs are not a multiple of the group size p2 = " + std::to_string(p2));
+  const std::int64_t p1 = c.gpus / p2;
+  if (c.batch % p1 != 0)
+    return b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
+                     std::to_string(p1) + " groups");
+  std::int64_t min_filters = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    if (w.active[i])
+      min_filters = min_filters == 0 ? w.model.layers[i].output.channels
+                                     : std::min(min_filters, w.model.layers[i].output.channels);
+  }
+  if (p2 > min_filters)
+    return b.invalid("p2 = " + std::to_string(p2) + " > the smallest filter count " +
+                     std::to_string(min_filters));
+  const double q = static_cast<double>(p2), d = b.delta();
+  const double per_group = static_cast<double>(c.batch / p1);
+  b.compute(b.iterations() * per_group *
+            split_time(w, q, static_cast<int>(w.model.layers.size()) - 1));
+  const system::Link node = w.system.link_for(p2);
+  double layerwise = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    if (w.active[i])
+      layerwise +=
+          3 * (q - 1) *
+          cost::p2p(node,
+                    per_group * static_cast<double>(w.model.layers[i].output_elements) * d / q);
+  }
+  b.comm("filter allgather + allreduce in a group", "allgather+allreduce/ring", "FB", p2,
+         layerwise);
+  const double split_weights = s.w - s.w_active + s.w_active / q;
+  if (p1 > 1) {
+    system::Link net = w.system.link_for(c.gpus);
+    double bytes = s.w * d;
+    using HE = ParadlVersion::HybridExchange;
+    if (c.paradl.df_exchange == HE::Contention)
+      net.beta_s_per_byte *= 2 * q;  // p2 flows share a NIC, PLX halves it
+    if (c.paradl.df_exchange == HE::SplitContention) {
+      net.beta_s_per_byte *= q;
+      bytes = split_weights * d;
+    }
+    b.comm("gradient allreduce across groups", "allreduce/ring", "GE", p1,
+           cost::allreduce_ring(net, p1, bytes));
+  }
+  b.memory("activations (x, y and their gradients)", 2 * d * per_group * (s.x + s.y));
+  b.memory("weights and gradients", 2 * d * split_weights);
+}
+
+// Data+spatial (analysis_hybrid_ds): spatial parallelism of the first layers (up to the
+// split layer s) inside groups of p2 GPUs, data parallelism across the p1 groups.
+void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
+  const std::int64_t p2 = group_size(w, c);
+  if (c.gpus % p2 != 0)
+    return b.invalid(std::to_string(c.gpus) +
+                     " GPUs are not a multiple of the group size p2 = " + std::to_string(p2));
+  const std::int64_t p1 = c.gpus / p2;
+  if (c.batch % p1 != 0)
+    return b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
+                     std::to_string(p1) + " groups");
+  const int split = last_active(w);
+  if (split < 0) return b.invalid("no layer is marked parallel in the layer configuration");
+  const auto& v = c.paradl;
+  const double q = static_cast<double>(p2), d = b.delta();
+  const double per_group = static_cast<double>(c.batch / p1);
+  const int upto =
+      c.fix_paradl_bugs ? static_cast<int>(w.model.layers.size()) - 1 : split;  // §1.9.4
+  const double t = split_time(w, q, upto);
+  b.compute(v.ds_compute_uses_iterations
+                ? b.iterations() * per_group * t
+                : static_cast<double>(w.dataset_samples) / static_cast<double>(p1) * t);
+  // Halo and gather go through the host without GPUDirect, the group's flows sharing PCIe.
+  const system::Link host = w.system.link_for(p2, true);
+  system::Link halo_link{host.alpha_s, host.beta_s_per_byte * 2 * q, 0};
+  if (v.ds_halo_link_override) halo_link = {v.ds_halo_alpha_s, v.ds_halo_beta_s_per_byte, 0};
+  const double halo_samples = v.ds_halo_one_sample ? 1 : per_group;
+  double halo = 0;
+  for (int i = 0; i <= split; ++i) {
+    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
+    if (v.ds_width_only_halo) {
+      if (halo_rows(l) > 0)
+        halo += width_only_halo(l, halo_link, halo_samples, d);  // all layers up to s
+    } else if (w.active[static_cast<std::size_t>(i)]) {
+      halo += 4 * cost::p2p(halo_link, halo_samples * full_halo_elements(l) * d);
+    }
+  }
+  b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
+  const double ys =
+      per_group *
+      static_cast<double>(w.model.layers[static_cast<std::size_t>(split)].output_elements) * d;
+  system::Link gather_link{host.alpha_s, host.beta_s_per_byte * 2, 0};
+  if (v.ds_width_only_halo) gather_link = halo_link;
+  const double gathered = (v.ds_width_only_halo || v.ds_gather_divided_by_p2) ? ys / q : ys;
+  b.comm("allgather of the split layer's output (+ its gradient)", "allgather/ring", "FB", p2,
+         2 * (q - 1) * cost::p2p(gather_link, gathered));
+  b.comm("gradient allreduce in a group", "allreduce/ring", "GE", p2,
+         cost::allreduce_ring(w.system.link_for(p2), p2, s.w * d));
+  if (p1 > 1) {
+    system::Link net = w.system.link_for(c.gpus);
+    net.beta_s_per_byte *= v.ds_global_beta_factor > 0 ? v.ds_global_beta_factor : 2 * q;
+    b.comm("gradient allreduce across groups", "allreduce/ring", "GE", p1,
+           cost::allreduce_ring(net, p1, s.w * d));
+  }
+  double act = 0;
+  for (int i = 0; i <= upto; ++i) {
+    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
+    if (l.op == model::Op::Input) continue;
+    act += static_cast<double>(l.input_elements + l.output_elements) /
+           (w.active[static_cast<std::size_t>(i)] ? q : 1);
+  }
+  b.memory("activations (x, y and their gradients)", 2 * d * per_group * act);
+  b.memory("weights and gradients", 2 * d * s.w);
+}
+
+}  // namespace paradise::strategy::detail
