@@ -14,7 +14,8 @@
 //   conv, conv_transpose, dense, batchnorm, avgpool, adaptive_avgpool: the input
 //   maxpool: the input + int64 indices of the output size
 //   relu, sigmoid, tanh: the output;  relu6, leaky_relu, gelu, silu: the input
-//   (in-place activations: the output, which is the input's buffer)
+//   (in-place relu and leaky_relu: the output, which is the input's buffer; in-place
+//   relu6/silu: a copy of the input, since autograd must keep the original)
 //   dropout: a 1-byte mask per element (CUDA's fused kernel);  softmax-CE: its output
 //   (log-probabilities) and the int64 target per position;  add, concat, flatten,
 //   upsample: nothing.
@@ -173,12 +174,13 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
   return r;
 }
 
+// An in-place activation whose gradient needs the input (relu6 = hardtanh_, silu_) makes
+// autograd save a copy of the input first: it costs a new buffer like the out-of-place op.
 bool saves_output(const Layer& l) {
   if (l.op == Op::SoftmaxCrossEntropy) return true;
   if (l.op != Op::Activation) return false;
-  if (l.inplace) return true;
   return l.activation == Activation::ReLU || l.activation == Activation::Sigmoid ||
-         l.activation == Activation::Tanh;
+         l.activation == Activation::Tanh || (l.inplace && l.activation == Activation::LeakyReLU);
 }
 
 bool saves_input(const Layer& l) {
@@ -299,7 +301,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (s.params == 0) s.backward_weight_flops = 0;
     needs_grad[i] = grad_in || s.params > 0;
 
-    const bool alias = (l.op == Op::Activation && l.inplace) || l.op == Op::Flatten;
+    const bool alias = (l.op == Op::Activation && l.inplace && saves_output(l)) || l.op == Op::Flatten;
     buffer[i] = alias ? buffer[static_cast<std::size_t>(l.inputs.front())] : static_cast<int>(i);
     if (l.op != Op::Input && l.op != Op::Flatten) {
       s.read_elements = s.input_elements;

@@ -1,0 +1,215 @@
+#!/usr/bin/python3
+"""PyTorch's own counts for the ParaDiSE model zoo: the oracle of tests/unit/model_reference_test.cpp.
+
+For every model it records, with PyTorch's machinery rather than re-derived formulas:
+  params                  sum of p.numel() over model.parameters()
+  macs_hooks              forward multiply-accumulates of Conv/ConvTranspose/Linear, counted by
+                          forward hooks (per sample): conv out.numel()*(Cin/groups)*prod(k);
+                          transposed conv in.numel()*(Cout/groups)*prod(k); linear out*in
+  published_gflops        torchvision's published "GFLOPS" (which are GMACs) when the weights
+                          metadata has them (torchvision >= 0.15: meta["_ops"]), else null
+  saved_bytes_per_sample  what autograd keeps for backward in training mode (fp32), measured
+                          with torch.autograd.graph.saved_tensors_hooks around forward + loss,
+                          each storage counted once, parameters and buffers excluded
+
+Run:  /usr/bin/python3 analysis/reference/torch_counts.py > tests/data/torch_reference.json
+(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, about a minute.)
+"""
+import json
+import math
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torchvision
+
+
+class CosmoFlow(nn.Module):
+    """ParaDiSE's cosmoflow (src/model/zoo_hpc.cpp): ParaDL's COSMOFLOW.net network."""
+
+    def __init__(self, cin=4):
+        super().__init__()
+        layers, c = [], cin
+        for i, (f, k) in enumerate([(16, 3), (32, 3), (64, 3), (128, 3), (256, 2), (256, 2), (128, 2)]):
+            layers += [nn.Conv3d(c, f, k, padding=1 if 0 < i < 4 else 0), nn.ReLU(inplace=True)]
+            if i < 5:
+                layers.append(nn.AvgPool3d(2))
+            c = f
+        self.features = nn.Sequential(*layers, nn.AdaptiveAvgPool3d(1), nn.Flatten())
+        self.head = nn.Sequential(nn.Linear(128, 2048), nn.ReLU(inplace=True), nn.Linear(2048, 256),
+                                  nn.ReLU(inplace=True), nn.Linear(256, 4))
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+
+def block3d(cin, cmid, cout):
+    return nn.Sequential(nn.Conv3d(cin, cmid, 3, padding=1, bias=False), nn.BatchNorm3d(cmid), nn.ReLU(inplace=True),
+                         nn.Conv3d(cmid, cout, 3, padding=1, bias=False), nn.BatchNorm3d(cout), nn.ReLU(inplace=True))
+
+
+class UNet3D(nn.Module):
+    """Cicek et al. 2016 with padded convolutions, as src/model/zoo_hpc.cpp builds it."""
+
+    def __init__(self, cin=3, classes=3):
+        super().__init__()
+        self.e1, self.e2, self.e3 = block3d(cin, 32, 64), block3d(64, 64, 128), block3d(128, 128, 256)
+        self.bottom = block3d(256, 256, 512)
+        self.u3, self.d3 = nn.ConvTranspose3d(512, 512, 2, 2), block3d(768, 256, 256)
+        self.u2, self.d2 = nn.ConvTranspose3d(256, 256, 2, 2), block3d(384, 128, 128)
+        self.u1, self.d1 = nn.ConvTranspose3d(128, 128, 2, 2), block3d(192, 64, 64)
+        self.out = nn.Conv3d(64, classes, 1)
+
+    def forward(self, x):
+        s1 = self.e1(x)
+        s2 = self.e2(F.max_pool3d(s1, 2))
+        s3 = self.e3(F.max_pool3d(s2, 2))
+        x = self.bottom(F.max_pool3d(s3, 2))
+        x = self.d3(torch.cat([self.u3(x), s3], 1))
+        x = self.d2(torch.cat([self.u2(x), s2], 1))
+        x = self.d1(torch.cat([self.u1(x), s1], 1))
+        return self.out(x)
+
+
+class PreActBlock(nn.Module):
+    """He et al. 2016 pre-activation block; basic (2 convs) or bottleneck (3 convs, x4)."""
+
+    def __init__(self, cin, mid, stride, bottleneck):
+        super().__init__()
+        out = mid * 4 if bottleneck else mid
+        self.bn1 = nn.BatchNorm2d(cin)
+        if bottleneck:
+            self.body = nn.Sequential(nn.Conv2d(cin, mid, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU(),
+                                      nn.Conv2d(mid, mid, 3, stride, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU(),
+                                      nn.Conv2d(mid, out, 1, bias=False))
+        else:
+            self.body = nn.Sequential(nn.Conv2d(cin, mid, 3, stride, 1, bias=False), nn.BatchNorm2d(mid), nn.ReLU(),
+                                      nn.Conv2d(mid, mid, 3, 1, 1, bias=False))
+        self.shortcut = nn.Conv2d(cin, out, 1, stride, bias=False) if stride != 1 or cin != out else None
+
+    def forward(self, x):
+        pre = F.relu(self.bn1(x))
+        shortcut = self.shortcut(pre) if self.shortcut is not None else x
+        return self.body(pre) + shortcut
+
+
+class PreActResNet(nn.Module):
+    def __init__(self, depth):
+        super().__init__()
+        bottleneck = depth >= 164
+        n = (depth - 2) // (9 if bottleneck else 6)
+        layers, cin = [nn.Conv2d(3, 16, 3, 1, 1, bias=False)], 16
+        for stage in range(3):
+            mid = 16 << stage
+            for b in range(n):
+                layers.append(PreActBlock(cin, mid, 2 if stage > 0 and b == 0 else 1, bottleneck))
+                cin = mid * 4 if bottleneck else mid
+        self.body = nn.Sequential(*layers, nn.BatchNorm2d(cin), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.fc = nn.Linear(cin, 10)
+
+    def forward(self, x):
+        return self.fc(self.body(x))
+
+
+TORCHVISION = ["alexnet", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn",
+               "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "wide_resnet50_2",
+               "resnext50_32x4d", "densenet121", "mobilenet_v2"]
+
+
+def macs_by_hooks(model, x):
+    total = [0]
+
+    def hook(m, inputs, out):
+        ks = getattr(m, "kernel_size", 1)
+        k = math.prod(ks) if isinstance(ks, tuple) else ks
+        if isinstance(m, (nn.Conv2d, nn.Conv3d)):
+            total[0] += out.numel() * (m.in_channels // m.groups) * k
+        elif isinstance(m, (nn.ConvTranspose2d, nn.ConvTranspose3d)):
+            total[0] += inputs[0].numel() * (m.out_channels // m.groups) * k
+        elif isinstance(m, nn.Linear):
+            total[0] += out.numel() * m.in_features
+
+    handles = [m.register_forward_hook(hook) for m in model.modules()]
+    with torch.no_grad():
+        model.eval()(x)
+    for h in handles:
+        h.remove()
+    return total[0] // x.shape[0]
+
+
+def saved_bytes(model, x, segmentation):
+    model.train()
+    owned = {p.data_ptr() for p in model.parameters()} | {b.data_ptr() for b in model.buffers()}
+    seen, by_dtype = {}, {}
+
+    def pack(t):
+        storage = t.storage()
+        ptr = storage.data_ptr()
+        if ptr not in owned and ptr not in seen:
+            seen[ptr] = storage.nbytes()
+            by_dtype[str(t.dtype)] = by_dtype.get(str(t.dtype), 0) + storage.nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = model(x)
+        target = torch.zeros((out.shape[0],) + tuple(out.shape[2:]) if segmentation else (out.shape[0],), dtype=torch.long)
+        F.cross_entropy(out, target)
+    n = x.shape[0]
+    return sum(seen.values()) / n, {k: v / n for k, v in sorted(by_dtype.items())}
+
+
+# torchvision's published GFLOPS (GMACs) per model: the "_ops" field of the weights metadata
+# in torchvision >= 0.15 (torchvision/models/*.py), shown in the table of
+# https://pytorch.org/vision/stable/models.html. Debian's torchvision 0.14 predates the
+# field, so the figures are transcribed here; the script prefers the metadata when present.
+PUBLISHED_GFLOPS = {
+    "alexnet": 0.714, "vgg11": 7.609, "vgg11_bn": 7.609, "vgg13": 11.308, "vgg13_bn": 11.308,
+    "vgg16": 15.47, "vgg16_bn": 15.47, "vgg19": 19.632, "vgg19_bn": 19.632, "resnet18": 1.814,
+    "resnet34": 3.664, "resnet50": 4.089, "resnet101": 7.801, "resnet152": 11.514,
+    "wide_resnet50_2": 11.398, "resnext50_32x4d": 4.23, "densenet121": 2.834, "mobilenet_v2": 0.301,
+}
+
+
+def published(name):
+    try:
+        meta = torchvision.models.get_model_weights(name).DEFAULT.meta
+    except (AttributeError, ValueError):
+        meta = {}
+    return meta.get("_ops", PUBLISHED_GFLOPS.get(name)), meta.get("num_params")
+
+
+def main():
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    models = {}
+    cases = [(n, lambda n=n: getattr(torchvision.models, n)(weights=None), (3, 224, 224), 2, False) for n in TORCHVISION]
+    cases += [("resnet110", lambda: PreActResNet(110), (3, 32, 32), 2, False),
+              ("resnet1001", lambda: PreActResNet(1001), (3, 32, 32), 2, False),
+              ("cosmoflow", lambda: CosmoFlow(4), (4, 128, 128, 128), 1, False),
+              ("unet3d", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True)]
+    for name, make, shape, batch, segmentation in cases:
+        model = make()
+        x = torch.randn((batch,) + shape)
+        gflops, pub_params = published(name)
+        per_sample, by_dtype = saved_bytes(model, x, segmentation)
+        models[name] = {
+            "input": "x".join(map(str, shape)),
+            "params": sum(p.numel() for p in model.parameters()),
+            "macs_hooks": macs_by_hooks(model, x[:1]),
+            "published_gflops": gflops,
+            "published_params": pub_params,
+            "saved_bytes_per_sample": per_sample,
+            "saved_bytes_by_dtype": by_dtype,
+            "batch": batch,
+        }
+        print(name, models[name]["params"], models[name]["macs_hooks"], round(per_sample), file=sys.stderr)
+    json.dump({"torch_version": torch.__version__, "torchvision_version": torchvision.__version__,
+               "published_note": "torchvision publishes GFLOPS (= GMACs) in weights.meta['_ops'] from 0.15 on; "
+                                 "for older torchvision the 0.15 figures in PUBLISHED_GFLOPS are used",
+               "models": models}, sys.stdout, indent=1, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()
