@@ -65,7 +65,11 @@ std::array<std::int64_t, 3> per_dim(std::string_view text, int rank, const Origi
   for (int i = 0; i < 3; ++i) {
     const auto part =
         parts[parts.size() == 1 ? 0 : static_cast<std::size_t>(std::min(i, rank - 1))];
-    v[static_cast<std::size_t>(i)] = parse_int(part, o, key);
+    try {
+      v[static_cast<std::size_t>(i)] = parse_int(part, o, key);
+    } catch (const InputError&) {
+      fail_input(o, key, text, "expected an integer or integers joined by 'x'");
+    }
     if (!allow_zero && v[static_cast<std::size_t>(i)] < 1) fail_input(o, key, text, "must be >= 1");
   }
   return v;

