@@ -301,7 +301,8 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (s.params == 0) s.backward_weight_flops = 0;
     needs_grad[i] = grad_in || s.params > 0;
 
-    const bool alias = (l.op == Op::Activation && l.inplace && saves_output(l)) || l.op == Op::Flatten;
+    const bool alias =
+        (l.op == Op::Activation && l.inplace && saves_output(l)) || l.op == Op::Flatten;
     buffer[i] = alias ? buffer[static_cast<std::size_t>(l.inputs.front())] : static_cast<int>(i);
     if (l.op != Op::Input && l.op != Op::Flatten) {
       s.read_elements = s.input_elements;
