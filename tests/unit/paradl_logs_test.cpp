@@ -86,7 +86,7 @@ Workload workload(const Case& c, const std::string& lc) {
   return w;
 }
 
-int check(const Case& c) {
+int check_case(const Case& c) {
   const Workload filter_w = workload(c, c.filter_lc);
   const Workload spatial_w = workload(c, c.spatial_lc);
   const auto rows = summary_rows(kDir + "/log/" + c.log);
@@ -117,6 +117,21 @@ int check(const Case& c) {
   return checked;
 }
 
+int check(std::string log, std::string net, std::string sys, std::string filter_lc,
+          std::string spatial_lc, ParadlVersion version = {}, std::int64_t p2 = 0,
+          int section = -1) {
+  Case c;
+  c.log = std::move(log);
+  c.net = std::move(net);
+  c.system = std::move(sys);
+  c.filter_lc = std::move(filter_lc);
+  c.spatial_lc = std::move(spatial_lc);
+  c.version = version;
+  c.p2 = p2;
+  c.section = section;
+  return check_case(c);
+}
+
 const std::string kResnet = "RESNET50_ImageNet_profall.net_sc";
 const std::string kVgg = "VGG_ImageNet_profall.net_sc";
 const std::string kAlexnet = "ALEXNET_ImageNet_profall.net_sc";
@@ -127,10 +142,9 @@ TEST(ParadlLogs, DataFilterChannelScalingRuns) {
   for (const auto& [name, net] :
        {std::pair{"resnet", kResnet}, {"vgg", kVgg}, {"alexnet", kAlexnet}}) {
     const std::string lc = std::string("filter_") + name + ".lc";
-    rows += check({std::string("data_") + name + "_scaling_proj.log", net, "abci-plx15", "", ""});
-    rows += check({std::string("filter_") + name + "_scaling_proj.log", net, "abci-plx15", lc, ""});
-    rows +=
-        check({std::string("channel_") + name + "_scaling_proj.log", net, "abci-plx15", lc, ""});
+    rows += check(std::string("data_") + name + "_scaling_proj.log", net, "abci-plx15", "", "");
+    rows += check(std::string("filter_") + name + "_scaling_proj.log", net, "abci-plx15", lc, "");
+    rows += check(std::string("channel_") + name + "_scaling_proj.log", net, "abci-plx15", lc, "");
   }
   EXPECT_EQ(rows, 3 * 12 + 3 * 6 + 1 + 3 * 6 + 1);
 }
@@ -147,9 +161,9 @@ TEST(ParadlLogs, Hpdc20RankingRuns) {
   v.ds_halo_alpha_s = 9e-6;
   v.ds_halo_beta_s_per_byte = 1 / 50e9;
   v.ds_global_beta_factor = 4;
-  check({"resnet_ranking.log", kResnet, "abci-plx15", "filter_resnet.lc", "spatial_resnet.lc", v});
-  check({"resnet_ranking_2.log", kResnet, "abci-plx15", "filter_resnet.lc", "spatial_resnet.lc", v,
-         2});
+  check("resnet_ranking.log", kResnet, "abci-plx15", "filter_resnet.lc", "spatial_resnet.lc", v);
+  check("resnet_ranking_2.log", kResnet, "abci-plx15", "filter_resnet.lc", "spatial_resnet.lc", v,
+        2);
 }
 
 // ranking_log/resnet/{4,16,64,1024}: the released code's constants (PLX 20 us).
@@ -160,17 +174,17 @@ TEST(ParadlLogs, ResnetRankingRuns) {
   for (const char* log : {"ranking_log/resnet/4/data.log", "ranking_log/resnet/4/filter.log",
                           "ranking_log/resnet/4/spatial.log", "ranking_log/resnet/16/data.log",
                           "ranking_log/resnet/16/filter.log", "ranking_log/resnet/64/data.log"}) {
-    check({log, kResnet, "abci", f, s});
+    check(log, kResnet, "abci", f, s);
   }
-  check({"ranking_log/resnet/16/channel.log", kResnet, "abci", "channel_resnet.lc", s});
-  check({"ranking_log/resnet/64/channel.log", kResnet, "abci", "channel_resnet.lc", s});
-  check({"ranking_log/resnet/16/df.log", kResnet, "abci", f, s, old_df});
-  check({"ranking_log/resnet/64/df.log", kResnet, "abci", f, s, old_df});
-  check({"ranking_log/resnet/1024/df.log", kResnet, "abci", f, s});
-  check({"ranking_log/resnet/64/filter.log2", kResnet, "abci", f, s, {}, 0, 0});
+  check("ranking_log/resnet/16/channel.log", kResnet, "abci", "channel_resnet.lc", s);
+  check("ranking_log/resnet/64/channel.log", kResnet, "abci", "channel_resnet.lc", s);
+  check("ranking_log/resnet/16/df.log", kResnet, "abci", f, s, old_df);
+  check("ranking_log/resnet/64/df.log", kResnet, "abci", f, s, old_df);
+  check("ranking_log/resnet/1024/df.log", kResnet, "abci", f, s);
+  check("ranking_log/resnet/64/filter.log2", kResnet, "abci", f, s, {}, 0, 0);
   ParadlVersion nvlink_alpha;
   nvlink_alpha.filter_nvlink_latency = true;  // the second run: alpha = 9 us for every p
-  check({"ranking_log/resnet/64/filter.log2", kResnet, "abci", f, s, nvlink_alpha, 0, 1});
+  check("ranking_log/resnet/64/filter.log2", kResnet, "abci", f, s, nvlink_alpha, 0, 1);
 }
 
 // data+spatial runs with the W-only halo of b samples through a given link.
@@ -181,35 +195,35 @@ TEST(ParadlLogs, ResnetDataSpatialWidthOnlyHalo) {
   v.ds_global_beta_factor = 2;
   v.ds_halo_alpha_s = 20.11e-6;  // resnet/16 (log line 404-406)
   v.ds_halo_beta_s_per_byte = 1e-9;
-  check({"ranking_log/resnet/16/data+spatial.log", kResnet, "abci", "", "spatial_resnet.lc", v});
+  check("ranking_log/resnet/16/data+spatial.log", kResnet, "abci", "", "spatial_resnet.lc", v);
   v.ds_halo_alpha_s = 3.00011e-3;  // resnet/64: PCIe without GPUDirect
   v.ds_halo_beta_s_per_byte = 2.5e-10;
-  check({"ranking_log/resnet/64/data+spatial.log", kResnet, "abci", "", "spatial_resnet.lc", v});
+  check("ranking_log/resnet/64/data+spatial.log", kResnet, "abci", "", "spatial_resnet.lc", v);
 }
 
 // The released code's data+spatial (C*k*H[*D] halo through the host) on VGG and CosmoFlow.
 TEST(ParadlLogs, ReleasedDataSpatial) {
-  check({"ranking_log/vgg/ds.log", kVgg, "abci", "", "spatial_vgg.lc"});
+  check("ranking_log/vgg/ds.log", kVgg, "abci", "", "spatial_vgg.lc");
   ParadlVersion iterations;
   iterations.ds_compute_uses_iterations = true;  // cosmoflow.log: T_comp = I b c
-  check({"ranking_log/cosmoflow.log", "COSMOFLOW.net", "abci", "", "spatial_cosmolow.lc",
-         iterations});
+  check("ranking_log/cosmoflow.log", "COSMOFLOW.net", "abci", "", "spatial_cosmolow.lc",
+        iterations);
   ParadlVersion gather;
   gather.ds_gather_divided_by_p2 = true;  // cosmoflow_256.log: allgather of b|y_s|/p2
-  check({"ranking_log/cosmoflow_256.log", "COSMOFLOW.net_256", "abci", "", "spatial_cosmolow.lc",
-         gather});
+  check("ranking_log/cosmoflow_256.log", "COSMOFLOW.net_256", "abci", "", "spatial_cosmolow.lc",
+        gather);
   ParadlVersion g2;
   g2.ds_global_beta_factor = 2;  // cosmoflow.log_2: global allreduce at bandwidth / 2
-  check({"ranking_log/resnet/1024/cosmoflow.log_2", "COSMOFLOW.net", "abci", "",
-         "spatial_cosmolow.lc", g2});
+  check("ranking_log/resnet/1024/cosmoflow.log_2", "COSMOFLOW.net", "abci", "",
+        "spatial_cosmolow.lc", g2);
 }
 
 TEST(ParadlLogs, VggRankingRuns) {
-  check({"ranking_log/vgg/filter.log", kVgg, "abci", "filter_vgg.lc", ""});
-  check({"ranking_log/vgg/df.log", kVgg, "abci", "filter_vgg.lc", ""});
+  check("ranking_log/vgg/filter.log", kVgg, "abci", "filter_vgg.lc", "");
+  check("ranking_log/vgg/df.log", kVgg, "abci", "filter_vgg.lc", "");
   ParadlVersion plain;
   plain.df_exchange = HE::Plain;  // df.log2: no contention divisor
-  check({"ranking_log/vgg/df.log2", kVgg, "abci", "filter_vgg.lc", "", plain});
+  check("ranking_log/vgg/df.log2", kVgg, "abci", "filter_vgg.lc", "", plain);
 }
 
 }  // namespace
