@@ -1,6 +1,8 @@
 // `paradise predict`: one configuration, the full breakdown.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <sstream>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -45,6 +47,31 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c) {
   j.end_object();
   j.end_object();
   std::cout << '\n';
+}
+
+// One header line and one row: the scalar results, then one column per part.
+void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
+  std::string header =
+      "strategy,gpus,batch,variant,status,reason,limiting_factor,iterations_per_epoch,iteration_"
+      "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,memory_per_gpu_bytes";
+  std::ostringstream row;
+  row.precision(17);
+  std::string reason = p.reason;
+  std::replace(reason.begin(), reason.end(), ',', ';');
+  row << strategy::kind_name(c.kind) << ',' << c.gpus << ',' << c.batch << ','
+      << strategy::variant_name(c.variant) << ',' << strategy::status_name(p.status) << ','
+      << reason << ',' << strategy::limit_name(p.limit) << ',' << p.iterations_per_epoch << ','
+      << p.iteration_time_s << ',' << p.epoch_time_s << ',' << p.epoch_compute_s << ','
+      << p.epoch_communication_s << ',' << p.memory_per_gpu_bytes;
+  for (const auto& part : p.communication) {
+    header += ",comm:" + part.name;
+    row << ',' << part.epoch_s;
+  }
+  for (const auto& part : p.memory) {
+    header += ",mem:" + part.name;
+    row << ',' << part.bytes;
+  }
+  std::cout << header << '\n' << row.str() << '\n';
 }
 
 void print_table(const strategy::Prediction& p, const strategy::Config& c,
@@ -98,7 +125,8 @@ int run_predict(const Args& args) {
       "paradise predict --model M --dataset D --system S --strategy K --gpus P --batch B "
       "[options]");
   strategy::WorkloadSpec spec;
-  std::string kind = "data", variant = "paradl", format = "table", precision = "fp32";
+  std::string kind = "data", variant = "paradl", format = "table", precision = "fp32",
+              allreduce = "ring";
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -115,9 +143,11 @@ int run_predict(const Args& args) {
       "precision", po::value(&precision), "fp32 (activations and weights, 4 bytes)")(
       "p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
       "segments", po::value(&c.segments), "pipeline: micro-batches S")(
-      "fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
-      "fix ParaDL's code quirks (cost-model-notes §1.9)")("format", po::value(&format),
-                                                          "table, json or csv");
+      "allreduce", po::value(&allreduce),
+      "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
+      "double-binary-tree")("fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
+                            "fix ParaDL's code quirks (cost-model-notes §1.9)")(
+      "format", po::value(&format), "table, json or csv");
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
                      "Predicts time and memory per GPU of one training configuration."))
@@ -132,14 +162,22 @@ int run_predict(const Args& args) {
     throw InputError("--variant '" + variant + "': only paradl is implemented so far");
   if (precision != "fp32")
     throw InputError("--precision '" + precision + "': only fp32 is implemented so far");
-  if (format != "table" && format != "json")
-    throw InputError("--format '" + format + "': expected table or json");
+  if (format != "table" && format != "json" && format != "csv")
+    throw InputError("--format '" + format + "': expected table, json or csv");
+  const auto algorithm = cost::algorithm_from_name(allreduce);
+  if (!algorithm)
+    throw InputError("--allreduce '" + allreduce +
+                     "': expected ring, recursive-doubling, rabenseifner, binomial-tree or "
+                     "double-binary-tree");
+  c.gradient_allreduce = *algorithm;
   if (c.gpus < 1) throw InputError("--gpus '" + std::to_string(c.gpus) + "': must be >= 1");
   if (c.batch < 1) throw InputError("--batch '" + std::to_string(c.batch) + "': must be >= 1");
   const strategy::Workload w = strategy::make_workload(spec);
   const strategy::Prediction p = strategy::predict(w, c);
   if (format == "json") {
     print_json(p, c);
+  } else if (format == "csv") {
+    print_csv(p, c);
   } else {
     print_table(p, c, w);
   }

@@ -12,5 +12,6 @@ using Args = std::vector<std::string>;
 int run_models(const Args& args);
 int run_datasets(const Args& args);
 int run_predict(const Args& args);
+int run_systems(const Args& args);
 
 }  // namespace paradise::app

@@ -17,6 +17,7 @@ void usage(std::ostream& out) {
          "commands:\n"
          "  models     the model zoo as a table or JSON; --show NAME for the per-layer table\n"
          "  datasets   the built-in datasets\n"
+         "  systems    the built-in systems\n"
          "  predict    time and memory of one configuration (strategy, GPUs, batch)\n";
 }
 
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
       {"models", paradise::app::run_models},
       {"datasets", paradise::app::run_datasets},
       {"predict", paradise::app::run_predict},
+      {"systems", paradise::app::run_systems},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

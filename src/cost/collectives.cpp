@@ -1,6 +1,7 @@
 #include "paradise/cost/collectives.hpp"
 
 #include <bit>
+#include <utility>
 
 namespace paradise::cost {
 namespace {
@@ -127,6 +128,50 @@ double scatter_binomial(const Link& l, std::int64_t p, double n) {
 }
 double gather_binomial(const Link& l, std::int64_t p, double n) {
   return scatter_binomial(l, p, n);
+}
+
+}  // namespace paradise::cost
+
+namespace paradise::cost {
+
+namespace {
+constexpr std::pair<AllreduceAlgorithm, std::string_view> kAlgorithms[] = {
+    {AllreduceAlgorithm::Ring, "ring"},
+    {AllreduceAlgorithm::RecursiveDoubling, "recursive-doubling"},
+    {AllreduceAlgorithm::Rabenseifner, "rabenseifner"},
+    {AllreduceAlgorithm::BinomialTree, "binomial-tree"},
+    {AllreduceAlgorithm::DoubleBinaryTree, "double-binary-tree"},
+};
+}  // namespace
+
+std::string_view algorithm_name(AllreduceAlgorithm a) {
+  for (const auto& [alg, name] : kAlgorithms) {
+    if (alg == a) return name;
+  }
+  return "?";
+}
+
+std::optional<AllreduceAlgorithm> algorithm_from_name(std::string_view name) {
+  for (const auto& [alg, n] : kAlgorithms) {
+    if (n == name) return alg;
+  }
+  return std::nullopt;
+}
+
+double allreduce(AllreduceAlgorithm a, const Link& l, std::int64_t p, double n) {
+  switch (a) {
+    case AllreduceAlgorithm::Ring:
+      return allreduce_ring(l, p, n);
+    case AllreduceAlgorithm::RecursiveDoubling:
+      return allreduce_recursive_doubling(l, p, n);
+    case AllreduceAlgorithm::Rabenseifner:
+      return allreduce_rabenseifner(l, p, n);
+    case AllreduceAlgorithm::BinomialTree:
+      return allreduce_binomial_tree(l, p, n);
+    case AllreduceAlgorithm::DoubleBinaryTree:
+      return allreduce_double_binary_tree(l, p, n);
+  }
+  return allreduce_ring(l, p, n);
 }
 
 }  // namespace paradise::cost

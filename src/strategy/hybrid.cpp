@@ -53,6 +53,10 @@ double split_time(const Workload& w, double q, int upto) {
   return t;
 }
 
+std::string gradient_label(const Config& c) {
+  return "allreduce/" + std::string(cost::algorithm_name(c.gradient_allreduce));
+}
+
 std::int64_t group_size(const Workload& w, const Config& c) {
   return c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
 }
@@ -91,8 +95,8 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", c.gpus, halo);
   b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
          2 * (p - 1) * cost::p2p(link, B * ys * d / p));
-  b.comm("gradient allreduce", "allreduce/ring", "GE", c.gpus,
-         cost::allreduce_ring(link, c.gpus, s.w * d));
+  b.comm("gradient allreduce", gradient_label(c), "GE", c.gpus,
+         cost::allreduce(c.gradient_allreduce, link, c.gpus, s.w * d));
   double act = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     const auto& l = w.model.layers[i];
@@ -149,8 +153,8 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
       net.beta_s_per_byte *= q;
       bytes = split_weights * d;
     }
-    b.comm("gradient allreduce across groups", "allreduce/ring", "GE", p1,
-           cost::allreduce_ring(net, p1, bytes));
+    b.comm("gradient allreduce across groups", gradient_label(c), "GE", p1,
+           cost::allreduce(c.gradient_allreduce, net, p1, bytes));
   }
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * (s.x + s.y));
   b.memory("weights and gradients", 2 * d * split_weights);
@@ -202,13 +206,13 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const double gathered = (v.ds_width_only_halo || v.ds_gather_divided_by_p2) ? ys / q : ys;
   b.comm("allgather of the split layer's output (+ its gradient)", "allgather/ring", "FB", p2,
          2 * (q - 1) * cost::p2p(gather_link, gathered));
-  b.comm("gradient allreduce in a group", "allreduce/ring", "GE", p2,
-         cost::allreduce_ring(w.system.link_for(p2), p2, s.w * d));
+  b.comm("gradient allreduce in a group", gradient_label(c), "GE", p2,
+         cost::allreduce(c.gradient_allreduce, w.system.link_for(p2), p2, s.w * d));
   if (p1 > 1) {
     system::Link net = w.system.link_for(c.gpus);
     net.beta_s_per_byte *= v.ds_global_beta_factor > 0 ? v.ds_global_beta_factor : 2 * q;
-    b.comm("gradient allreduce across groups", "allreduce/ring", "GE", p1,
-           cost::allreduce_ring(net, p1, s.w * d));
+    b.comm("gradient allreduce across groups", gradient_label(c), "GE", p1,
+           cost::allreduce(c.gradient_allreduce, net, p1, s.w * d));
   }
   double act = 0;
   for (int i = 0; i <= upto; ++i) {

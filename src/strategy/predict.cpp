@@ -15,9 +15,9 @@ namespace {
 using model::Op;
 using namespace detail;
 
-// Ring allreduce of the whole gradient (ParaDL: ring for every collective, TR §IV-B).
-double gradient_allreduce(const Workload& w, std::int64_t p, double bytes) {
-  return cost::allreduce_ring(w.system.link_for(p), p, bytes);
+// Allreduce of the whole gradient with the configured algorithm (ParaDL: ring, TR §IV-B).
+double gradient_allreduce(const Workload& w, const Config& c, std::int64_t p, double bytes) {
+  return cost::allreduce(c.gradient_allreduce, w.system.link_for(p), p, bytes);
 }
 
 // Serial (eq. 3): D sum(FW+BW); M = 2 delta (B sum(|x|+|y|) + sum|w|).
@@ -38,8 +38,9 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double p = static_cast<double>(c.gpus);
   // ParaDL's code: each GPU processes ceil(D/p) samples per epoch
   b.compute(std::ceil(static_cast<double>(w.dataset_samples) / p) * s.t);
-  b.comm("gradient allreduce", "allreduce/ring", "GE", c.gpus,
-         gradient_allreduce(w, c.gpus, s.w * b.delta()));
+  b.comm("gradient allreduce",
+         "allreduce/" + std::string(cost::algorithm_name(c.gradient_allreduce)), "GE", c.gpus,
+         gradient_allreduce(w, c, c.gpus, s.w * b.delta()));
   b.memory("activations (x, y and their gradients)",
            2 * b.delta() * static_cast<double>(c.batch) / p * (s.x + s.y));
   b.memory("weights and gradients", 2 * b.delta() * s.w);

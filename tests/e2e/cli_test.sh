@@ -64,6 +64,14 @@ printf 'model m\ninput 3x8x8\nc conv out=4 k=x\n' > /tmp/cli_bad.$$.model
 expect_rc 2 "malformed model file" -- "$paradise" models --show /tmp/cli_bad.$$.model
 grep -q "cli_bad.$$.model:3: k 'x'" /tmp/cli_err.$$ && ok || bad "model file error names file and line"
 
+# systems and CSV output
+expect_rc 0 "systems" -- "$paradise" systems
+grep -q "abci-plx15" /tmp/cli_out.$$ && grep -q "dgx-h100" /tmp/cli_out.$$ && ok || bad "systems lists the built-ins"
+expect_rc 0 "predict csv" -- "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 8 --batch 256 --format csv
+[ "$(wc -l < /tmp/cli_out.$$)" -eq 2 ] && head -1 /tmp/cli_out.$$ | grep -q "^strategy,gpus,batch" && ok || bad "csv: header and one row"
+expect_rc 2 "unknown allreduce" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 8 --allreduce magic
+expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset imagenet --system summit --gpus 8 --batch 8
+
 rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_bad.$$.model
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

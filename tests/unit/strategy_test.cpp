@@ -105,3 +105,43 @@ TEST(Memory, TooLargeBatchIsOutOfMemoryNotAnError) {
 
 }  // namespace
 }  // namespace paradise::strategy
+
+namespace paradise::strategy {
+namespace {
+
+TEST(GradientAllreducePolicy, DataParallelUsesTheChosenAlgorithm) {
+  Config c = config(Kind::Data, 16, 32);
+  c.gradient_allreduce = cost::AllreduceAlgorithm::Rabenseifner;
+  const auto p = predict(uniform_workload(), c);
+  // 32 samples / batch 32 per iteration over 1000 samples: 32 iterations (ceil), each one
+  // Rabenseifner allreduce of 18,432 weights * 4 B on 16 ABCI GPUs (leaf level)
+  const auto link = system::abci().link_for(16);
+  EXPECT_NEAR(p.epoch_communication_s, 32 * cost::allreduce_rabenseifner(link, 16, 18432.0 * 4),
+              1e-12);
+  EXPECT_EQ(p.communication[0].collective, "allreduce/rabenseifner");
+}
+
+TEST(Hybrids, GpusMustBeAMultipleOfTheGroup) {
+  const auto df = predict(uniform_workload(), config(Kind::DataFilter, 6, 12));
+  EXPECT_EQ(df.status, Status::Invalid);
+  EXPECT_NE(df.reason.find("multiple of the group size p2 = 4"), std::string::npos) << df.reason;
+  EXPECT_EQ(predict(uniform_workload(), config(Kind::DataSpatial, 6, 12)).status, Status::Invalid);
+}
+
+TEST(Hybrids, DataFilterSplitsComputeInsideTheGroupAndBatchAcross) {
+  const auto p = predict(uniform_workload(), config(Kind::DataFilter, 8, 20));
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  // p1 = 2 groups of p2 = 4: 50 iterations x 10 samples x 8 ms / 4 = I b c_p2
+  EXPECT_NEAR(p.epoch_compute_s, 50 * 10 * 8e-3 / 4, 1e-9);
+}
+
+TEST(Spatial, MoreGpusThanTheNarrowestSplitLayerIsInvalid) {
+  // the 8x8 layers can be split along W at most 8 ways
+  const auto p = predict(uniform_workload(), config(Kind::Spatial, 16, 16));
+  EXPECT_EQ(p.status, Status::Invalid);
+  EXPECT_NE(p.reason.find("smallest width 8"), std::string::npos) << p.reason;
+  EXPECT_EQ(predict(uniform_workload(), config(Kind::Spatial, 4, 16)).status, Status::Ok);
+}
+
+}  // namespace
+}  // namespace paradise::strategy

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "paradise/system/system.hpp"
 
@@ -46,5 +48,23 @@ double gather_binomial(const Link& l, std::int64_t p, double n);
 
 /// ceil(log2 p) for p >= 1.
 int ceil_log2(std::int64_t p);
+
+}  // namespace paradise::cost
+
+namespace paradise::cost {
+
+/// Which allreduce algorithm a policy uses for gradient exchanges. ParaDL uses the ring
+/// for everything (TR §IV-B); the others are selectable for what-if studies.
+enum class AllreduceAlgorithm : std::uint8_t {
+  Ring,
+  RecursiveDoubling,
+  Rabenseifner,
+  BinomialTree,
+  DoubleBinaryTree
+};
+
+std::string_view algorithm_name(AllreduceAlgorithm a);
+std::optional<AllreduceAlgorithm> algorithm_from_name(std::string_view name);
+double allreduce(AllreduceAlgorithm a, const Link& l, std::int64_t p, double n);
 
 }  // namespace paradise::cost

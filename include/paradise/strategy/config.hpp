@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "paradise/cost/collectives.hpp"
+
 namespace paradise::strategy {
 
 enum class Kind : std::uint8_t {
@@ -66,6 +68,8 @@ struct Config {
   /// false reproduces its logs, true fixes it.
   bool fix_paradl_bugs = false;
   ParadlVersion paradl;
+  /// Gradient allreduce algorithm (data, spatial and the hybrids' exchanges); ParaDL: ring.
+  cost::AllreduceAlgorithm gradient_allreduce = cost::AllreduceAlgorithm::Ring;
 };
 
 }  // namespace paradise::strategy
