@@ -1,0 +1,24 @@
+// Pareto fronts with two objectives, both minimised (default: epoch time and GPU count).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace paradise::sweep {
+
+struct Candidate {
+  double first = 0;         ///< e.g. epoch time in seconds
+  double second = 0;        ///< e.g. GPUs, GPU-hours or memory per GPU
+  std::uint64_t index = 0;  ///< grid index of the point (ties broken by it: deterministic)
+};
+
+/// The non-dominated candidates, sorted by `first` then `index`. A candidate is dominated
+/// when another is no worse in both objectives and better in one; exact duplicates keep
+/// the smallest index. O(n log n).
+std::vector<Candidate> pareto_front(std::vector<Candidate> candidates);
+
+/// Front of the union of fronts (for merging ranks): the same as the front of all points.
+std::vector<Candidate> merge_fronts(const std::vector<Candidate>& a,
+                                    const std::vector<Candidate>& b);
+
+}  // namespace paradise::sweep
