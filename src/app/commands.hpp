@@ -13,5 +13,6 @@ int run_models(const Args& args);
 int run_datasets(const Args& args);
 int run_predict(const Args& args);
 int run_systems(const Args& args);
+int run_sweep(const Args& args);
 
 }  // namespace paradise::app

@@ -18,6 +18,7 @@ void usage(std::ostream& out) {
          "  models     the model zoo as a table or JSON; --show NAME for the per-layer table\n"
          "  datasets   the built-in datasets\n"
          "  systems    the built-in systems\n"
+         "  sweep      evaluate a grid of configurations (SWEEP.ini)\n"
          "  predict    time and memory of one configuration (strategy, GPUs, batch)\n";
 }
 
@@ -26,10 +27,9 @@ void usage(std::ostream& out) {
 int main(int argc, char** argv) {
   using paradise::app::Args;
   const std::map<std::string, int (*)(const Args&)> commands = {
-      {"models", paradise::app::run_models},
-      {"datasets", paradise::app::run_datasets},
-      {"predict", paradise::app::run_predict},
-      {"systems", paradise::app::run_systems},
+      {"models", paradise::app::run_models},   {"datasets", paradise::app::run_datasets},
+      {"predict", paradise::app::run_predict}, {"systems", paradise::app::run_systems},
+      {"sweep", paradise::app::run_sweep},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

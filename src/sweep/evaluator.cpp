@@ -1,7 +1,10 @@
 #include "paradise/sweep/evaluator.hpp"
 
 #include "paradise/core/error.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise/system/catalog.hpp"
 
 namespace paradise::sweep {
 
@@ -26,14 +29,21 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (std::int64_t b : spec.batch) {
     if (b < 1) throw InputError("batch '" + std::to_string(b) + "': must be >= 1");
   }
+  // Unknown names are input errors; a model that cannot take a dataset's samples (2-D model,
+  // 3-D data; resolution too small) makes its points invalid, with the reason.
+  for (const auto& m : spec.models) model::ModelSource::load(m);
+  for (const auto& d : spec.datasets) model::find_dataset(d);
+  for (const auto& s : spec.systems) system::find_system(s);
   for (const auto& m : spec.models) {
     for (const auto& d : spec.datasets) {
       for (const auto& s : spec.systems) {
-        strategy::WorkloadSpec ws;
-        ws.model = m;
-        ws.dataset = d;
-        ws.system = s;
-        workloads_.push_back(strategy::make_workload(ws));
+        try {
+          workloads_.emplace_back(strategy::make_workload({m, d, s, "", 0}));
+          unusable_.emplace_back();
+        } catch (const InputError& e) {
+          workloads_.emplace_back();
+          unusable_.emplace_back(e.what());
+        }
       }
     }
   }
@@ -53,8 +63,12 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   c.gpus = spec_.gpus[g];
   c.batch = spec_.batch[b];
   c.variant = spec_.variant;
-  const strategy::Prediction p = strategy::predict(workloads_[index], c);
   PointResult r;
+  if (!unusable_[index].empty()) {
+    r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);
+    return r;
+  }
+  const strategy::Prediction p = strategy::predict(workloads_[index], c);
   r.status = static_cast<std::uint8_t>(p.status);
   r.limit = static_cast<std::uint8_t>(p.limit);
   r.memory_per_gpu_bytes = p.memory_per_gpu_bytes;

@@ -72,6 +72,24 @@ expect_rc 0 "predict csv" -- "$paradise" predict --model resnet50 --dataset imag
 expect_rc 2 "unknown allreduce" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 8 --allreduce magic
 expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset imagenet --system summit --gpus 8 --batch 8
 
+# sweep: dry run, a run with its summary, and bad sweep files
+sweeps=$(dirname "$data")/../sweeps
+expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-run
+grep -q "^points: 7,392" /tmp/cli_out.$$ && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
+expect_rc 0 "sweep run" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet
+grep -q "fastest feasible configuration per model" /tmp/cli_out.$$ && grep -q "% feasible" /tmp/cli_out.$$ && ok || bad "sweep summary"
+bad_ini=/tmp/cli_sweep.$$.ini
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' > $bad_ini
+expect_rc 2 "sweep bad range" -- "$paradise" sweep $bad_ini
+grep -q "cli_sweep.$$.ini:5: gpus '8..4 \*2': the range ends below its start" /tmp/cli_err.$$ && ok || bad "bad range names file, line, key, value: $(cat /tmp/cli_err.$$)"
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
+expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
+grep -q "cli_sweep.$$.ini:7: sweep.colour" /tmp/cli_err.$$ && ok || bad "unknown key names its line: $(cat /tmp/cli_err.$$)"
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e9\n' > $bad_ini
+expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
+grep -q "1,000,000,000,000 points" /tmp/cli_err.$$ && ok || bad "too large grid refused with the numbers: $(cat /tmp/cli_err.$$)"
+rm -f $bad_ini
+
 rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_bad.$$.model
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

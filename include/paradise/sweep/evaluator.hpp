@@ -35,12 +35,15 @@ class Evaluator {
   explicit Evaluator(const SweepSpec& spec);
   const Grid& grid() const { return grid_; }
   PointResult evaluate(std::uint64_t index) const;
+  /// Why the points of a (model, dataset, system) combination are all invalid; empty if usable.
+  const std::string& unusable_reason(std::uint64_t workload) const { return unusable_[workload]; }
 
  private:
   SweepSpec spec_;
   Grid grid_;
   std::vector<strategy::Kind> kinds_;
   std::vector<strategy::Workload> workloads_;  // model-major, then dataset, then system
+  std::vector<std::string> unusable_;          // per workload: why its points are invalid
 };
 
 /// The axes of a sweep in storage order: model, dataset, system, strategy, gpus, batch.

@@ -1,0 +1,159 @@
+// `paradise sweep`: evaluate a grid of configurations and summarise it.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "paradise/core/error.hpp"
+#include "paradise/core/table.hpp"
+#include "paradise/strategy/prediction.hpp"
+#include "paradise/sweep/evaluator.hpp"
+#include "sweep_file.hpp"
+
+namespace po = boost::program_options;
+
+namespace paradise::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string describe(const sweep::Axis& a) {
+  const auto n = a.size();
+  std::string s = a.name + " (" + std::to_string(n) + "): ";
+  const auto item = [&](std::uint64_t i) {
+    return a.categorical() ? a.labels[i] : std::to_string(a.values[i]);
+  };
+  if (n <= 6) {
+    for (std::uint64_t i = 0; i < n; ++i) s += (i ? ", " : "") + item(i);
+  } else {
+    s += item(0) + ", " + item(1) + ", ..., " + item(n - 1);
+  }
+  return s;
+}
+
+// Times an evenly spaced sample of the grid: points per second on one core.
+double sample_rate(const sweep::Evaluator& e) {
+  const std::uint64_t n = e.grid().points(), samples = std::min<std::uint64_t>(n, 2000);
+  const auto t0 = Clock::now();
+  for (std::uint64_t i = 0; i < samples; ++i) e.evaluate(i * (n / samples));
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return static_cast<double>(samples) / std::max(s, 1e-9);
+}
+
+}  // namespace
+
+int run_sweep(const Args& args) {
+  po::options_description desc("paradise sweep SWEEP.ini [-o OUT.h5] [--dry-run] [--quiet]");
+  std::string file, output;
+  bool dry_run = false, quiet = false;
+  desc.add_options()("sweep-file", po::value(&file)->required(), "the sweep file (INI)")(
+      "output,o", po::value(&output), "the HDF5 file to write")(
+      "dry-run", po::bool_switch(&dry_run),
+      "print the axes, point count, output size and time; evaluate nothing")(
+      "quiet", po::bool_switch(&quiet), "no progress on stderr");
+  po::positional_options_description pos;
+  pos.add("sweep-file", 1);
+  po::variables_map vm;
+  desc.add_options()("help,h", "show this help");
+  po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "Evaluates every point of a sweep grid.\n\n" << desc << '\n';
+    return 0;
+  }
+  po::notify(vm);
+
+  const SweepFile f = read_sweep_file(file);
+  const sweep::Evaluator e(f.spec);
+  const auto& grid = e.grid();
+  const double points = static_cast<double>(grid.points());
+  const double out_bytes = points * bytes_per_point(f.storage);
+  if (out_bytes > f.max_output_bytes) {
+    throw InputError(file + ": " + with_commas(static_cast<std::int64_t>(grid.points())) +
+                     " points at storage '" + f.storage + "' would write " +
+                     human_bytes(out_bytes) +
+                     ", more than max_bytes = " + human_bytes(f.max_output_bytes) +
+                     " (use storage = summary or a smaller grid)");
+  }
+  if (dry_run) {
+    const double rate = sample_rate(e);
+    std::cout << "sweep " << file << "\n";
+    for (const auto& a : grid.axes()) std::cout << "  " << describe(a) << "\n";
+    std::cout << "points: " << with_commas(static_cast<std::int64_t>(grid.points())) << "\n"
+              << "storage: " << f.storage << ", estimated output " << human_bytes(out_bytes) << "\n"
+              << "estimated time: " << fixed(points / rate, 1) << " s on one rank ("
+              << with_commas(static_cast<std::int64_t>(rate))
+              << " points/s measured on a sample)\n";
+    return 0;
+  }
+  if (!output.empty())
+    throw InputError("-o: HDF5 output is not available yet in this build; use --dry-run or no -o");
+
+  // Evaluate every point, keeping per-model best and feasibility counts (memory does not
+  // grow with the grid).
+  const auto& models = grid.axes()[0].labels;
+  std::vector<double> best(models.size(), std::numeric_limits<double>::infinity());
+  std::vector<std::uint64_t> best_index(models.size(), 0);
+  std::uint64_t ok = 0, oom = 0, invalid = 0;
+  const std::uint64_t per_model = grid.points() / models.size();
+  const auto t0 = Clock::now();
+  auto last = t0;
+  for (std::uint64_t i = 0; i < grid.points(); ++i) {
+    const auto r = e.evaluate(i);
+    const auto status = static_cast<strategy::Status>(r.status);
+    if (status == strategy::Status::Ok) {
+      ++ok;
+      const std::uint64_t m = i / per_model;
+      if (r.epoch_time_s < best[m]) {
+        best[m] = r.epoch_time_s;
+        best_index[m] = i;
+      }
+    } else if (status == strategy::Status::OutOfMemory) {
+      ++oom;
+    } else {
+      ++invalid;
+    }
+    if (!quiet && (i & 0xFFF) == 0 && Clock::now() - last > std::chrono::seconds(1)) {
+      last = Clock::now();
+      const double s = std::chrono::duration<double>(last - t0).count();
+      const double rate = static_cast<double>(i + 1) / s;
+      std::cerr << "\r" << with_commas(static_cast<std::int64_t>(i + 1)) << " / "
+                << with_commas(static_cast<std::int64_t>(grid.points())) << " points, "
+                << with_commas(static_cast<std::int64_t>(rate)) << " points/s, ETA "
+                << fixed((points - static_cast<double>(i)) / rate, 0) << " s" << std::flush;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!quiet && seconds > 1) std::cerr << '\n';
+  std::cout << "sweep " << file << ": " << with_commas(static_cast<std::int64_t>(grid.points()))
+            << " points in " << fixed(seconds, 2) << " s; "
+            << fixed(100.0 * static_cast<double>(ok) / points, 1) << "% feasible ("
+            << with_commas(static_cast<std::int64_t>(oom)) << " out of memory, "
+            << with_commas(static_cast<std::int64_t>(invalid)) << " invalid)\n\n";
+  TextTable t;
+  for (const char* h : {"model", "dataset", "system", "strategy", "gpus", "batch"})
+    t.add_column(h, TextTable::Align::Left);
+  t.add_column("epoch time s");
+  std::vector<std::uint64_t> c;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    if (!std::isfinite(best[m])) {
+      t.add_row({models[m], "-", "-", "no feasible configuration", "-", "-", "-"});
+      continue;
+    }
+    grid.decode(best_index[m], c);
+    std::vector<std::string> row;
+    for (std::size_t a = 0; a < grid.axes().size(); ++a) {
+      const auto& axis = grid.axes()[a];
+      row.push_back(axis.categorical() ? axis.labels[c[a]] : std::to_string(axis.values[c[a]]));
+    }
+    row.push_back(fixed(best[m], 2));
+    t.add_row(row);
+  }
+  std::cout << "fastest feasible configuration per model:\n";
+  t.print(std::cout);
+  return 0;
+}
+
+}  // namespace paradise::app
