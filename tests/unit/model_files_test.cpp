@@ -83,7 +83,8 @@ TEST(ModelSource, UnknownNameListsTheZoo) {
 
 TEST(ParadlNet, CosmoflowFirstConvolutionHoldsMoreThan10GB) {
   const auto src = ModelSource::load(kParadl + "COSMOFLOW.net");
-  const auto& conv1 = src.stats().layers.front();
+  const auto stats = src.stats();
+  const auto& conv1 = stats.layers.front();
   // (4*512^3 + 16*510^3) elements * 4 bytes = (536,870,912 + 2,122,416,000) * 4
   // = 10,637,147,648 B: ParaDL's "more than 10GB of activation tensor" (TR §V).
   EXPECT_EQ((conv1.input_elements + conv1.output_elements) * 4, 10637147648LL);
