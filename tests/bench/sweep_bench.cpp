@@ -1,0 +1,59 @@
+// Point-evaluation throughput of the sweep engine (Google Benchmark). Reports points/s per
+// core and the peak resident set size. Run: build/release/tests/bench/sweep_bench
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include "paradise/sweep/evaluator.hpp"
+
+namespace {
+
+using paradise::sweep::Evaluator;
+using paradise::sweep::SweepSpec;
+
+void run(benchmark::State& state, const SweepSpec& spec) {
+  const Evaluator e(spec);
+  const std::uint64_t n = e.grid().points();
+  std::uint64_t i = 0;
+  double sink = 0;
+  for (auto _ : state) {
+    sink += e.evaluate(i).epoch_time_s;
+    i = i + 1 == n ? 0 : i + 1;
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(state.iterations());
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  state.counters["peak_rss_MB"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+// (a) data-parallel ResNet-50 on ImageNet: GPUs x batch
+void DataParallelResnet50(benchmark::State& state) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data"};
+  for (std::int64_t g = 1; g <= 4096; g *= 2) s.gpus.push_back(g);
+  for (std::int64_t b = 32; b <= 65536; b += 32) s.batch.push_back(b);
+  run(state, s);
+}
+
+// (b) every strategy over several models and systems
+void MixedStrategies(benchmark::State& state) {
+  SweepSpec s;
+  s.models = {"resnet50", "vgg16", "alexnet"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci", "dgx-a100"};
+  s.strategies = {"serial",  "data",     "spatial",     "filter",
+                  "channel", "pipeline", "data+filter", "data+spatial"};
+  for (std::int64_t g = 1; g <= 1024; g *= 2) s.gpus.push_back(g);
+  for (std::int64_t b = 64; b <= 4096; b *= 2) s.batch.push_back(b);
+  run(state, s);
+}
+
+BENCHMARK(DataParallelResnet50);
+BENCHMARK(MixedStrategies);
+
+}  // namespace
+
+BENCHMARK_MAIN();
