@@ -2,6 +2,8 @@
 // (cost-model-notes §1.4.2-1.4.3, §1.6.3; versions reconstructed from ParaDL's logs).
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 #include "paradise/cost/collectives.hpp"
 #include "strategy_detail.hpp"
@@ -61,6 +63,25 @@ std::int64_t group_size(const Workload& w, const Config& c) {
   return c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
 }
 
+// p = p1 x p2 for the hybrids: p2 GPUs per group (a node by default), p1 groups that each
+// take batch / p1 samples; nullopt (and the point marked invalid) when they do not divide.
+std::optional<std::pair<std::int64_t, std::int64_t>> split_groups(const Workload& w,
+                                                                  const Config& c, Builder& b) {
+  const std::int64_t p2 = group_size(w, c);
+  if (c.gpus % p2 != 0) {
+    b.invalid(std::to_string(c.gpus) +
+              " GPUs are not a multiple of the group size p2 = " + std::to_string(p2));
+    return std::nullopt;
+  }
+  const std::int64_t p1 = c.gpus / p2;
+  if (c.batch % p1 != 0) {
+    b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " + std::to_string(p1) +
+              " groups");
+    return std::nullopt;
+  }
+  return std::pair{p1, p2};
+}
+
 }  // namespace
 
 // Pure spatial (parallel_analysis.py analysis_spatial): active layers split p ways along W.
@@ -110,14 +131,9 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
 // Data+filter (analysis_hybrid_df): filter parallelism inside groups of p2 GPUs (a node),
 // data parallelism across the p1 = p/p2 groups.
 void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  const std::int64_t p2 = group_size(w, c);
-  if (c.gpus % p2 != 0)
-    return b.invalid(std::to_string(c.gpus) +
-                     " GPUs are not a multiple of the group size p2 = " + std::to_string(p2));
-  const std::int64_t p1 = c.gpus / p2;
-  if (c.batch % p1 != 0)
-    return b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
-                     std::to_string(p1) + " groups");
+  const auto groups = split_groups(w, c, b);
+  if (!groups) return;
+  const auto [p1, p2] = *groups;
   std::int64_t min_filters = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     if (w.active[i])
@@ -163,14 +179,9 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
 // Data+spatial (analysis_hybrid_ds): spatial parallelism of the first layers (up to the
 // split layer s) inside groups of p2 GPUs, data parallelism across the p1 groups.
 void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  const std::int64_t p2 = group_size(w, c);
-  if (c.gpus % p2 != 0)
-    return b.invalid(std::to_string(c.gpus) +
-                     " GPUs are not a multiple of the group size p2 = " + std::to_string(p2));
-  const std::int64_t p1 = c.gpus / p2;
-  if (c.batch % p1 != 0)
-    return b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
-                     std::to_string(p1) + " groups");
+  const auto groups = split_groups(w, c, b);
+  if (!groups) return;
+  const auto [p1, p2] = *groups;
   const int split = last_active(w);
   if (split < 0) return b.invalid("no layer is marked parallel in the layer configuration");
   const auto& v = c.paradl;
