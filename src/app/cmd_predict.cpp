@@ -64,11 +64,11 @@ void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
       << p.iteration_time_s << ',' << p.epoch_time_s << ',' << p.epoch_compute_s << ','
       << p.epoch_communication_s << ',' << p.memory_per_gpu_bytes;
   for (const auto& part : p.communication) {
-    header += ",comm:" + part.name;
+    header += ",comm:" + std::string(part.name);
     row << ',' << part.epoch_s;
   }
   for (const auto& part : p.memory) {
-    header += ",mem:" + part.name;
+    header += ",mem:" + std::string(part.name);
     row << ',' << part.bytes;
   }
   std::cout << header << '\n' << row.str() << '\n';
@@ -100,8 +100,9 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
   t.add_row({"compute (forward + backward)", "-", std::to_string(c.gpus),
              fixed(p.epoch_compute_s, 3), share(p.epoch_compute_s)});
   for (const auto& part : p.communication) {
-    t.add_row({part.name + " [" + part.phase + "]", part.collective, std::to_string(part.gpus),
-               fixed(part.epoch_s, 3), share(part.epoch_s)});
+    t.add_row({std::string(part.name) + " [" + std::string(part.phase) + "]",
+               std::string(part.collective), std::to_string(part.gpus), fixed(part.epoch_s, 3),
+               share(part.epoch_s)});
   }
   t.add_row({"total", "", "", fixed(p.epoch_time_s, 3), "100.0%"});
   t.print(std::cout);
@@ -111,8 +112,8 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
   m.add_column("bytes");
   m.add_column("", TextTable::Align::Left);
   for (const auto& part : p.memory)
-    m.add_row(
-        {part.name, with_commas(static_cast<std::int64_t>(part.bytes)), human_bytes(part.bytes)});
+    m.add_row({std::string(part.name), with_commas(static_cast<std::int64_t>(part.bytes)),
+               human_bytes(part.bytes)});
   m.add_row({"total", with_commas(static_cast<std::int64_t>(p.memory_per_gpu_bytes)),
              human_bytes(p.memory_per_gpu_bytes)});
   m.print(std::cout);

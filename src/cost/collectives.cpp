@@ -151,6 +151,22 @@ std::string_view algorithm_name(AllreduceAlgorithm a) {
   return "?";
 }
 
+std::string_view allreduce_label(AllreduceAlgorithm a) {
+  switch (a) {
+    case AllreduceAlgorithm::Ring:
+      return "allreduce/ring";
+    case AllreduceAlgorithm::RecursiveDoubling:
+      return "allreduce/recursive-doubling";
+    case AllreduceAlgorithm::Rabenseifner:
+      return "allreduce/rabenseifner";
+    case AllreduceAlgorithm::BinomialTree:
+      return "allreduce/binomial-tree";
+    case AllreduceAlgorithm::DoubleBinaryTree:
+      return "allreduce/double-binary-tree";
+  }
+  return "allreduce/?";
+}
+
 std::optional<AllreduceAlgorithm> algorithm_from_name(std::string_view name) {
   for (const auto& [alg, n] : kAlgorithms) {
     if (n == name) return alg;

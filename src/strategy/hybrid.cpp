@@ -55,8 +55,8 @@ double split_time(const Workload& w, double q, int upto) {
   return t;
 }
 
-std::string gradient_label(const Config& c) {
-  return "allreduce/" + std::string(cost::algorithm_name(c.gradient_allreduce));
+std::string_view gradient_label(const Config& c) {
+  return cost::allreduce_label(c.gradient_allreduce);
 }
 
 std::int64_t group_size(const Workload& w, const Config& c) {

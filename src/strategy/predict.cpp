@@ -38,8 +38,7 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double p = static_cast<double>(c.gpus);
   // ParaDL's code: each GPU processes ceil(D/p) samples per epoch
   b.compute(std::ceil(static_cast<double>(w.dataset_samples) / p) * s.t);
-  b.comm("gradient allreduce",
-         "allreduce/" + std::string(cost::algorithm_name(c.gradient_allreduce)), "GE", c.gpus,
+  b.comm("gradient allreduce", cost::allreduce_label(c.gradient_allreduce), "GE", c.gpus,
          gradient_allreduce(w, c, c.gpus, s.w * b.delta()));
   b.memory("activations (x, y and their gradients)",
            2 * b.delta() * static_cast<double>(c.batch) / p * (s.x + s.y));
@@ -185,13 +184,18 @@ void pipeline(const Workload& w, const Config& c, Builder& b) {
 }  // namespace
 
 Prediction predict(const Workload& w, const Config& c) {
-  Builder b(w, c);
+  Prediction p;
+  predict_into(w, sum_layers(w), c, p);
+  return p;
+}
+
+void predict_into(const Workload& w, const LayerSums& s, const Config& c, Prediction& out) {
+  Builder b(w, c, out);
   if (c.gpus < 1) b.invalid("GPU count must be >= 1");
   if (c.batch < 1) b.invalid("batch must be >= 1");
   if (c.gpus > w.system.max_gpus)
     b.invalid("system '" + w.system.name + "' has " + std::to_string(w.system.max_gpus) + " GPUs");
   if (c.gpus < 1 || c.batch < 1) return b.finish();
-  const Totals s = totals(w);
   switch (c.kind) {
     case Kind::Serial:
       serial(w, c, s, b);
@@ -218,7 +222,7 @@ Prediction predict(const Workload& w, const Config& c) {
       data_spatial(w, c, s, b);
       break;
   }
-  return b.finish();
+  b.finish();
 }
 
 }  // namespace paradise::strategy

@@ -12,47 +12,21 @@ namespace paradise::strategy::detail {
 
 using model::Op;
 
-// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
-inline bool counts_for_memory(const model::LayerStats& l) {
-  return l.op != Op::Activation && l.op != Op::BatchNorm && l.op != Op::Input;
-}
-
-struct Totals {
-  double x = 0, y = 0;  // sum |x_l|, |y_l| per sample (memory layers)
-  double x_active = 0, y_active = 0;
-  double w = 0, w_active = 0;  // sum |w_l|
-  double t = 0, t_active = 0;  // seconds per sample
-};
-
-inline Totals totals(const Workload& wl) {
-  Totals s;
-  for (std::size_t i = 0; i < wl.model.layers.size(); ++i) {
-    const auto& l = wl.model.layers[i];
-    const bool a = wl.active[i];
-    const auto w = static_cast<double>(l.params);
-    s.w += w;
-    s.t += wl.layer_time_s[i];
-    if (a) {
-      s.w_active += w;
-      s.t_active += wl.layer_time_s[i];
-    }
-    if (counts_for_memory(l)) {
-      s.x += static_cast<double>(l.input_elements);
-      s.y += static_cast<double>(l.output_elements);
-      if (a) {
-        s.x_active += static_cast<double>(l.input_elements);
-        s.y_active += static_cast<double>(l.output_elements);
-      }
-    }
-  }
-  return s;
-}
+using Totals = LayerSums;
 
 class Builder {
  public:
-  Builder(const Workload& w, const Config& c)
-      : w_(w), c_(c), d_(static_cast<double>(c.activation_bytes)) {
-    p_.iterations_per_epoch = (w.dataset_samples + c.batch - 1) / c.batch;
+  /// Resets `out` (keeping its vectors' capacity: no allocation per point in a sweep).
+  Builder(const Workload& w, const Config& c, Prediction& out)
+      : w_(w), d_(static_cast<double>(c.activation_bytes)), p_(out) {
+    p_.status = Status::Ok;
+    p_.reason.clear();
+    p_.limit = Limit::None;
+    p_.communication.clear();
+    p_.memory.clear();
+    p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_time_s = p_.iteration_time_s = 0;
+    p_.memory_per_gpu_bytes = 0;
+    p_.iterations_per_epoch = c.batch > 0 ? (w.dataset_samples + c.batch - 1) / c.batch : 0;
   }
   double iterations() const { return static_cast<double>(p_.iterations_per_epoch); }
   double delta() const { return d_; }
@@ -63,17 +37,17 @@ class Builder {
     }
   }
   void compute(double epoch_s) { p_.epoch_compute_s = epoch_s; }
-  void comm(std::string name, std::string collective, std::string phase, std::int64_t gpus,
-            double per_iteration_s) {
-    p_.communication.push_back({std::move(name), std::move(collective), std::move(phase), gpus,
-                                per_iteration_s * iterations()});
+  // Names must be static strings (literals): parts keep views of them.
+  void comm(std::string_view name, std::string_view collective, std::string_view phase,
+            std::int64_t gpus, double per_iteration_s) {
+    p_.communication.push_back({name, collective, phase, gpus, per_iteration_s * iterations()});
   }
-  void memory(std::string name, double bytes) { p_.memory.push_back({std::move(name), bytes}); }
-  Prediction finish() {
+  void memory(std::string_view name, double bytes) { p_.memory.push_back({name, bytes}); }
+  void finish() {
     for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
     for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
     p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s;  // no overlap (TR §IV-B)
-    p_.iteration_time_s = p_.epoch_time_s / iterations();
+    p_.iteration_time_s = p_.iterations_per_epoch > 0 ? p_.epoch_time_s / iterations() : 0;
     const double capacity = w_.system.gpu.memory_bytes * (1 - w_.system.memory_margin_fraction);
     if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
       p_.status = Status::OutOfMemory;
@@ -85,14 +59,12 @@ class Builder {
                : p_.epoch_communication_s > p_.epoch_compute_s ? Limit::Communication
                                                                : Limit::Compute;
     if (p_.status == Status::Invalid) p_.limit = Limit::None;
-    return p_;
   }
 
  private:
   const Workload& w_;
-  const Config& c_;
   double d_;
-  Prediction p_;
+  Prediction& p_;
 };
 
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b);

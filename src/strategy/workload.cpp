@@ -16,6 +16,34 @@ std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_
   return t;
 }
 
+bool counts_for_memory(const model::LayerStats& l) {
+  return l.op != model::Op::Activation && l.op != model::Op::BatchNorm && l.op != model::Op::Input;
+}
+
+LayerSums sum_layers(const Workload& wl) {
+  LayerSums s;
+  for (std::size_t i = 0; i < wl.model.layers.size(); ++i) {
+    const auto& l = wl.model.layers[i];
+    const bool a = wl.active[i];
+    const auto w = static_cast<double>(l.params);
+    s.w += w;
+    s.t += wl.layer_time_s[i];
+    if (a) {
+      s.w_active += w;
+      s.t_active += wl.layer_time_s[i];
+    }
+    if (counts_for_memory(l)) {
+      s.x += static_cast<double>(l.input_elements);
+      s.y += static_cast<double>(l.output_elements);
+      if (a) {
+        s.x_active += static_cast<double>(l.input_elements);
+        s.y_active += static_cast<double>(l.output_elements);
+      }
+    }
+  }
+  return s;
+}
+
 std::vector<bool> default_active_layers(const model::ModelStats& m) {
   std::vector<bool> a;
   for (const auto& l : m.layers) a.push_back(l.op == model::Op::Conv);

@@ -39,9 +39,11 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
       for (const auto& s : spec.systems) {
         try {
           workloads_.emplace_back(strategy::make_workload({m, d, s, "", 0}));
+          sums_.push_back(strategy::sum_layers(workloads_.back()));
           unusable_.emplace_back();
         } catch (const InputError& e) {
           workloads_.emplace_back();
+          sums_.emplace_back();
           unusable_.emplace_back(e.what());
         }
       }
@@ -68,7 +70,8 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);
     return r;
   }
-  const strategy::Prediction p = strategy::predict(workloads_[index], c);
+  strategy::Prediction& p = scratch_;
+  strategy::predict_into(workloads_[index], sums_[index], c, p);
   r.status = static_cast<std::uint8_t>(p.status);
   r.limit = static_cast<std::uint8_t>(p.limit);
   r.memory_per_gpu_bytes = p.memory_per_gpu_bytes;

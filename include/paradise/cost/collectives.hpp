@@ -64,6 +64,8 @@ enum class AllreduceAlgorithm : std::uint8_t {
 };
 
 std::string_view algorithm_name(AllreduceAlgorithm a);
+/// "allreduce/ring", ... (static storage: safe to keep as a view).
+std::string_view allreduce_label(AllreduceAlgorithm a);
 std::optional<AllreduceAlgorithm> algorithm_from_name(std::string_view name);
 double allreduce(AllreduceAlgorithm a, const Link& l, std::int64_t p, double n);
 

@@ -9,4 +9,8 @@ namespace paradise::strategy {
 
 Prediction predict(const Workload& w, const Config& c);
 
+/// The same into `out`, reusing its storage, with the workload's sums computed once by
+/// sum_layers(w): the sweep's allocation-free hot path.
+void predict_into(const Workload& w, const LayerSums& sums, const Config& c, Prediction& out);
+
 }  // namespace paradise::strategy

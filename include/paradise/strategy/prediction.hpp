@@ -16,17 +16,18 @@ std::string_view status_name(Status s);
 std::string_view limit_name(Limit l);
 
 /// One communication component, per epoch.
+/// Names are views of static strings, so that a sweep allocates nothing per point.
 struct CommPart {
-  std::string name;        ///< e.g. "gradient allreduce", "forward allgather"
-  std::string collective;  ///< e.g. "allreduce/ring"
-  std::string phase;       ///< IO, FB or GE (ParaDL's phases, TR §III)
-  std::int64_t gpus = 0;   ///< communicator size
+  std::string_view name;        ///< e.g. "gradient allreduce", "forward allgather"
+  std::string_view collective;  ///< e.g. "allreduce/ring"
+  std::string_view phase;       ///< IO, FB or GE (ParaDL's phases, TR §III)
+  std::int64_t gpus = 0;        ///< communicator size
   double epoch_s = 0;
 };
 
 /// One memory component, bytes per GPU.
 struct MemPart {
-  std::string name;
+  std::string_view name;  ///< a static string
   double bytes = 0;
 };
 

@@ -21,6 +21,17 @@ struct Workload {
   system::System system;
 };
 
+/// Sums over the layers that every prediction of a workload needs; computed once.
+struct LayerSums {
+  double x = 0, y = 0;                ///< sum |x_l|, |y_l| per sample over the non-in-place layers
+  double x_active = 0, y_active = 0;  ///< the same over the parallelised layers
+  double w = 0, w_active = 0;         ///< sum |w_l|
+  double t = 0, t_active = 0;         ///< seconds per sample
+};
+LayerSums sum_layers(const Workload& w);
+/// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
+bool counts_for_memory(const model::LayerStats& l);
+
 /// ParaDL's empirical parametrisation (cost-model-notes §1.5): `time_per_sample_s` spread
 /// over the layers in proportion to estimate_layer_flop = forward + backward FLOPs.
 std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_sample_s);

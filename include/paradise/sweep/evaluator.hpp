@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "paradise/strategy/config.hpp"
+#include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
 #include "paradise/sweep/grid.hpp"
 
@@ -44,6 +45,8 @@ class Evaluator {
   std::vector<strategy::Kind> kinds_;
   std::vector<strategy::Workload> workloads_;  // model-major, then dataset, then system
   std::vector<std::string> unusable_;          // per workload: why its points are invalid
+  std::vector<strategy::LayerSums> sums_;      // per workload, computed once
+  mutable strategy::Prediction scratch_;       // reused by evaluate(): one Evaluator per thread
 };
 
 /// The axes of a sweep in storage order: model, dataset, system, strategy, gpus, batch.
