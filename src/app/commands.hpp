@@ -14,5 +14,6 @@ int run_datasets(const Args& args);
 int run_predict(const Args& args);
 int run_systems(const Args& args);
 int run_sweep(const Args& args);
+int run_memlimit(const Args& args);
 
 }  // namespace paradise::app

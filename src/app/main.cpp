@@ -19,6 +19,7 @@ void usage(std::ostream& out) {
          "  datasets   the built-in datasets\n"
          "  systems    the built-in systems\n"
          "  sweep      evaluate a grid of configurations (SWEEP.ini)\n"
+         "  memlimit   largest batch and input resolution, fewest GPUs per resolution\n"
          "  predict    time and memory of one configuration (strategy, GPUs, batch)\n";
 }
 
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, int (*)(const Args&)> commands = {
       {"models", paradise::app::run_models},   {"datasets", paradise::app::run_datasets},
       {"predict", paradise::app::run_predict}, {"systems", paradise::app::run_systems},
-      {"sweep", paradise::app::run_sweep},
+      {"sweep", paradise::app::run_sweep},     {"memlimit", paradise::app::run_memlimit},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

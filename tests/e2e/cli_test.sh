@@ -90,6 +90,13 @@ expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
 grep -q "1,000,000,000,000 points" /tmp/cli_err.$$ && ok || bad "too large grid refused with the numbers: $(cat /tmp/cli_err.$$)"
 rm -f $bad_ini
 
+# memory limits: ParaDL's ResNet-50 fits 66 samples per 16 GB GPU (cost-model-notes §7.1)
+expect_rc 0 "memlimit" -- "$paradise" memlimit --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
+  --dataset imagenet-paradl --strategy data --gpus 8 --batch 8
+grep -q "largest feasible global batch: 528" /tmp/cli_out.$$ && ok || bad "memlimit batch 8 x 66 = 528: $(cat /tmp/cli_out.$$)"
+expect_rc 0 "memlimit resolution" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 4 --batch 4 --resolution 64..1024 --sides 128,512
+grep -q "largest feasible side at batch 4:" /tmp/cli_out.$$ && ok || bad "memlimit resolution"
+
 rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_bad.$$.model
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

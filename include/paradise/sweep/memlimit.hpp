@@ -1,0 +1,46 @@
+// Memory limits found by search, not by guessing a grid: the largest batch and the largest
+// input resolution that fit, and the fewest GPUs that make a resolution fit.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "paradise/strategy/config.hpp"
+#include "paradise/strategy/workload.hpp"
+
+namespace paradise::sweep {
+
+/// A workload family over the input resolution: the dataset's sample with every spatial
+/// extent set to `side` (a cube for 3-D data, a square for 2-D).
+struct ResolutionFamily {
+  strategy::WorkloadSpec spec;  ///< model, dataset, system; the dataset's shape is re-sized
+  /// The workload at one side length, or nullopt when the model cannot take it (too small).
+  std::optional<strategy::Workload> at(std::int64_t side) const;
+};
+
+struct Limit {
+  std::int64_t value = 0;  ///< the largest (or smallest) feasible value; 0 if none
+  int evaluations = 0;     ///< predictions made to find it
+};
+
+/// Largest feasible batch in [lo, hi] among the batches the strategy can divide (multiples
+/// of the GPUs for data, of the groups for the hybrids, of the micro-batches for pipeline):
+/// memory grows with the batch, so bisection finds it.
+Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_t lo,
+                    std::int64_t hi);
+
+/// Largest side among lo, lo + step, ... <= hi at which the configuration is feasible.
+/// Every layer's output extent is non-decreasing in its input extent, so memory is too and
+/// the out-of-memory boundary is found by bisection; sides the model cannot take (too
+/// small) count as fitting, so give a step the model accepts (8 for unet3d). Below the
+/// boundary, the largest feasible side is returned.
+Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
+                         std::int64_t hi, std::int64_t step = 1);
+
+/// Smallest GPU count among `gpus` (ascending) at which the configuration is feasible.
+Limit fewest_gpus(const strategy::Workload& w, strategy::Config c,
+                  const std::vector<std::int64_t>& gpus);
+
+}  // namespace paradise::sweep

@@ -1,0 +1,77 @@
+// `paradise memlimit`: the largest batch, the largest input resolution, and the fewest
+// GPUs per resolution for one model, dataset, system and strategy.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "paradise/core/error.hpp"
+#include "paradise/core/table.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/sweep/grid.hpp"
+#include "paradise/sweep/memlimit.hpp"
+
+namespace po = boost::program_options;
+
+namespace paradise::app {
+
+int run_memlimit(const Args& args) {
+  po::options_description desc(
+      "paradise memlimit --model M --dataset D --system S --strategy K --gpus P --batch B "
+      "[--resolution LO..HI] [--step N] [--sides A,B,C --gpu-counts LIST]");
+  strategy::WorkloadSpec spec;
+  std::string kind = "data", resolution, sides, gpu_counts = "1..4096 *2";
+  std::int64_t step = 1, max_batch = 1 << 20;
+  strategy::Config c;
+  desc.add_options()("model", po::value(&spec.model)->required(), "zoo name or model file")(
+      "dataset", po::value(&spec.dataset)->required(),
+      "dataset (its shape is re-sized for --resolution)")(
+      "system", po::value(&spec.system)->default_value("abci"), "system")(
+      "strategy", po::value(&kind), "strategy")("gpus", po::value(&c.gpus)->required(), "GPUs P")(
+      "batch", po::value(&c.batch)->required(), "global batch for the resolution searches")(
+      "max-batch", po::value(&max_batch), "upper end of the batch search")(
+      "resolution", po::value(&resolution), "cube (or square) sides to search: LO..HI")(
+      "step", po::value(&step), "side step the model accepts (8 for unet3d)")(
+      "sides", po::value(&sides), "sides for which to find the fewest GPUs, e.g. 256,512,1024")(
+      "gpu-counts", po::value(&gpu_counts), "GPU counts tried for --sides (list or range)");
+  po::variables_map vm;
+  if (!parse_options(args, desc, vm, "Finds memory limits by search.")) return 0;
+  const auto k = strategy::kind_from_name(kind);
+  if (!k) throw InputError("--strategy '" + kind + "': unknown strategy");
+  c.kind = *k;
+  if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
+  if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
+  const auto w = strategy::make_workload(spec);
+  const auto b = sweep::largest_batch(w, c, 1, max_batch);
+  std::cout << spec.model << " on " << spec.dataset << " (" << w.model.input.str() << "), "
+            << spec.system << ", " << kind << " on " << c.gpus << " GPUs\n"
+            << "  largest feasible global batch: " << (b.value > 0 ? with_commas(b.value) : "none")
+            << " (" << b.evaluations << " evaluations)\n";
+  const sweep::ResolutionFamily family{spec};
+  if (!resolution.empty()) {
+    const bool has_step = resolution.find_first_of("*+") != std::string::npos;
+    const auto range = sweep::parse_int_values(has_step ? resolution : resolution + " +1",
+                                               {"--resolution", 0}, "resolution");
+    const auto r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
+    std::cout << "  largest feasible side at batch " << c.batch << ": "
+              << (r.value > 0 ? std::to_string(r.value) : "none in " + resolution) << " ("
+              << r.evaluations << " evaluations)\n";
+  }
+  if (!sides.empty()) {
+    const auto counts = sweep::parse_int_values(gpu_counts, {"--gpu-counts", 0}, "gpu-counts");
+    TextTable t;
+    t.add_column("side");
+    t.add_column("fewest GPUs");
+    for (auto side : sweep::parse_int_values(sides, {"--sides", 0}, "sides")) {
+      const auto ws = family.at(side);
+      const auto g = ws ? sweep::fewest_gpus(*ws, c, counts) : sweep::Limit{};
+      t.add_row(
+          {std::to_string(side), g.value > 0 ? std::to_string(g.value) : "none of " + gpu_counts});
+    }
+    std::cout << "  at batch " << c.batch << ":\n";
+    t.print(std::cout);
+  }
+  return 0;
+}
+
+}  // namespace paradise::app

@@ -1,0 +1,124 @@
+#include "paradise/sweep/memlimit.hpp"
+
+#include <algorithm>
+
+#include "paradise/core/error.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/strategy/predict.hpp"
+
+namespace paradise::sweep {
+namespace {
+
+using strategy::Status;
+
+// Largest x in [lo, hi] with fits(x), for a predicate true up to a point then false;
+// 0 when fits(lo) is false (callers search from 1 where 0 means "none"). Counts evaluations.
+template <class Fits>
+std::int64_t last_true(std::int64_t lo, std::int64_t hi, Fits&& fits, int& evaluations) {
+  ++evaluations;
+  if (!fits(lo)) return 0;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    ++evaluations;
+    if (fits(mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side) const {
+  model::Dataset d = model::find_dataset(spec.dataset);
+  strategy::WorkloadSpec s = spec;
+  model::Shape shape = d.sample;
+  for (int i = 0; i < shape.rank; ++i) shape.size[static_cast<std::size_t>(i)] = side;
+  s.dataset = d.name + ":" + std::to_string(d.samples) + ":" + shape.str();
+  try {
+    return strategy::make_workload(s);
+  } catch (const InputError&) {
+    return std::nullopt;  // the model cannot take inputs this small (or of this size)
+  }
+}
+
+// The batches a strategy can divide evenly are the multiples of this step (0: none).
+std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) {
+  using strategy::Kind;
+  switch (c.kind) {
+    case Kind::Data:
+      return c.gpus;
+    case Kind::Pipeline:
+      return c.segments > 0 ? c.segments : c.gpus;
+    case Kind::DataFilter:
+    case Kind::DataSpatial: {
+      const std::int64_t p2 = c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
+      return c.gpus % p2 == 0 ? c.gpus / p2 : 0;
+    }
+    default:
+      return 1;
+  }
+}
+
+Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_t lo,
+                    std::int64_t hi) {
+  Limit r;
+  const std::int64_t step = batch_step(w, c);
+  if (step < 1) return r;  // no batch can be valid: GPUs not a multiple of the group
+  const auto sums = strategy::sum_layers(w);
+  strategy::Prediction p;
+  // B = k * step divides evenly for every k, and memory grows with k: bisect on k.
+  const std::int64_t k_lo = std::max<std::int64_t>(1, (lo + step - 1) / step);
+  const std::int64_t k_hi = hi / step;
+  if (k_hi < k_lo) return r;
+  const auto ok = [&](std::int64_t k) {
+    c.batch = k * step;
+    strategy::predict_into(w, sums, c, p);
+    return p.status == Status::Ok;
+  };
+  r.value = last_true(k_lo, k_hi, ok, r.evaluations) * step;
+  return r;
+}
+
+Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
+                         std::int64_t hi, std::int64_t step) {
+  if (step < 1) throw InputError("resolution step must be >= 1");
+  Limit r;
+  const auto status_at = [&](std::int64_t side) {
+    const auto w = f.at(side);
+    if (!w) return Status::Invalid;
+    return strategy::predict(*w, c).status;
+  };
+  // Sides lo + k step. Below the model's smallest input every side is invalid, not out of
+  // memory: "not out of memory" is the monotone predicate searched for.
+  const auto side = [&](std::int64_t k) { return lo + k * step; };
+  const std::int64_t fit = last_true(
+      0, (hi - lo) / step,
+      [&](std::int64_t k) { return status_at(side(k)) != Status::OutOfMemory; }, r.evaluations);
+  for (std::int64_t k = fit; k >= 0; --k) {
+    ++r.evaluations;
+    if (status_at(side(k)) == Status::Ok) {
+      r.value = side(k);
+      return r;
+    }
+  }
+  return r;
+}
+
+Limit fewest_gpus(const strategy::Workload& w, strategy::Config c,
+                  const std::vector<std::int64_t>& gpus) {
+  Limit r;
+  const auto sums = strategy::sum_layers(w);
+  strategy::Prediction p;
+  for (std::int64_t g : gpus) {
+    c.gpus = g;
+    ++r.evaluations;
+    strategy::predict_into(w, sums, c, p);
+    if (p.status == Status::Ok) return r.value = g, r;
+  }
+  return r;
+}
+
+}  // namespace paradise::sweep
