@@ -126,6 +126,7 @@ int run_predict(const Args& args) {
       "paradise predict --model M --dataset D --system S --strategy K --gpus P --batch B "
       "[options]");
   strategy::WorkloadSpec spec;
+  std::string spatial_split = "w";
   std::string kind = "data", variant = "paradl", format = "table", precision = "fp32",
               allreduce = "ring";
   strategy::Config c;
@@ -144,6 +145,8 @@ int run_predict(const Args& args) {
       "precision", po::value(&precision), "fp32 (activations and weights, 4 bytes)")(
       "p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
       "segments", po::value(&c.segments), "pipeline: micro-batches S")(
+      "spatial-split", po::value(&spatial_split),
+      "spatial: w (ParaDL: the width only) or all (every spatial dimension)")(
       "allreduce", po::value(&allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
       "double-binary-tree")("fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
@@ -171,6 +174,9 @@ int run_predict(const Args& args) {
                      "': expected ring, recursive-doubling, rabenseifner, binomial-tree or "
                      "double-binary-tree");
   c.gradient_allreduce = *algorithm;
+  if (spatial_split != "w" && spatial_split != "all")
+    throw InputError("--spatial-split '" + spatial_split + "': expected w or all");
+  c.spatial_all_dims = spatial_split == "all";
   if (c.gpus < 1) throw InputError("--gpus '" + std::to_string(c.gpus) + "': must be >= 1");
   if (c.batch < 1) throw InputError("--batch '" + std::to_string(c.batch) + "': must be >= 1");
   const strategy::Workload w = strategy::make_workload(spec);

@@ -1,6 +1,7 @@
 // ParaDL's spatial, data+filter and data+spatial strategies as its code computes them
 // (cost-model-notes §1.4.2-1.4.3, §1.6.3; versions reconstructed from ParaDL's logs).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -88,16 +89,42 @@ std::optional<std::pair<std::int64_t, std::int64_t>> split_groups(const Workload
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const int split = last_active(w);
   if (split < 0) return b.invalid("no layer is marked parallel in the layer configuration");
-  std::int64_t min_width = 0;
+  // Per spatial dimension: the smallest extent over the parallel layers' inputs and outputs.
+  const int rank = w.model.input.rank;
+  std::array<std::int64_t, 3> min_extent{0, 0, 0};
   for (int i = 0; i <= split; ++i) {
     if (!w.active[static_cast<std::size_t>(i)]) continue;
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
-    const auto wmin = static_cast<std::int64_t>(std::min(width(l.input), width(l.output)));
-    min_width = min_width == 0 ? wmin : std::min(min_width, wmin);
+    for (int dim = 0; dim < std::min(rank, l.output.rank); ++dim) {
+      const auto u = static_cast<std::size_t>(dim);
+      const std::int64_t e = std::min(l.input.size[u], l.output.size[u]);
+      min_extent[u] = min_extent[u] == 0 ? e : std::min(min_extent[u], e);
+    }
   }
-  if (c.gpus > min_width) {
-    return b.invalid(std::to_string(c.gpus) + " GPUs > the smallest width " +
-                     std::to_string(min_width) + " of the parallel layers");
+  // ParaDL splits W only (p <= min W); --spatial-split all factors p over every spatial
+  // dimension (TR Table III: p = pw x ph [x pd]), a factor at a time to the dimension with
+  // the most rows per GPU left.
+  std::array<std::int64_t, 3> parts{c.gpus, 1, 1};
+  if (c.spatial_all_dims) {
+    parts = {1, 1, 1};
+    std::int64_t left = c.gpus;
+    for (std::int64_t f = 2; left > 1; ++f) {
+      while (left % f == 0) {
+        std::size_t best = 0;
+        for (std::size_t u = 1; u < static_cast<std::size_t>(rank); ++u) {
+          if (min_extent[u] * parts[best] > min_extent[best] * parts[u]) best = u;
+        }
+        parts[best] *= f;
+        left /= f;
+      }
+    }
+  }
+  for (std::size_t u = 0; u < static_cast<std::size_t>(std::max(rank, 1)); ++u) {
+    if (parts[u] > min_extent[u]) {
+      return b.invalid(std::to_string(parts[u]) + " parts > the smallest extent " +
+                       std::to_string(min_extent[u]) + " of spatial dimension " +
+                       std::to_string(u + 1) + " of the parallel layers");
+    }
   }
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
   b.compute(static_cast<double>(w.dataset_samples) *
@@ -107,9 +134,23 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   for (int i = 0; i <= split; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
     if (!w.active[static_cast<std::size_t>(i)] || halo_rows(l) <= 0) continue;
-    // ParaDL's code: one sample's W-only halo; fixed: the full halo of all B samples
-    halo += c.fix_paradl_bugs ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
-                              : width_only_halo(l, link, 1, d);
+    if (c.spatial_all_dims) {
+      // eq. (10) per split dimension: x and dL/dy halos of k rows to 2 neighbours, each
+      // face the local extent of the other dimensions
+      for (std::size_t u = 0; u < static_cast<std::size_t>(l.input.rank); ++u) {
+        if (parts[u] < 2) continue;
+        double face = static_cast<double>(l.input.channels) * halo_rows(l);
+        for (std::size_t v = 0; v < static_cast<std::size_t>(l.input.rank); ++v) {
+          if (v != u)
+            face *= std::ceil(static_cast<double>(l.input.size[v]) / static_cast<double>(parts[v]));
+        }
+        halo += 4 * cost::p2p(link, B * face * d);
+      }
+    } else {
+      // ParaDL's code: one sample's W-only halo; fixed: the full halo of all B samples
+      halo += c.fix_paradl_bugs ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
+                                : width_only_halo(l, link, 1, d);
+    }
   }
   const double ys =
       static_cast<double>(w.model.layers[static_cast<std::size_t>(split)].output_elements);

@@ -69,6 +69,7 @@ expect_rc 0 "systems" -- "$paradise" systems
 grep -q "abci-plx15" /tmp/cli_out.$$ && grep -q "dgx-h100" /tmp/cli_out.$$ && ok || bad "systems lists the built-ins"
 expect_rc 0 "predict csv" -- "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 8 --batch 256 --format csv
 [ "$(wc -l < /tmp/cli_out.$$)" -eq 2 ] && head -1 /tmp/cli_out.$$ | grep -q "^strategy,gpus,batch" && ok || bad "csv: header and one row"
+expect_rc 2 "unknown spatial split" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 8 --batch 8 --spatial-split diagonal
 expect_rc 2 "unknown allreduce" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 8 --allreduce magic
 expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset imagenet --system summit --gpus 8 --batch 8
 

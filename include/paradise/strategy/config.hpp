@@ -68,6 +68,8 @@ struct Config {
   /// false reproduces its logs, true fixes it.
   bool fix_paradl_bugs = false;
   ParadlVersion paradl;
+  /// Spatial: split every spatial dimension (p = pw x ph [x pd]) instead of ParaDL's W only.
+  bool spatial_all_dims = false;
   /// Gradient allreduce algorithm (data, spatial and the hybrids' exchanges); ParaDL: ring.
   cost::AllreduceAlgorithm gradient_allreduce = cost::AllreduceAlgorithm::Ring;
 };
