@@ -90,6 +90,9 @@ TEST(Pipeline, GpipeBubbleOfFourStagesAndSixteenMicroBatches) {
   // 2 (D (p+S-2)/B) (a + (B/S) |y| delta b): NVLink for 4 GPUs, |y| = 1024
   EXPECT_NEAR(p.epoch_communication_s, 2 * (1000.0 * 18 / 16) * (9e-6 + 1.0 * 1024 * 4 / 50e9),
               1e-9);
+  // memory of the largest stage, all 16 micro-batches kept (GPipe without recompute):
+  // 2 delta * 2 layers * (B (|x| + |y|) + |w|) = 8 * 2 * (16 * 2048 + 2304)
+  EXPECT_NEAR(p.memory_per_gpu_bytes, 8.0 * 2 * (16 * 2048 + 2304), 1e-6);
 }
 
 TEST(Pipeline, MoreStagesThanLayersIsInvalid) {
