@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 
 #include "paradise/cost/collectives.hpp"
 #include "strategy_detail.hpp"
@@ -92,27 +93,30 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
 
 // Contiguous partition of layer times into exactly `parts` non-empty groups that minimises
 // the slowest group (bisection on the bottleneck with a greedy fill); returns group ends.
-std::vector<std::size_t> balanced_partition(const std::vector<double>& t, std::size_t parts) {
-  const auto fill = [&](double cap) {
-    std::vector<std::size_t> ends;
+std::vector<std::size_t> balanced_partition(std::span<const double> t, std::size_t parts) {
+  // Greedy fill under a cap; `ends` only when asked (the bisection just counts groups).
+  const auto fill = [&](double cap, std::vector<std::size_t>* ends) {
+    std::size_t groups = 1;
     double sum = 0;
     for (std::size_t i = 0; i < t.size(); ++i) {
       if (sum + t[i] > cap && sum > 0) {
-        ends.push_back(i);
+        if (ends) ends->push_back(i);
+        ++groups;
         sum = 0;
       }
       sum += t[i];
     }
-    ends.push_back(t.size());
-    return ends;
+    if (ends) ends->push_back(t.size());
+    return groups;
   };
   double lo = *std::max_element(t.begin(), t.end());
   double hi = std::accumulate(t.begin(), t.end(), 0.0);
   for (int it = 0; it < 100 && hi - lo > 1e-12 * hi; ++it) {
     const double mid = (lo + hi) / 2;
-    (fill(mid).size() <= parts ? hi : lo) = mid;
+    (fill(mid, nullptr) <= parts ? hi : lo) = mid;
   }
-  std::vector<std::size_t> ends = fill(hi);
+  std::vector<std::size_t> ends;
+  fill(hi, &ends);
   // Fewer groups than stages: split the longest groups; this never raises the bottleneck.
   while (ends.size() < parts) {
     std::size_t best = 0, begin = 0, best_begin = 0, best_len = 0;
@@ -133,13 +137,15 @@ std::vector<std::size_t> balanced_partition(const std::vector<double>& t, std::s
 // T_comp = D (p+S-1)/S max_i T_{G_i}; T_comm = 2 (D (p+S-2)/B) max_i (a + (B/S)|y_{G_i}| delta b);
 // M = 2 delta max_i sum_{l in g_i} (B(|x_l|+|y_l|) + |w_l|) (all S micro-batches kept, note P2).
 void pipeline(const Workload& w, const Config& c, Builder& b) {
-  std::vector<std::size_t> layers;  // the model's layers without the input placeholder
-  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
-    if (w.model.layers[i].op != Op::Input) layers.push_back(i);
-  }
+  // the model's layers without the input placeholder (only ever the first layer)
+  const std::size_t first = !w.model.layers.empty() && w.model.layers[0].op == Op::Input ? 1 : 0;
+  const std::span<const double> t(w.layer_time_s.data() + first, w.layer_time_s.size() - first);
+  const auto layer = [&](std::size_t k) -> const model::LayerStats& {
+    return w.model.layers[first + k];
+  };
   const std::int64_t segments = c.segments > 0 ? c.segments : c.gpus;
-  if (static_cast<std::size_t>(c.gpus) > layers.size()) {
-    b.invalid(std::to_string(c.gpus) + " pipeline stages > " + std::to_string(layers.size()) +
+  if (static_cast<std::size_t>(c.gpus) > t.size()) {
+    b.invalid(std::to_string(c.gpus) + " pipeline stages > " + std::to_string(t.size()) +
               " layers");
     return;
   }
@@ -148,8 +154,6 @@ void pipeline(const Workload& w, const Config& c, Builder& b) {
               std::to_string(segments) + " micro-batches");
     return;
   }
-  std::vector<double> t;
-  for (std::size_t i : layers) t.push_back(w.layer_time_s[i]);
   const auto ends = balanced_partition(t, static_cast<std::size_t>(c.gpus));
   const double B = static_cast<double>(c.batch), S = static_cast<double>(segments);
   const double p = static_cast<double>(c.gpus), D = static_cast<double>(w.dataset_samples);
@@ -158,7 +162,7 @@ void pipeline(const Workload& w, const Config& c, Builder& b) {
   for (std::size_t g = 0; g < ends.size(); ++g) {
     double time = 0, mem = 0;
     for (std::size_t k = begin; k < ends[g]; ++k) {
-      const auto& l = w.model.layers[layers[k]];
+      const auto& l = layer(k);
       time += t[k];
       mem += static_cast<double>(l.params);
       if (counts_for_memory(l))
@@ -167,8 +171,8 @@ void pipeline(const Workload& w, const Config& c, Builder& b) {
     max_t = std::max(max_t, time);
     max_mem = std::max(max_mem, mem);
     if (g + 1 < ends.size()) {
-      max_boundary = std::max(
-          max_boundary, static_cast<double>(w.model.layers[layers[ends[g] - 1]].output_elements));
+      max_boundary =
+          std::max(max_boundary, static_cast<double>(layer(ends[g] - 1).output_elements));
     }
     begin = ends[g];
   }
