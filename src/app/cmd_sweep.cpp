@@ -2,13 +2,16 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/mpi/comm.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/sweep/evaluator.hpp"
 #include "sweep_file.hpp"
@@ -19,6 +22,11 @@ namespace paradise::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+struct Best {  // fastest feasible point of a model (plain bytes: gathered across ranks)
+  double time_s = std::numeric_limits<double>::infinity();
+  std::uint64_t index = 0;
+};
 
 std::string describe(const sweep::Axis& a) {
   const auto n = a.size();
@@ -65,12 +73,30 @@ int run_sweep(const Args& args) {
   }
   po::notify(vm);
 
-  const SweepFile f = read_sweep_file(file);
-  const sweep::Evaluator e(f.spec);
+  const mpi::Environment mpi_environment;
+  const auto comm = mpi::Comm::world();
+  // Every rank reads and validates the same file; only rank 0 reports a bad one.
+  std::optional<SweepFile> parsed;
+  try {
+    parsed = read_sweep_file(file);
+  } catch (const InputError&) {
+    if (comm.is_root()) throw;
+    return 2;
+  }
+  const SweepFile& f = *parsed;
+  std::optional<sweep::Evaluator> evaluator;
+  try {
+    evaluator.emplace(f.spec);
+  } catch (const InputError&) {
+    if (comm.is_root()) throw;
+    return 2;
+  }
+  const sweep::Evaluator& e = *evaluator;
   const auto& grid = e.grid();
   const double points = static_cast<double>(grid.points());
   const double out_bytes = points * bytes_per_point(f.storage);
   if (out_bytes > f.max_output_bytes) {
+    if (!comm.is_root()) return 2;
     throw InputError(file + ": " + with_commas(static_cast<std::int64_t>(grid.points())) +
                      " points at storage '" + f.storage + "' would write " +
                      human_bytes(out_bytes) +
@@ -78,6 +104,7 @@ int run_sweep(const Args& args) {
                      " (use storage = summary or a smaller grid)");
   }
   if (dry_run) {
+    if (!comm.is_root()) return 0;
     const double rate = sample_rate(e);
     std::cout << "sweep " << file << "\n";
     for (const auto& a : grid.axes()) std::cout << "  " << describe(a) << "\n";
@@ -91,46 +118,61 @@ int run_sweep(const Args& args) {
   if (!output.empty())
     throw InputError("-o: HDF5 output is not available yet in this build; use --dry-run or no -o");
 
-  // Evaluate every point, keeping per-model best and feasibility counts (memory does not
-  // grow with the grid).
+  // Ranks take interleaved chunks of the index space (expensive strategies are spread over
+  // all ranks), keep per-model best and feasibility counts (memory does not grow with the
+  // grid), and reduce them; ties go to the lowest index so any rank count gives the same.
   const auto& models = grid.axes()[0].labels;
-  std::vector<double> best(models.size(), std::numeric_limits<double>::infinity());
-  std::vector<std::uint64_t> best_index(models.size(), 0);
-  std::uint64_t ok = 0, oom = 0, invalid = 0;
   const std::uint64_t per_model = grid.points() / models.size();
+  constexpr std::uint64_t kChunk = 4096;
+  const std::uint64_t chunks = (grid.points() + kChunk - 1) / kChunk;
+  std::vector<Best> best(models.size());
+  std::vector<std::uint64_t> counts(3, 0);  // by strategy::Status
   const auto t0 = Clock::now();
   auto last = t0;
-  for (std::uint64_t i = 0; i < grid.points(); ++i) {
-    const auto r = e.evaluate(i);
-    const auto status = static_cast<strategy::Status>(r.status);
-    if (status == strategy::Status::Ok) {
-      ++ok;
-      const std::uint64_t m = i / per_model;
-      if (r.epoch_time_s < best[m]) {
-        best[m] = r.epoch_time_s;
-        best_index[m] = i;
-      }
-    } else if (status == strategy::Status::OutOfMemory) {
-      ++oom;
-    } else {
-      ++invalid;
+  std::uint64_t done = 0;
+  for (std::uint64_t chunk = static_cast<std::uint64_t>(comm.rank()); chunk < chunks;
+       chunk += static_cast<std::uint64_t>(comm.size())) {
+    const std::uint64_t end = std::min(grid.points(), (chunk + 1) * kChunk);
+    for (std::uint64_t i = chunk * kChunk; i < end; ++i) {
+      const auto r = e.evaluate(i);
+      ++counts[r.status];
+      Best& b = best[i / per_model];
+      if (r.status == 0 &&
+          (r.epoch_time_s < b.time_s || (r.epoch_time_s == b.time_s && i < b.index)))
+        b = {r.epoch_time_s, i};
     }
-    if (!quiet && (i & 0xFFF) == 0 && Clock::now() - last > std::chrono::seconds(1)) {
+    done += end - chunk * kChunk;
+    if (!quiet && comm.is_root() && Clock::now() - last > std::chrono::seconds(1)) {
       last = Clock::now();
       const double s = std::chrono::duration<double>(last - t0).count();
-      const double rate = static_cast<double>(i + 1) / s;
-      std::cerr << "\r" << with_commas(static_cast<std::int64_t>(i + 1)) << " / "
+      const double all_done = std::min(points, static_cast<double>(done) * comm.size());
+      const double rate = all_done / s;
+      std::cerr << "\r" << with_commas(static_cast<std::int64_t>(all_done)) << " / "
                 << with_commas(static_cast<std::int64_t>(grid.points())) << " points, "
                 << with_commas(static_cast<std::int64_t>(rate)) << " points/s, ETA "
-                << fixed((points - static_cast<double>(i)) / rate, 0) << " s" << std::flush;
+                << fixed((points - all_done) / rate, 0) << " s" << std::flush;
     }
   }
+  comm.allreduce_sum(counts);
+  const auto gathered = comm.gather_bytes(
+      {reinterpret_cast<const std::uint8_t*>(best.data()), best.size() * sizeof(Best)});
+  if (!comm.is_root()) return 0;
+  for (std::size_t r = 1; r < gathered.size() / (best.size() * sizeof(Best)); ++r) {
+    for (std::size_t m = 0; m < best.size(); ++m) {
+      Best other;
+      std::memcpy(&other, gathered.data() + (r * best.size() + m) * sizeof(Best), sizeof(Best));
+      if (other.time_s < best[m].time_s ||
+          (other.time_s == best[m].time_s && other.index < best[m].index))
+        best[m] = other;
+    }
+  }
+  const std::uint64_t ok = counts[0], oom = counts[1], invalid = counts[2];
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (!quiet && seconds > 1) std::cerr << '\n';
   std::cout << "sweep " << file << ": " << with_commas(static_cast<std::int64_t>(grid.points()))
-            << " points in " << fixed(seconds, 2) << " s; "
-            << fixed(100.0 * static_cast<double>(ok) / points, 1) << "% feasible ("
-            << with_commas(static_cast<std::int64_t>(oom)) << " out of memory, "
+            << " points on " << comm.size() << (comm.size() == 1 ? " rank" : " ranks") << " in "
+            << fixed(seconds, 2) << " s; " << fixed(100.0 * static_cast<double>(ok) / points, 1)
+            << "% feasible (" << with_commas(static_cast<std::int64_t>(oom)) << " out of memory, "
             << with_commas(static_cast<std::int64_t>(invalid)) << " invalid)\n\n";
   TextTable t;
   for (const char* h : {"model", "dataset", "system", "strategy", "gpus", "batch"})
@@ -138,17 +180,17 @@ int run_sweep(const Args& args) {
   t.add_column("epoch time s");
   std::vector<std::uint64_t> c;
   for (std::size_t m = 0; m < models.size(); ++m) {
-    if (!std::isfinite(best[m])) {
+    if (!std::isfinite(best[m].time_s)) {
       t.add_row({models[m], "-", "-", "no feasible configuration", "-", "-", "-"});
       continue;
     }
-    grid.decode(best_index[m], c);
+    grid.decode(best[m].index, c);
     std::vector<std::string> row;
     for (std::size_t a = 0; a < grid.axes().size(); ++a) {
       const auto& axis = grid.axes()[a];
       row.push_back(axis.categorical() ? axis.labels[c[a]] : std::to_string(axis.values[c[a]]));
     }
-    row.push_back(fixed(best[m], 2));
+    row.push_back(fixed(best[m].time_s, 2));
     t.add_row(row);
   }
   std::cout << "fastest feasible configuration per model:\n";

@@ -79,6 +79,11 @@ expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-
 grep -q "^points: 7,392" /tmp/cli_out.$$ && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
 expect_rc 0 "sweep run" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet
 grep -q "fastest feasible configuration per model" /tmp/cli_out.$$ && grep -q "% feasible" /tmp/cli_out.$$ && ok || bad "sweep summary"
+# same sweep => same answer on 1 and 3 MPI ranks (only the timing line may differ)
+mpiexec -n 1 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > /tmp/cli_np1.$$ 2>&1
+mpiexec -n 3 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > /tmp/cli_np3.$$ 2>&1
+if diff <(tail -n +2 /tmp/cli_np1.$$) <(tail -n +2 /tmp/cli_np3.$$) >/dev/null && grep -q "on 3 ranks" /tmp/cli_np3.$$; then ok; else bad "sweep on 1 and 3 ranks differ: $(cat /tmp/cli_np3.$$)"; fi
+rm -f /tmp/cli_np1.$$ /tmp/cli_np3.$$
 bad_ini=/tmp/cli_sweep.$$.ini
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' > $bad_ini
 expect_rc 2 "sweep bad range" -- "$paradise" sweep $bad_ini
