@@ -3,14 +3,17 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <span>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/io/sweep_file_writer.hpp"
 #include "paradise/mpi/comm.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/sweep/evaluator.hpp"
@@ -49,6 +52,82 @@ double sample_rate(const sweep::Evaluator& e) {
   for (std::uint64_t i = 0; i < samples; ++i) e.evaluate(i * (n / samples));
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
   return static_cast<double>(samples) / std::max(s, 1e-9);
+}
+
+// One chunk's results, column by column (the maps in the HDF5 file).
+struct Buffers {
+  std::vector<std::uint8_t> status, limit;
+  std::vector<double> memory, iteration, epoch, compute, communication;
+  void clear() {
+    for (auto* v : {&status, &limit}) v->clear();
+    for (auto* v : {&memory, &iteration, &epoch, &compute, &communication}) v->clear();
+  }
+  void add(const sweep::PointResult& r, bool full) {
+    status.push_back(r.status);
+    memory.push_back(r.memory_per_gpu_bytes);
+    if (!full) return;
+    limit.push_back(r.limit);
+    iteration.push_back(r.iteration_time_s);
+    epoch.push_back(r.epoch_time_s);
+    compute.push_back(r.epoch_compute_s);
+    communication.push_back(r.epoch_communication_s);
+  }
+  void write(io::SweepFileWriter& out, std::uint64_t begin, bool full) const {
+    out.write("status", begin, std::span<const std::uint8_t>(status));
+    out.write("memory_per_gpu_bytes", begin, std::span<const double>(memory));
+    if (!full) return;
+    out.write("limiting_factor", begin, std::span<const std::uint8_t>(limit));
+    out.write("iteration_time_s", begin, std::span<const double>(iteration));
+    out.write("epoch_time_s", begin, std::span<const double>(epoch));
+    out.write("compute_time_s", begin, std::span<const double>(compute));
+    out.write("communication_time_s", begin, std::span<const double>(communication));
+  }
+};
+
+// Creates the HDF5 file with its attributes, coordinates and (empty) data variables.
+io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
+                                const mpi::Comm& comm, const sweep::Grid& grid) {
+  io::SweepFileWriter out(path, comm);
+  // identical metadata on every rank: rank 0's clock
+  std::vector<std::uint8_t> now;
+  if (comm.is_root()) {
+    const std::time_t t = std::time(nullptr);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    now.assign(text, text + std::strlen(text));
+  }
+  now = comm.broadcast_bytes(std::move(now));
+  std::string command = "paradise sweep";
+  for (const auto& a : args) command += " " + a;
+  out.attribute("title", "ParaDiSE sweep " + f.path);
+  out.attribute("Conventions", "CF-1.8");
+  out.attribute("paradise_version", PARADISE_VERSION);
+  out.attribute("creation_time", std::string(now.begin(), now.end()));
+  out.attribute("sweep_file", f.text);
+  out.attribute("command_line", command);
+  out.attribute("ranks", static_cast<std::int64_t>(comm.size()));
+  out.attribute("variant", std::string("paradl"));
+  out.attribute("storage", f.storage);
+  for (const auto& a : grid.axes()) {
+    if (a.categorical()) {
+      out.axis(a.name, a.labels);
+    } else {
+      out.axis(a.name, a.values);
+    }
+  }
+  if (f.storage == "summary") return out;
+  out.variable_u8("status", "0 ok, 1 out_of_memory, 2 invalid");
+  out.variable_attribute("status", "flag_meanings", "ok out_of_memory invalid");
+  out.variable_f64("memory_per_gpu_bytes", "memory per GPU in bytes");
+  if (f.storage == "full") {
+    out.variable_u8("limiting_factor", "0 none, 1 compute, 2 communication, 3 memory");
+    out.variable_attribute("limiting_factor", "flag_meanings", "none compute communication memory");
+    out.variable_f64("iteration_time_s", "time per iteration in seconds");
+    out.variable_f64("epoch_time_s", "time per epoch in seconds");
+    out.variable_f64("compute_time_s", "compute time per epoch in seconds");
+    out.variable_f64("communication_time_s", "communication time per epoch in seconds");
+  }
+  return out;
 }
 
 }  // namespace
@@ -115,8 +194,17 @@ int run_sweep(const Args& args) {
               << " points/s measured on a sample)\n";
     return 0;
   }
-  if (!output.empty())
-    throw InputError("-o: HDF5 output is not available yet in this build; use --dry-run or no -o");
+  std::optional<io::SweepFileWriter> out;
+  if (!output.empty()) {
+    try {
+      out.emplace(open_output(output, f, args, comm, grid));
+    } catch (const io::Error& err) {  // e.g. an unwritable directory: bad input, not a crash
+      if (comm.is_root()) throw InputError(std::string("-o ") + output + ": " + err.what());
+      return 2;
+    }
+  }
+  const bool per_point = out && f.storage != "summary";
+  const bool full = f.storage == "full";
 
   // Ranks take interleaved chunks of the index space (expensive strategies are spread over
   // all ranks), keep per-model best and feasibility counts (memory does not grow with the
@@ -130,18 +218,27 @@ int run_sweep(const Args& args) {
   const auto t0 = Clock::now();
   auto last = t0;
   std::uint64_t done = 0;
-  for (std::uint64_t chunk = static_cast<std::uint64_t>(comm.rank()); chunk < chunks;
-       chunk += static_cast<std::uint64_t>(comm.size())) {
-    const std::uint64_t end = std::min(grid.points(), (chunk + 1) * kChunk);
-    for (std::uint64_t i = chunk * kChunk; i < end; ++i) {
+  // Every rank makes the same number of (collective) writes: round t holds chunk t*R + r.
+  const std::uint64_t rounds = (chunks + static_cast<std::uint64_t>(comm.size()) - 1) /
+                               static_cast<std::uint64_t>(comm.size());
+  Buffers buf;
+  for (std::uint64_t round = 0; round < rounds; ++round) {
+    const std::uint64_t chunk =
+        round * static_cast<std::uint64_t>(comm.size()) + static_cast<std::uint64_t>(comm.rank());
+    const std::uint64_t begin = std::min(grid.points(), chunk * kChunk);
+    const std::uint64_t end = std::min(grid.points(), begin + kChunk);
+    buf.clear();
+    for (std::uint64_t i = begin; i < end; ++i) {
       const auto r = e.evaluate(i);
       ++counts[r.status];
       Best& b = best[i / per_model];
       if (r.status == 0 &&
           (r.epoch_time_s < b.time_s || (r.epoch_time_s == b.time_s && i < b.index)))
         b = {r.epoch_time_s, i};
+      if (per_point) buf.add(r, full);
     }
-    done += end - chunk * kChunk;
+    if (per_point) buf.write(*out, begin, full);
+    done += end - begin;
     if (!quiet && comm.is_root() && Clock::now() - last > std::chrono::seconds(1)) {
       last = Clock::now();
       const double s = std::chrono::duration<double>(last - t0).count();
@@ -153,6 +250,7 @@ int run_sweep(const Args& args) {
                 << fixed((points - all_done) / rate, 0) << " s" << std::flush;
     }
   }
+  if (out) out->commit();
   comm.allreduce_sum(counts);
   const auto gathered = comm.gather_bytes(
       {reinterpret_cast<const std::uint8_t*>(best.data()), best.size() * sizeof(Best)});

@@ -98,6 +98,14 @@ std::vector<std::uint8_t> Comm::gather_bytes(std::span<const std::uint8_t> bytes
   return all;
 }
 
+std::vector<std::uint8_t> Comm::broadcast_bytes(std::vector<std::uint8_t> bytes) const {
+  std::uint64_t n = bytes.size();
+  PARADISE_MPI(MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD));
+  bytes.resize(n);
+  PARADISE_MPI(MPI_Bcast(bytes.data(), count_of(n), MPI_BYTE, 0, MPI_COMM_WORLD));
+  return bytes;
+}
+
 void Comm::abort(int code) const noexcept {
   MPI_Abort(MPI_COMM_WORLD, code);
   std::abort();

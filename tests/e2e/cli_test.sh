@@ -84,6 +84,34 @@ mpiexec -n 1 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > /tmp/cli_np1.$
 mpiexec -n 3 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > /tmp/cli_np3.$$ 2>&1
 if diff <(tail -n +2 /tmp/cli_np1.$$) <(tail -n +2 /tmp/cli_np3.$$) >/dev/null && grep -q "on 3 ranks" /tmp/cli_np3.$$; then ok; else bad "sweep on 1 and 3 ranks differ: $(cat /tmp/cli_np3.$$)"; fi
 rm -f /tmp/cli_np1.$$ /tmp/cli_np3.$$
+# HDF5 output: same bytes on 1 and 3 ranks but for the rank count, command line and
+# creation time; xarray reads the axes as coordinates; values equal predict's
+h5dir=$(mktemp -d)
+mpiexec -n 1 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o "$h5dir/one.h5" >/dev/null 2>&1 && ok || bad "sweep -o on 1 rank"
+mpiexec -n 3 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o "$h5dir/three.h5" >/dev/null 2>&1 && ok || bad "sweep -o on 3 ranks"
+[ ! -e "$h5dir/one.h5.tmp" ] && [ ! -e "$h5dir/three.h5.tmp" ] && ok || bad "temporary files left behind"
+diffs=$(h5diff "$h5dir/one.h5" "$h5dir/three.h5" | grep '^attribute:' | grep -v -e '<ranks of' -e '<command_line of' -e '<creation_time of')
+[ -z "$diffs" ] && [ "$(h5diff "$h5dir/one.h5" "$h5dir/three.h5" | grep -c '^dataset:')" -eq 0 ] && ok || bad "1-rank and 3-rank files differ: $diffs"
+"$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 64 --batch 2048 --format json > "$h5dir/p.json"
+$py - "$h5dir/three.h5" "$h5dir/p.json" <<'PY' && ok || bad "xarray reading of the sweep file"
+import json, sys
+import xarray as xr
+ds = xr.open_dataset(sys.argv[1], engine="h5netcdf")
+assert list(ds.status.dims) == ["model", "dataset", "system", "strategy", "gpus", "batch"], ds.status.dims
+assert list(ds.model.values) == ["resnet50", "vgg16", "alexnet", "cosmoflow"] and list(ds.gpus.values[:3]) == [1, 2, 4]
+p = json.load(open(sys.argv[2]))
+pt = dict(model="resnet50", dataset="imagenet", system="dgx-a100", strategy="data", gpus=64, batch=2048)
+assert int(ds.status.sel(**pt)) == 0 and float(ds.memory_per_gpu_bytes.sel(**pt)) == p["memory_per_gpu_bytes"]
+assert ds.attrs["ranks"] == 3 and "[sweep]" in ds.attrs["sweep_file"]
+PY
+mkdir -p "$h5dir/ro" && chmod 555 "$h5dir/ro"
+if [ "$(id -u)" -ne 0 ]; then
+  expect_rc 2 "unwritable output" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o "$h5dir/ro/x.h5"
+  [ ! -e "$h5dir/ro/x.h5" ] && ok || bad "output in an unwritable directory"
+fi
+expect_rc 2 "output in a missing directory" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o "$h5dir/missing/x.h5"
+grep -q "cannot create" /tmp/cli_err.$$ && ok || bad "missing directory message: $(cat /tmp/cli_err.$$)"
+rm -rf "$h5dir"
 bad_ini=/tmp/cli_sweep.$$.ini
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' > $bad_ini
 expect_rc 2 "sweep bad range" -- "$paradise" sweep $bad_ini

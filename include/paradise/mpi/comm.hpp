@@ -42,6 +42,8 @@ class Comm {
   void allreduce_min(std::span<double> values) const;
   /// Rank 0 receives every rank's bytes concatenated in rank order; others get nothing.
   std::vector<std::uint8_t> gather_bytes(std::span<const std::uint8_t> bytes) const;
+  /// Rank 0's bytes on every rank.
+  std::vector<std::uint8_t> broadcast_bytes(std::vector<std::uint8_t> bytes) const;
   /// Ends every rank of the job (after an error on one rank); never returns.
   [[noreturn]] void abort(int code) const noexcept;
 
