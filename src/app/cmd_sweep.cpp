@@ -17,6 +17,7 @@
 #include "paradise/mpi/comm.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/sweep/evaluator.hpp"
+#include "paradise/sweep/pareto.hpp"
 #include "sweep_file.hpp"
 
 namespace po = boost::program_options;
@@ -83,6 +84,87 @@ struct Buffers {
     out.write("communication_time_s", begin, std::span<const double>(communication));
   }
 };
+
+// Pareto fronts (epoch time vs. GPUs, both minimised) per group of model x dataset x
+// system x batch, over strategies and GPU counts. Kept small while evaluating.
+struct Fronts {
+  const sweep::Grid& grid;
+  std::uint64_t nb, ng, nk;
+  std::vector<std::vector<sweep::Candidate>> groups;
+  explicit Fronts(const sweep::Grid& g)
+      : grid(g),
+        nb(g.axes()[5].size()),
+        ng(g.axes()[4].size()),
+        nk(g.axes()[3].size()),
+        groups(g.points() / (nb * ng * nk) * nb) {}
+  void add(std::uint64_t i, double epoch_time_s) {
+    auto& f = groups[i / (nk * ng * nb) * nb + i % nb];
+    const auto gpus = static_cast<double>(grid.axes()[4].values[(i / nb) % ng]);
+    f.push_back({epoch_time_s, gpus, i});
+    if (f.size() > 256) f = sweep::pareto_front(std::move(f));
+  }
+};
+
+// Gathers every rank's fronts on rank 0, merges them per group exactly, and writes the
+// group "pareto" (one 1-D variable per field over dimension "point").
+void write_pareto(io::SweepFileWriter& out, Fronts& fronts, const mpi::Comm& comm,
+                  const sweep::Grid& grid) {
+  std::vector<sweep::Candidate> mine;
+  for (auto& f : fronts.groups) {
+    f = sweep::pareto_front(std::move(f));
+    mine.insert(mine.end(), f.begin(), f.end());
+  }
+  const auto bytes = comm.gather_bytes(
+      {reinterpret_cast<const std::uint8_t*>(mine.data()), mine.size() * sizeof(sweep::Candidate)});
+  std::vector<sweep::Candidate> front;  // rank 0: the merged fronts, group by group
+  if (comm.is_root()) {
+    std::vector<sweep::Candidate> all(bytes.size() / sizeof(sweep::Candidate));
+    std::memcpy(all.data(), bytes.data(), bytes.size());
+    for (auto& g : fronts.groups) g.clear();
+    for (const auto& c : all)
+      fronts.groups[c.index / (fronts.nk * fronts.ng * fronts.nb) * fronts.nb + c.index % fronts.nb]
+          .push_back(c);
+    for (auto& g : fronts.groups) {
+      const auto f = sweep::pareto_front(std::move(g));
+      front.insert(front.end(), f.begin(), f.end());
+    }
+  }
+  std::vector<std::uint8_t> count(8);
+  const std::uint64_t n_root = front.size();
+  std::memcpy(count.data(), &n_root, 8);
+  count = comm.broadcast_bytes(std::move(count));
+  std::uint64_t n = 0;
+  std::memcpy(&n, count.data(), 8);
+  using Column = io::SweepFileWriter::Column;
+  std::vector<Column> cols;
+  std::vector<std::uint64_t> c;
+  const auto& axes = grid.axes();
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    Column col;
+    col.kind = axes[a].categorical() ? Column::Kind::Text : Column::Kind::Integer;
+    col.name = axes[a].name;
+    col.description = axes[a].name + " of the Pareto point";
+    cols.push_back(std::move(col));
+  }
+  Column time{Column::Kind::Real, "epoch_time_s", "time per epoch in seconds", {}, {}, {}};
+  Column index{
+      Column::Kind::Integer, "point_index", "flat index of the point in the grid", {}, {}, {}};
+  for (const auto& p : front) {
+    grid.decode(p.index, c);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      if (axes[a].categorical()) {
+        cols[a].text.push_back(axes[a].labels[c[a]]);
+      } else {
+        cols[a].integers.push_back(axes[a].values[c[a]]);
+      }
+    }
+    time.reals.push_back(p.first);
+    index.integers.push_back(static_cast<std::int64_t>(p.index));
+  }
+  cols.push_back(std::move(time));
+  cols.push_back(std::move(index));
+  out.table("pareto", "point", n, cols);
+}
 
 // Creates the HDF5 file with its attributes, coordinates and (empty) data variables.
 io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
@@ -222,6 +304,7 @@ int run_sweep(const Args& args) {
   const std::uint64_t rounds = (chunks + static_cast<std::uint64_t>(comm.size()) - 1) /
                                static_cast<std::uint64_t>(comm.size());
   Buffers buf;
+  Fronts fronts(grid);
   for (std::uint64_t round = 0; round < rounds; ++round) {
     const std::uint64_t chunk =
         round * static_cast<std::uint64_t>(comm.size()) + static_cast<std::uint64_t>(comm.rank());
@@ -236,6 +319,7 @@ int run_sweep(const Args& args) {
           (r.epoch_time_s < b.time_s || (r.epoch_time_s == b.time_s && i < b.index)))
         b = {r.epoch_time_s, i};
       if (per_point) buf.add(r, full);
+      if (out && r.status == 0) fronts.add(i, r.epoch_time_s);
     }
     if (per_point) buf.write(*out, begin, full);
     done += end - begin;
@@ -250,7 +334,10 @@ int run_sweep(const Args& args) {
                 << fixed((points - all_done) / rate, 0) << " s" << std::flush;
     }
   }
-  if (out) out->commit();
+  if (out) {
+    write_pareto(*out, fronts, comm, grid);
+    out->commit();
+  }
   comm.allreduce_sum(counts);
   const auto gathered = comm.gather_bytes(
       {reinterpret_cast<const std::uint8_t*>(best.data()), best.size() * sizeof(Best)});

@@ -7,6 +7,7 @@
 #include <hdf5_hl.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -255,6 +256,65 @@ void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
                             std::span<const double> values) {
   impl_->write_slabs(impl_->variable(variable), H5T_NATIVE_DOUBLE, values.data(), begin,
                      values.size(), impl_->dims_);
+}
+
+void SweepFileWriter::table(const std::string& group, const std::string& dim, std::uint64_t n,
+                            const std::vector<Column>& columns) {
+  const std::string& path_ = impl_->path_;
+  const bool root = impl_->comm_.is_root();
+  Handle gcpl(PARADISE_H5(H5Pcreate(H5P_GROUP_CREATE)), H5Pclose);
+  PARADISE_H5(H5Pset_link_creation_order(gcpl.id, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
+  Handle g(
+      PARADISE_H5(H5Gcreate2(impl_->file_.id, group.c_str(), H5P_DEFAULT, gcpl.id, H5P_DEFAULT)),
+      H5Gclose);
+  const hsize_t len = n;
+  const auto dataset = [&](const std::string& name, hid_t type) {
+    Handle space(PARADISE_H5(H5Screate_simple(1, &len, nullptr)), H5Sclose);
+    return Handle(PARADISE_H5(H5Dcreate2(g.id, name.c_str(), type, space.id, H5P_DEFAULT,
+                                         H5P_DEFAULT, H5P_DEFAULT)),
+                  H5Dclose);
+  };
+  // the dimension: a scale named like it, holding 0..n-1
+  std::vector<std::int64_t> ids(root ? n : 0);
+  for (std::uint64_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<std::int64_t>(i);
+  Handle scale = dataset(dim, H5T_NATIVE_INT64);
+  impl_->write_slabs(scale.id, H5T_NATIVE_INT64, ids.data(), 0, root ? n : 0, {n});
+  PARADISE_H5(H5DSset_scale(scale.id, dim.c_str()));
+  for (const Column& c : columns) {
+    const std::size_t given = c.kind == Column::Kind::Text      ? c.text.size()
+                              : c.kind == Column::Kind::Integer ? c.integers.size()
+                                                                : c.reals.size();
+    if (root && given != n)
+      throw Error("column '" + c.name + "' of " + group + " has " + std::to_string(given) +
+                  " values, not " + std::to_string(n));
+    Handle d;
+    if (c.kind == Column::Kind::Text) {
+      // fixed-length strings, as wide as rank 0's widest (+1), agreed on by broadcast
+      std::uint64_t width = 1;
+      for (const auto& t : c.text) width = std::max<std::uint64_t>(width, t.size() + 1);
+      std::vector<std::uint8_t> w(sizeof width);
+      std::memcpy(w.data(), &width, sizeof width);
+      w = impl_->comm_.broadcast_bytes(std::move(w));
+      std::memcpy(&width, w.data(), sizeof width);
+      std::vector<char> packed(root ? n * width : 0, '\0');
+      for (std::size_t i = 0; root && i < c.text.size() && i < n; ++i)
+        c.text[i].copy(packed.data() + i * width, c.text[i].size());
+      Handle type(PARADISE_H5(H5Tcopy(H5T_C_S1)), H5Tclose);
+      PARADISE_H5(H5Tset_size(type.id, width));
+      PARADISE_H5(H5Tset_strpad(type.id, H5T_STR_NULLTERM));
+      d = dataset(c.name, type.id);
+      impl_->write_slabs(d.id, type.id, packed.data(), 0, root ? n : 0, {n});
+      impl_->string_attribute(d.id, "_Encoding", "utf-8");
+    } else if (c.kind == Column::Kind::Integer) {
+      d = dataset(c.name, H5T_NATIVE_INT64);
+      impl_->write_slabs(d.id, H5T_NATIVE_INT64, c.integers.data(), 0, root ? n : 0, {n});
+    } else {
+      d = dataset(c.name, H5T_NATIVE_DOUBLE);
+      impl_->write_slabs(d.id, H5T_NATIVE_DOUBLE, c.reals.data(), 0, root ? n : 0, {n});
+    }
+    PARADISE_H5(H5DSattach_scale(d.id, scale.id, 0));
+    impl_->string_attribute(d.id, "long_name", c.description);
+  }
 }
 
 void SweepFileWriter::commit() {

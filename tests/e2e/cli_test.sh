@@ -103,6 +103,17 @@ p = json.load(open(sys.argv[2]))
 pt = dict(model="resnet50", dataset="imagenet", system="dgx-a100", strategy="data", gpus=64, batch=2048)
 assert int(ds.status.sel(**pt)) == 0 and float(ds.memory_per_gpu_bytes.sel(**pt)) == p["memory_per_gpu_bytes"]
 assert ds.attrs["ranks"] == 3 and "[sweep]" in ds.attrs["sweep_file"]
+# the pareto group: per (model, dataset, system, batch) no row dominates another
+pf = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto").to_dataframe()
+assert len(pf) > 0
+for _, g in pf.groupby(["model", "dataset", "system", "batch"]):
+    rows = list(zip(g.epoch_time_s, g.gpus))
+    for a in rows:
+        assert not any(b != a and b[0] <= a[0] and b[1] <= a[1] for b in rows), (a, rows)
+# and every Pareto point is feasible in the status map
+for _, r in pf.iterrows():
+    pt = dict(model=r.model, dataset=r.dataset, system=r.system, strategy=r.strategy, gpus=r.gpus, batch=r.batch)
+    assert int(ds.status.sel(**pt)) == 0, pt
 PY
 mkdir -p "$h5dir/ro" && chmod 555 "$h5dir/ro"
 if [ "$(id -u)" -ne 0 ]; then

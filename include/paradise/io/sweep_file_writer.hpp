@@ -54,6 +54,18 @@ class SweepFileWriter {
   void write(const std::string& variable, std::uint64_t begin,
              std::span<const std::uint8_t> values);
   void write(const std::string& variable, std::uint64_t begin, std::span<const double> values);
+  /// A group of 1-D variables over one dimension `dim` of length n (e.g. the Pareto
+  /// points): `xarray.open_dataset(path, group=...)` reads it. Collective; the values are
+  /// taken from rank 0 (other ranks pass the same names and n, and may pass empty data).
+  struct Column {
+    enum class Kind { Text, Integer, Real } kind = Kind::Real;  ///< the same on every rank
+    std::string name, description;
+    std::vector<std::string> text;
+    std::vector<std::int64_t> integers;
+    std::vector<double> reals;
+  };
+  void table(const std::string& group, const std::string& dim, std::uint64_t n,
+             const std::vector<Column>& columns);
   /// Closes the file and renames PATH.tmp to PATH (collective).
   void commit();
 
