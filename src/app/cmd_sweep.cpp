@@ -293,7 +293,8 @@ int run_sweep(const Args& args) {
   // grid), and reduce them; ties go to the lowest index so any rank count gives the same.
   const auto& models = grid.axes()[0].labels;
   const std::uint64_t per_model = grid.points() / models.size();
-  constexpr std::uint64_t kChunk = 4096;
+  constexpr std::uint64_t kChunk =
+      65536;  // = the HDF5 chunk size: most file chunks are written once
   const std::uint64_t chunks = (grid.points() + kChunk - 1) / kChunk;
   std::vector<Best> best(models.size());
   std::vector<std::uint64_t> counts(3, 0);  // by strategy::Status
