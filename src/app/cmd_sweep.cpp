@@ -306,6 +306,17 @@ int run_sweep(const Args& args) {
                                static_cast<std::uint64_t>(comm.size());
   Buffers buf;
   Fronts fronts(grid);
+  // A failed write (full disk, quota) ends the sweep with the path in the message; the
+  // writer's destructor removes the temporary file, so nothing half-written remains.
+  const auto io_failed = [&](auto&& write) {
+    try {
+      write();
+      return false;
+    } catch (const io::Error& err) {
+      if (comm.is_root()) throw InputError(std::string("-o ") + output + ": " + err.what());
+      return true;
+    }
+  };
   for (std::uint64_t round = 0; round < rounds; ++round) {
     const std::uint64_t chunk =
         round * static_cast<std::uint64_t>(comm.size()) + static_cast<std::uint64_t>(comm.rank());
@@ -322,7 +333,7 @@ int run_sweep(const Args& args) {
       if (per_point) buf.add(r, full);
       if (out && r.status == 0) fronts.add(i, r.epoch_time_s);
     }
-    if (per_point) buf.write(*out, begin, full);
+    if (per_point && io_failed([&] { buf.write(*out, begin, full); })) return 2;
     done += end - begin;
     if (!quiet && comm.is_root() && Clock::now() - last > std::chrono::seconds(1)) {
       last = Clock::now();
@@ -335,9 +346,11 @@ int run_sweep(const Args& args) {
                 << fixed((points - all_done) / rate, 0) << " s" << std::flush;
     }
   }
-  if (out) {
-    write_pareto(*out, fronts, comm, grid);
-    out->commit();
+  if (out && io_failed([&] {
+        write_pareto(*out, fronts, comm, grid);
+        out->commit();
+      })) {
+    return 2;
   }
   comm.allreduce_sum(counts);
   const auto gathered = comm.gather_bytes(
