@@ -1,10 +1,12 @@
 // GoogleTest main for MPI tests (shared/reference/ecosystem-notes.md §5): rank 0 prints the
 // report, other ranks print only their failures with their rank, and the exit code is the
-// maximum over ranks so a failure anywhere fails the ctest test.
+// maximum over ranks, so a failure on any rank fails the ctest test.
 #include <gtest/gtest.h>
-#include <mpi.h>
 
+#include <cstdint>
 #include <cstdio>
+
+#include "paradise/mpi/comm.hpp"
 
 namespace {
 
@@ -25,17 +27,16 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // the wrapper under test initialises MPI, so MPI_ERRORS_RETURN is set as in the program
+  const paradise::mpi::Environment environment(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) {
+  const auto world = paradise::mpi::Comm::world();
+  if (!world.is_root()) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
-    listeners.Append(new RankFailurePrinter(rank));
+    listeners.Append(new RankFailurePrinter(world.rank()));
   }
-  int local = RUN_ALL_TESTS(), global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return global;
+  std::int64_t result = RUN_ALL_TESTS();
+  world.allreduce_max(std::span(&result, 1));
+  return static_cast<int>(result);
 }

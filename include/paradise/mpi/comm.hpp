@@ -1,54 +1,94 @@
-// MPI behind a small value type: the only module that includes <mpi.h> (in its .cpp files).
-// Every call is checked; failures throw mpi::Error stamped with the rank and the call site.
+// MPI behind a small value type; this header does not include <mpi.h> (native.hpp does).
+// Every MPI call is checked; a failure throws mpi::Error stamped with the rank and call site.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace paradise::mpi {
 
+/// A failed MPI call (or a message too large for MPI's int counts). The message reads
+/// "rank R: MPI_Xxx failed at src/mpi/file.cpp:L: <MPI's error string>".
 class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-/// RAII MPI_Init_thread / MPI_Finalize; does nothing if MPI is already initialised. Sets
-/// MPI_ERRORS_RETURN on MPI_COMM_WORLD so that errors come back to the checker.
+/// RAII MPI_Init_thread(MPI_THREAD_FUNNELED) / MPI_Finalize. Sets MPI_ERRORS_RETURN on
+/// MPI_COMM_WORLD so failures reach the checker. Does nothing if MPI is already initialised.
+/// Works without mpiexec (MPI singleton init gives a world of one rank).
 class Environment {
  public:
   Environment(int& argc, char**& argv);
-  Environment();  ///< without the command line (MPI_Init_thread accepts none)
-  ~Environment();
+  Environment();   ///< without the command line
+  ~Environment();  ///< finalises only if this object initialised MPI; never throws
   Environment(const Environment&) = delete;
   Environment& operator=(const Environment&) = delete;
+
+  /// True between MPI_Init and MPI_Finalize, whoever called them.
+  static bool active();
 
  private:
   bool owner_ = false;
 };
 
-/// A view of MPI_COMM_WORLD (the only communicator the sweep needs).
+namespace detail {
+struct CommAccess;  // converts to and from MPI_Comm (src/mpi/comm.cpp, for native.hpp)
+}
+
+/// A non-owning view of a communicator (today only MPI_COMM_WORLD); copies are cheap and
+/// refer to the same communicator. Collectives must be called by every rank, in the same order.
 class Comm {
  public:
+  /// MPI_COMM_WORLD; throws Error if no Environment (or other MPI_Init) is active.
   static Comm world();
+
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool is_root() const { return rank_ == 0; }
   void barrier() const;
-  /// Element-wise sums / minima across ranks, in place.
-  void allreduce_sum(std::span<std::uint64_t> values) const;
-  void allreduce_sum(std::span<double> values) const;
-  void allreduce_min(std::span<double> values) const;
-  /// Rank 0 receives every rank's bytes concatenated in rank order; others get nothing.
-  std::vector<std::uint8_t> gather_bytes(std::span<const std::uint8_t> bytes) const;
-  /// Rank 0's bytes on every rank.
-  std::vector<std::uint8_t> broadcast_bytes(std::vector<std::uint8_t> bytes) const;
-  /// Ends every rank of the job (after an error on one rank); never returns.
+  /// Ends every rank of the job (after an unrecoverable error on one rank); never returns.
   [[noreturn]] void abort(int code) const noexcept;
+  /// Seconds since an arbitrary time in the past (MPI_Wtime).
+  static double wtime();
+
+  /// Element-wise sum / maximum / minimum across ranks, in place (same length on every rank).
+  void allreduce_sum(std::span<double> values) const;
+  void allreduce_sum(std::span<std::int64_t> values) const;
+  void allreduce_sum(std::span<std::uint64_t> values) const;
+  void allreduce_max(std::span<double> values) const;
+  void allreduce_max(std::span<std::int64_t> values) const;
+  void allreduce_max(std::span<std::uint64_t> values) const;
+  void allreduce_min(std::span<double> values) const;
+  void allreduce_min(std::span<std::int64_t> values) const;
+  void allreduce_min(std::span<std::uint64_t> values) const;
+  /// True on every rank if `value` is true on any rank.
+  bool allreduce_or(bool value) const;
+
+  /// Rank `root` receives every rank's bytes concatenated in rank order; the others get
+  /// an empty vector. Payload sizes may differ between ranks.
+  std::vector<std::uint8_t> gatherv_bytes(std::span<const std::uint8_t> bytes, int root) const;
+  /// Every rank receives every rank's bytes concatenated in rank order.
+  std::vector<std::uint8_t> allgatherv_bytes(std::span<const std::uint8_t> bytes) const;
+  /// Root's bytes on every rank; `bytes` is resized on the others.
+  void bcast_bytes(std::vector<std::uint8_t>& bytes, int root) const;
+
+  /// Kept for existing callers: gatherv_bytes(bytes, 0) and bcast_bytes(bytes, 0).
+  std::vector<std::uint8_t> gather_bytes(std::span<const std::uint8_t> bytes) const {
+    return gatherv_bytes(bytes, 0);
+  }
+  std::vector<std::uint8_t> broadcast_bytes(std::vector<std::uint8_t> bytes) const {
+    bcast_bytes(bytes, 0);
+    return bytes;
+  }
 
  private:
-  Comm(int rank, int size) : rank_(rank), size_(size) {}
+  friend struct detail::CommAccess;
+  Comm(std::uintptr_t handle, int rank, int size) : handle_(handle), rank_(rank), size_(size) {}
+  std::uintptr_t handle_ = 0;  ///< the MPI_Comm's bytes (an int in MPICH, a pointer in Open MPI)
   int rank_ = 0;
   int size_ = 1;
 };
