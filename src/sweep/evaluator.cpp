@@ -1,17 +1,28 @@
 #include "paradise/sweep/evaluator.hpp"
 
+#include <optional>
+
 #include "paradise/core/error.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise/sweep/memlimit.hpp"
 #include "paradise/system/catalog.hpp"
 
 namespace paradise::sweep {
 
 Grid make_grid(const SweepSpec& s) {
-  return Grid({Axis{"model", s.models, {}}, Axis{"dataset", s.datasets, {}},
-               Axis{"system", s.systems, {}}, Axis{"strategy", s.strategies, {}},
-               Axis{"gpus", {}, s.gpus}, Axis{"batch", {}, s.batch}});
+  std::vector<Axis> axes{Axis{"model", s.models, {}}, Axis{"dataset", s.datasets, {}}};
+  if (!s.resolution.empty()) axes.push_back(Axis{"resolution", {}, s.resolution});
+  axes.push_back(Axis{"system", s.systems, {}});
+  if (!s.network_bandwidth_gbps.empty())
+    axes.push_back(Axis{"network_bandwidth_gbps", {}, s.network_bandwidth_gbps});
+  if (!s.network_latency_us.empty())
+    axes.push_back(Axis{"network_latency_us", {}, s.network_latency_us});
+  axes.push_back(Axis{"strategy", s.strategies, {}});
+  axes.push_back(Axis{"gpus", {}, s.gpus});
+  axes.push_back(Axis{"batch", {}, s.batch});
+  return Grid(std::move(axes));
 }
 
 Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)) {
@@ -34,32 +45,80 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (const auto& m : spec.models) model::ModelSource::load(m);
   for (const auto& d : spec.datasets) model::find_dataset(d);
   for (const auto& s : spec.systems) system::find_system(s);
+  // One workload per combination of the axes before strategy, in grid order. A model that
+  // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
+  // invalid, with the reason; the layer analysis is shared by the network variants.
+  const std::vector<std::int64_t> keep{0};
+  const auto& res = spec.resolution.empty() ? keep : spec.resolution;
+  const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
+  const auto& lats = spec.network_latency_us.empty() ? keep : spec.network_latency_us;
+  for (std::int64_t v : spec.resolution) {
+    if (v < 1) throw InputError("resolution '" + std::to_string(v) + "': must be >= 1");
+  }
+  for (const auto* axis : {&spec.network_bandwidth_gbps, &spec.network_latency_us}) {
+    for (std::int64_t v : *axis) {
+      if (v < 1) throw InputError("network value '" + std::to_string(v) + "': must be >= 1");
+    }
+  }
   for (const auto& m : spec.models) {
     for (const auto& d : spec.datasets) {
-      for (const auto& s : spec.systems) {
-        try {
-          workloads_.emplace_back(strategy::make_workload({m, d, s, "", 0}));
-          sums_.push_back(strategy::sum_layers(workloads_.back()));
-          unusable_.emplace_back();
-        } catch (const InputError& e) {
-          workloads_.emplace_back();
-          sums_.emplace_back();
-          unusable_.emplace_back(e.what());
+      for (std::int64_t side : res) {
+        for (const auto& s : spec.systems) {
+          std::optional<strategy::Workload> base;
+          std::string why;
+          const ResolutionFamily family{{m, d, s, "", 0}};
+          try {
+            base = side > 0 ? family.make(side) : family.native();
+          } catch (const InputError& e) {
+            why = e.what();
+          }
+          for (std::int64_t bw : bws) {
+            for (std::int64_t lat : lats) {
+              unusable_.push_back(why);
+              families_.push_back(family);
+              // Gbit/s -> bytes/s; microseconds -> seconds
+              families_.back().inter_node_bandwidth_Bps = static_cast<double>(bw) * 1e9 / 8;
+              families_.back().inter_node_latency_s = static_cast<double>(lat) * 1e-6;
+              if (!base) {
+                workloads_.emplace_back();
+                sums_.emplace_back();
+                continue;
+              }
+              workloads_.push_back(*base);
+              workloads_.back().system =
+                  system::with_inter_node(base->system, families_.back().inter_node_bandwidth_Bps,
+                                          families_.back().inter_node_latency_s);
+              sums_.push_back(strategy::sum_layers(workloads_.back()));
+            }
+          }
         }
       }
     }
   }
 }
 
+Evaluator::Point Evaluator::point(std::uint64_t index) const {
+  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), nk = kinds_.size();
+  Point p;
+  p.config.batch = spec_.batch[index % nb];
+  index /= nb;
+  p.config.gpus = spec_.gpus[index % ng];
+  index /= ng;
+  p.config.kind = kinds_[index % nk];
+  p.config.variant = spec_.variant;
+  p.workload = index / nk;
+  return p;
+}
+
 PointResult Evaluator::evaluate(std::uint64_t index) const {
-  // decode without allocation: batch fastest, then gpus, strategy, system, dataset, model
+  // decode without allocation: batch fastest, then gpus, strategy, then the workload axes
   const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), nk = kinds_.size();
   const std::uint64_t b = index % nb;
   index /= nb;
   const std::uint64_t g = index % ng;
   index /= ng;
   const std::uint64_t k = index % nk;
-  index /= nk;  // index is now the workload number (model, dataset, system)
+  index /= nk;  // index is now the workload number (the axes before strategy)
   strategy::Config c;
   c.kind = kinds_[k];
   c.gpus = spec_.gpus[g];

@@ -4,6 +4,7 @@
 
 #include "paradise/core/error.hpp"
 #include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
 
 namespace paradise::sweep {
@@ -31,14 +32,29 @@ std::int64_t last_true(std::int64_t lo, std::int64_t hi, Fits&& fits, int& evalu
 
 }  // namespace
 
-std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side) const {
+strategy::Workload ResolutionFamily::native() const {
+  strategy::Workload w = strategy::make_workload(spec);
+  w.system = system::with_inter_node(w.system, inter_node_bandwidth_Bps, inter_node_latency_s);
+  return w;
+}
+
+strategy::Workload ResolutionFamily::make(std::int64_t side) const {
+  if (!model::ModelSource::load(spec.model).reshapeable())
+    throw InputError("model '" + spec.model +
+                     "' has a fixed input shape (ParaDL .net file): no resolution search");
   model::Dataset d = model::find_dataset(spec.dataset);
   strategy::WorkloadSpec s = spec;
   model::Shape shape = d.sample;
   for (int i = 0; i < shape.rank; ++i) shape.size[static_cast<std::size_t>(i)] = side;
   s.dataset = d.name + ":" + std::to_string(d.samples) + ":" + shape.str();
+  strategy::Workload w = strategy::make_workload(s);
+  w.system = system::with_inter_node(w.system, inter_node_bandwidth_Bps, inter_node_latency_s);
+  return w;
+}
+
+std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side) const {
   try {
-    return strategy::make_workload(s);
+    return make(side);
   } catch (const InputError&) {
     return std::nullopt;  // the model cannot take inputs this small (or of this size)
   }
@@ -84,13 +100,19 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
 
 Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
                          std::int64_t hi, std::int64_t step) {
+  return largest_side(
+      [&](std::int64_t side) {
+        const auto w = f.at(side);
+        return w ? strategy::predict(*w, c).status : Status::Invalid;
+      },
+      lo, hi, step);
+}
+
+Limit largest_side(const std::function<strategy::Status(std::int64_t)>& status_at, std::int64_t lo,
+                   std::int64_t hi, std::int64_t step) {
   if (step < 1) throw InputError("resolution step must be >= 1");
   Limit r;
-  const auto status_at = [&](std::int64_t side) {
-    const auto w = f.at(side);
-    if (!w) return Status::Invalid;
-    return strategy::predict(*w, c).status;
-  };
+  if (hi < lo) return r;
   // Sides lo + k step. Below the model's smallest input every side is invalid, not out of
   // memory: "not out of memory" is the monotone predicate searched for.
   const auto side = [&](std::int64_t k) { return lo + k * step; };

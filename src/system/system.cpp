@@ -45,4 +45,15 @@ void System::validate() const {
   if (levels.back().span_gpus < max_gpus) fail("the last level must span max_gpus");
 }
 
+System with_inter_node(System s, double bandwidth_Bps, double latency_s) {
+  for (auto* ls : {&s.levels, &s.host_staged_levels}) {
+    for (auto& l : *ls) {
+      if (l.span_gpus <= s.gpus_per_node) continue;
+      if (bandwidth_Bps > 0) l.bandwidth_Bps = bandwidth_Bps;
+      if (latency_s > 0) l.latency_s = latency_s;
+    }
+  }
+  return s;
+}
+
 }  // namespace paradise::system

@@ -140,7 +140,13 @@ TEST(Evaluator, PointsEqualDirectPredictions) {
 }
 
 TEST(Evaluator, UnknownNamesAreInputErrors) {
-  SweepSpec s{{"resnet50"}, {"imagenet"}, {"abci"}, {"data"}, {1}, {1}, strategy::Variant::Paradl};
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data"};
+  s.gpus = {1};
+  s.batch = {1};
   s.strategies = {"zigzag"};
   EXPECT_THROW(Evaluator{s}, InputError);
   s.strategies = {"data"};

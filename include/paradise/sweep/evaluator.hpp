@@ -10,6 +10,7 @@
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
 #include "paradise/sweep/grid.hpp"
+#include "paradise/sweep/memlimit.hpp"
 
 namespace paradise::sweep {
 
@@ -17,6 +18,10 @@ struct SweepSpec {
   std::vector<std::string> models, datasets, systems, strategies;
   std::vector<std::int64_t> gpus, batch;
   strategy::Variant variant = strategy::Variant::Paradl;
+  /// Optional axes (empty: absent from the grid). resolution: every spatial extent of the
+  /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
+  /// one node at that per-GPU bandwidth (Gbit/s) and latency (microseconds).
+  std::vector<std::int64_t> resolution, network_bandwidth_gbps, network_latency_us;
 };
 
 /// What is stored per point (fixed-size, for the maps).
@@ -36,20 +41,33 @@ class Evaluator {
   explicit Evaluator(const SweepSpec& spec);
   const Grid& grid() const { return grid_; }
   PointResult evaluate(std::uint64_t index) const;
-  /// Why the points of a (model, dataset, system) combination are all invalid; empty if usable.
+  /// Why the points of a workload (a value of the axes before strategy) are all invalid;
+  /// empty if usable.
   const std::string& unusable_reason(std::uint64_t workload) const { return unusable_[workload]; }
+  /// A point as workload number and configuration.
+  struct Point {
+    std::uint64_t workload = 0;
+    strategy::Config config;
+  };
+  Point point(std::uint64_t index) const;
+  const strategy::Workload& workload(std::uint64_t w) const { return workloads_[w]; }
+  /// The workload's model, dataset, system and network, re-sizeable (memory-limit searches).
+  const ResolutionFamily& family(std::uint64_t w) const { return families_[w]; }
 
  private:
   SweepSpec spec_;
   Grid grid_;
   std::vector<strategy::Kind> kinds_;
-  std::vector<strategy::Workload> workloads_;  // model-major, then dataset, then system
+  std::vector<strategy::Workload> workloads_;  // one per value of the axes before strategy
   std::vector<std::string> unusable_;          // per workload: why its points are invalid
   std::vector<strategy::LayerSums> sums_;      // per workload, computed once
+  std::vector<ResolutionFamily> families_;     // per workload
   mutable strategy::Prediction scratch_;       // reused by evaluate(): one Evaluator per thread
 };
 
-/// The axes of a sweep in storage order: model, dataset, system, strategy, gpus, batch.
+/// The axes of a sweep in storage order: model, dataset, [resolution], system,
+/// [network_bandwidth_gbps], [network_latency_us], strategy, gpus, batch. The axes before
+/// strategy define the workloads; the last three vary fastest.
 Grid make_grid(const SweepSpec& spec);
 
 }  // namespace paradise::sweep

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "paradise/strategy/config.hpp"
+#include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
 
 namespace paradise::sweep {
@@ -15,9 +17,16 @@ namespace paradise::sweep {
 /// A workload family over the input resolution: the dataset's sample with every spatial
 /// extent set to `side` (a cube for 3-D data, a square for 2-D).
 struct ResolutionFamily {
-  strategy::WorkloadSpec spec;  ///< model, dataset, system; the dataset's shape is re-sized
+  strategy::WorkloadSpec spec;          ///< model, dataset, system; the dataset's shape is re-sized
+  double inter_node_bandwidth_Bps = 0;  ///< network override (system::with_inter_node); 0: keep
+  double inter_node_latency_s = 0;
   /// The workload at one side length, or nullopt when the model cannot take it (too small).
   std::optional<strategy::Workload> at(std::int64_t side) const;
+  /// The same, throwing InputError with the reason when the model cannot take it (also for
+  /// a ParaDL .net model, whose input shape is fixed).
+  strategy::Workload make(std::int64_t side) const;
+  /// make() without the network override and resolution: the dataset as it is.
+  strategy::Workload native() const;
 };
 
 struct Limit {
@@ -38,6 +47,10 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
 /// boundary, the largest feasible side is returned.
 Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
                          std::int64_t hi, std::int64_t step = 1);
+
+/// The search behind largest_resolution over any status-of-side function.
+Limit largest_side(const std::function<strategy::Status(std::int64_t)>& status_at, std::int64_t lo,
+                   std::int64_t hi, std::int64_t step);
 
 /// Smallest GPU count among `gpus` (ascending) at which the configuration is feasible.
 Limit fewest_gpus(const strategy::Workload& w, strategy::Config c,

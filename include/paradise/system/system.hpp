@@ -54,4 +54,8 @@ struct System {
   void validate() const;
 };
 
+/// `s` with every level above one node (span > gpus_per_node, direct and host-staged) at
+/// the given per-GPU bandwidth and latency; 0 keeps a value. For network co-design sweeps.
+System with_inter_node(System s, double bandwidth_Bps, double latency_s);
+
 }  // namespace paradise::system

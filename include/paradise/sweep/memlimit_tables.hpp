@@ -1,0 +1,58 @@
+// The memory-limit searches of a sweep (group "memlimit" of its file), over the grid's own
+// workloads and configurations: the largest feasible batch for every point of the grid
+// without its batch axis; the largest feasible resolution (bisection over a range, integers,
+// not only grid values) for every point without its resolution axis; and the fewest GPUs
+// of the gpus axis for each resolution of a list, for every point without the gpus axis.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "paradise/sweep/evaluator.hpp"
+#include "paradise/sweep/grid.hpp"
+
+namespace paradise::sweep {
+
+struct MemlimitSpec {
+  bool batch = true;  ///< largest batch in [batch_lo, batch_hi]
+  std::int64_t batch_lo = 1, batch_hi = 1 << 20;
+  bool resolution = false;  ///< largest side among lo, lo + step, ..., <= hi
+  std::int64_t resolution_lo = 0, resolution_hi = 0, resolution_step = 1;
+  std::vector<std::int64_t> sides;  ///< fewest GPUs at each of these sides (empty: none)
+};
+
+/// One dense int64 array of the group: dimensions are grid axes (and "side").
+struct MemlimitTable {
+  std::string name, description;
+  std::vector<Axis> axes;
+  std::uint64_t entries = 1;
+};
+
+class MemlimitSearch {
+ public:
+  MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec);
+  const std::vector<MemlimitTable>& tables() const { return tables_; }
+  /// Entry `e` (row-major over the table's axes) of table `t`; 0 when nothing fits.
+  /// Not const: resized workloads are cached per family.
+  std::int64_t value(std::size_t t, std::uint64_t e);
+  /// Predictions made so far (for progress and benchmarks).
+  std::uint64_t evaluations() const { return evaluations_; }
+
+ private:
+  // the grid index of entry e of table t, with the table's missing axes at coordinate 0,
+  // and the table's own coordinate of "side" (if any)
+  std::uint64_t grid_index(const MemlimitTable& t, std::uint64_t e, std::int64_t* side) const;
+  const strategy::Workload* at(std::uint64_t workload, std::int64_t side);
+  const Evaluator& e_;
+  MemlimitSpec spec_;
+  std::vector<MemlimitTable> tables_;
+  std::vector<std::size_t> kinds_;  // per table: 0 batch, 1 resolution, 2 gpus
+  std::vector<std::int64_t> gpus_ascending_;
+  std::map<std::pair<std::uint64_t, std::int64_t>, std::optional<strategy::Workload>> cache_;
+  std::uint64_t evaluations_ = 0;
+};
+
+}  // namespace paradise::sweep

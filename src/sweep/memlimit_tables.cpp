@@ -1,0 +1,128 @@
+#include "paradise/sweep/memlimit_tables.hpp"
+
+#include <algorithm>
+
+#include "paradise/core/error.hpp"
+#include "paradise/strategy/predict.hpp"
+#include "paradise/sweep/memlimit.hpp"
+
+namespace paradise::sweep {
+namespace {
+
+std::vector<Axis> without(const std::vector<Axis>& axes, const std::string& name) {
+  std::vector<Axis> out;
+  for (const auto& a : axes) {
+    if (a.name != name) out.push_back(a);
+  }
+  return out;
+}
+
+}  // namespace
+
+MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e_(e), spec_(spec) {
+  const auto& axes = e.grid().axes();
+  const auto add = [&](std::string name, std::string description, std::vector<Axis> a,
+                       std::size_t kind) {
+    MemlimitTable t{std::move(name), std::move(description), std::move(a), 1};
+    for (const auto& x : t.axes) t.entries *= x.size();
+    tables_.push_back(std::move(t));
+    kinds_.push_back(kind);
+  };
+  if (spec.batch) {
+    if (spec.batch_lo < 1 || spec.batch_hi < spec.batch_lo)
+      throw InputError("memory-limit batch range " + std::to_string(spec.batch_lo) + ".." +
+                       std::to_string(spec.batch_hi) + " is empty or below 1");
+    add("largest_batch",
+        "largest feasible global batch in " + std::to_string(spec.batch_lo) + ".." +
+            std::to_string(spec.batch_hi) + " (0: none fits)",
+        without(axes, "batch"), 0);
+  }
+  if (spec.resolution) {
+    if (spec.resolution_lo < 1 || spec.resolution_hi < spec.resolution_lo ||
+        spec.resolution_step < 1)
+      throw InputError("memory-limit resolution range is empty, below 1 or has a step below 1");
+    add("largest_resolution",
+        "largest feasible input side (cube edge for 3-D data) in " +
+            std::to_string(spec.resolution_lo) + ".." + std::to_string(spec.resolution_hi) +
+            " step " + std::to_string(spec.resolution_step) + " (0: none fits)",
+        without(axes, "resolution"), 1);
+  }
+  if (!spec.sides.empty()) {
+    for (std::int64_t s : spec.sides) {
+      if (s < 1) throw InputError("memory-limit side " + std::to_string(s) + " is below 1");
+    }
+    std::vector<Axis> a = without(without(axes, "gpus"), "resolution");
+    a.insert(a.begin() + 2, Axis{"side", {}, spec.sides});  // after model, dataset
+    add("fewest_gpus", "fewest GPUs of the gpus axis at which the side fits (0: none)",
+        std::move(a), 2);
+    for (const auto& x : axes) {
+      if (x.name == "gpus") gpus_ascending_ = x.values;
+    }
+    std::sort(gpus_ascending_.begin(), gpus_ascending_.end());
+    gpus_ascending_.erase(std::unique(gpus_ascending_.begin(), gpus_ascending_.end()),
+                          gpus_ascending_.end());
+  }
+}
+
+std::uint64_t MemlimitSearch::grid_index(const MemlimitTable& t, std::uint64_t e,
+                                         std::int64_t* side) const {
+  // coordinates over the table's axes, last fastest
+  std::vector<std::uint64_t> tc(t.axes.size());
+  for (std::size_t j = t.axes.size(); j-- > 0;) {
+    tc[j] = e % t.axes[j].size();
+    e /= t.axes[j].size();
+  }
+  const auto& axes = e_.grid().axes();
+  std::vector<std::uint64_t> gc(axes.size(), 0);
+  for (std::size_t j = 0; j < t.axes.size(); ++j) {
+    if (t.axes[j].name == "side") {
+      *side = t.axes[j].values[tc[j]];
+      continue;
+    }
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      if (axes[a].name == t.axes[j].name) gc[a] = tc[j];
+    }
+  }
+  return e_.grid().encode(gc);
+}
+
+const strategy::Workload* MemlimitSearch::at(std::uint64_t workload, std::int64_t side) {
+  auto it = cache_.find({workload, side});
+  if (it == cache_.end()) {
+    it = cache_.emplace(std::pair{workload, side}, e_.family(workload).at(side)).first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
+  std::int64_t side = 0;
+  const auto p = e_.point(grid_index(tables_[t], entry, &side));
+  switch (kinds_[t]) {
+    case 0: {  // largest batch
+      if (!e_.unusable_reason(p.workload).empty()) return 0;
+      const auto r =
+          largest_batch(e_.workload(p.workload), p.config, spec_.batch_lo, spec_.batch_hi);
+      evaluations_ += static_cast<std::uint64_t>(r.evaluations);
+      return r.value;
+    }
+    case 1: {  // largest resolution
+      const auto r = largest_side(
+          [&](std::int64_t s) {
+            const strategy::Workload* w = at(p.workload, s);
+            return w ? strategy::predict(*w, p.config).status : strategy::Status::Invalid;
+          },
+          spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step);
+      evaluations_ += static_cast<std::uint64_t>(r.evaluations);
+      return r.value;
+    }
+    default: {  // fewest GPUs at a side
+      const strategy::Workload* w = at(p.workload, side);
+      if (!w) return 0;
+      const auto r = fewest_gpus(*w, p.config, gpus_ascending_);
+      evaluations_ += static_cast<std::uint64_t>(r.evaluations);
+      return r.value;
+    }
+  }
+}
+
+}  // namespace paradise::sweep

@@ -1,0 +1,196 @@
+#include "paradise/sweep/summary.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "paradise/core/error.hpp"
+
+namespace paradise::sweep {
+namespace {
+
+constexpr std::size_t kCompactAt =
+    256;  // a group's candidates are reduced to its front beyond this
+
+std::size_t axis_index(const Grid& g, std::string_view name) {
+  for (std::size_t a = 0; a < g.axes().size(); ++a) {
+    if (g.axes()[a].name == name) return a;
+  }
+  return g.axes().size();
+}
+
+template <class T>
+void put(std::vector<std::uint8_t>& out, const T* data, std::size_t n) {
+  const std::size_t at = out.size();
+  out.resize(at + n * sizeof(T));
+  if (n > 0) std::memcpy(out.data() + at, data, n * sizeof(T));
+}
+
+template <class T>
+std::vector<T> take(std::span<const std::uint8_t>& in) {
+  std::uint64_t n = 0;
+  if (in.size() < sizeof n) throw std::runtime_error("sweep summary: truncated bytes");
+  std::memcpy(&n, in.data(), sizeof n);
+  in = in.subspan(sizeof n);
+  if (in.size() / sizeof(T) < n) throw std::runtime_error("sweep summary: truncated bytes");
+  std::vector<T> v(n);
+  if (n > 0) std::memcpy(v.data(), in.data(), n * sizeof(T));
+  in = in.subspan(n * sizeof(T));
+  return v;
+}
+
+bool better(const Best& a, const Best& b) {  // a replaces b
+  if (!a.found) return false;
+  if (!b.found) return true;
+  return a.epoch_time_s < b.epoch_time_s || (a.epoch_time_s == b.epoch_time_s && a.index < b.index);
+}
+
+}  // namespace
+
+std::optional<Objective> objective_from_name(std::string_view name) {
+  if (name == "epoch_time") return Objective::EpochTime;
+  if (name == "iteration_time") return Objective::IterationTime;
+  if (name == "gpus") return Objective::Gpus;
+  if (name == "gpu_hours") return Objective::GpuHours;
+  if (name == "memory") return Objective::MemoryPerGpu;
+  return std::nullopt;
+}
+
+std::string_view objective_column(Objective o) {
+  switch (o) {
+    case Objective::EpochTime:
+      return "epoch_time_s";
+    case Objective::IterationTime:
+      return "iteration_time_s";
+    case Objective::Gpus:
+      return "gpus";
+    case Objective::GpuHours:
+      return "gpu_hours";
+    case Objective::MemoryPerGpu:
+      return "memory_per_gpu_bytes";
+  }
+  return "";
+}
+
+double objective_value(Objective o, const PointResult& r, std::int64_t gpus) {
+  switch (o) {
+    case Objective::EpochTime:
+      return r.epoch_time_s;
+    case Objective::IterationTime:
+      return r.iteration_time_s;
+    case Objective::Gpus:
+      return static_cast<double>(gpus);
+    case Objective::GpuHours:  // GPU-hours per epoch
+      return r.epoch_time_s * static_cast<double>(gpus) / 3600.0;
+    case Objective::MemoryPerGpu:
+      return r.memory_per_gpu_bytes;
+  }
+  return 0;
+}
+
+AxisSubset::AxisSubset(const Grid& grid, const std::vector<std::string>& names) {
+  std::vector<std::uint64_t> stride(grid.axes().size(), 1);
+  for (std::size_t a = grid.axes().size(); a-- > 1;)
+    stride[a - 1] = stride[a] * grid.axes()[a].size();
+  for (const auto& n : names) {
+    const std::size_t a = axis_index(grid, n);
+    if (a == grid.axes().size()) throw InputError("no axis '" + n + "' in the sweep grid");
+    if (std::find(axes_.begin(), axes_.end(), a) != axes_.end())
+      throw InputError("axis '" + n + "' named twice");
+    axes_.push_back(a);
+  }
+  std::sort(axes_.begin(), axes_.end());  // grid order, so groups come out in grid order
+  for (std::size_t a : axes_) {
+    grid_stride_.push_back(stride[a]);
+    size_of_.push_back(grid.axes()[a].size());
+    size_ *= grid.axes()[a].size();
+  }
+}
+
+std::uint64_t AxisSubset::of(std::uint64_t index) const {
+  std::uint64_t k = 0;
+  for (std::size_t j = 0; j < axes_.size(); ++j)
+    k = k * size_of_[j] + (index / grid_stride_[j]) % size_of_[j];
+  return k;
+}
+
+namespace {
+std::vector<std::string> present(const Grid& g, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& n : names) {
+    if (n != "resolution" || axis_index(g, n) < g.axes().size()) out.push_back(n);
+  }
+  return out;
+}
+}  // namespace
+
+Summary::Summary(const Grid& grid, const ParetoSpec& pareto)
+    : grid_(&grid),
+      pareto_(pareto),
+      group_(grid, present(grid, pareto.group)),
+      gpus_axis_(axis_index(grid, "gpus")),
+      best_(grid.axes()[0].size()),
+      groups_(group_.size()) {
+  pareto_.group = present(grid, pareto.group);
+  for (std::size_t a = gpus_axis_ + 1; a < grid.axes().size(); ++a)
+    gpus_stride_ *= grid.axes()[a].size();
+  per_model_ = grid.points() / grid.axes()[0].size();
+}
+
+void Summary::add(std::uint64_t index, const PointResult& r) {
+  ++counts_[r.status];
+  if (r.status != 0) return;
+  const Best b{r.epoch_time_s, index, 1};
+  Best& m = best_[index / per_model_];
+  if (better(b, m)) m = b;
+  const auto& gpus = grid_->axes()[gpus_axis_].values;
+  const std::int64_t g = gpus[(index / gpus_stride_) % gpus.size()];
+  add_candidate(
+      {objective_value(pareto_.first, r, g), objective_value(pareto_.second, r, g), index});
+}
+
+void Summary::add_candidate(const Candidate& c) {
+  auto& f = groups_[group_.of(c.index)];
+  f.push_back(c);
+  if (f.size() > kCompactAt) f = pareto_front(std::move(f));
+}
+
+void Summary::compact() {
+  for (auto& f : groups_) f = pareto_front(std::move(f));
+}
+
+std::vector<std::uint8_t> Summary::to_bytes() {
+  compact();
+  std::vector<std::uint8_t> out;
+  const std::uint64_t nc = counts_.size(), nb = best_.size();
+  put(out, &nc, 1);
+  put(out, counts_.data(), counts_.size());
+  put(out, &nb, 1);
+  put(out, best_.data(), best_.size());
+  std::uint64_t n = 0;
+  for (const auto& f : groups_) n += f.size();
+  put(out, &n, 1);
+  for (const auto& f : groups_) put(out, f.data(), f.size());
+  return out;
+}
+
+void Summary::merge(std::span<const std::uint8_t> bytes) {
+  const auto counts = take<std::uint64_t>(bytes);
+  const auto best = take<Best>(bytes);
+  const auto candidates = take<Candidate>(bytes);
+  if (counts.size() != counts_.size() || best.size() != best_.size() || !bytes.empty())
+    throw std::runtime_error("sweep summary: bytes of a different sweep");
+  for (std::size_t i = 0; i < counts.size(); ++i) counts_[i] += counts[i];
+  for (std::size_t m = 0; m < best.size(); ++m) {
+    if (better(best[m], best_[m])) best_[m] = best[m];
+  }
+  for (const auto& c : candidates) add_candidate(c);
+}
+
+std::vector<Candidate> Summary::fronts() {
+  compact();
+  std::vector<Candidate> out;
+  for (const auto& f : groups_) out.insert(out.end(), f.begin(), f.end());
+  return out;
+}
+
+}  // namespace paradise::sweep
