@@ -2,7 +2,8 @@
 // h5py and xarray.open_dataset read directly (shared/reference/ecosystem-notes.md §3-§4):
 // one coordinate variable (dimension scale) per axis, data variables over the axes,
 // chunked and deflated. The file appears atomically: it is written as PATH.tmp and renamed
-// by commit(); a writer destroyed without commit removes the temporary file.
+// by commit(); a writer destroyed without commit removes the temporary file, unless it was
+// flushed as a checkpoint (then PATH.tmp stays for a resumed run to reopen).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,11 @@ std::vector<Slab> cover_range(const std::vector<std::uint64_t>& dims, std::uint6
 
 class SweepFileWriter {
  public:
-  SweepFileWriter(std::string path, const mpi::Comm& comm);
+  /// Create: a new PATH.tmp. Resume: reopen the PATH.tmp of an interrupted run; then
+  /// attribute() and axis() keep what is there and the variable_*() calls reopen the
+  /// variables, while table() and arrays() replace a group written before.
+  enum class Mode { Create, Resume };
+  SweepFileWriter(std::string path, const mpi::Comm& comm, Mode mode = Mode::Create);
   ~SweepFileWriter();
   SweepFileWriter(const SweepFileWriter&) = delete;
   SweepFileWriter& operator=(const SweepFileWriter&) = delete;
@@ -43,13 +48,16 @@ class SweepFileWriter {
   /// Coordinate variables; declare every axis before the variables that use it.
   void axis(const std::string& name, const std::vector<std::string>& labels);
   void axis(const std::string& name, const std::vector<std::int64_t>& values);
-  /// A data variable over all declared axes (in declaration order).
-  void variable_u8(const std::string& name, const std::string& description);
-  void variable_f64(const std::string& name, const std::string& description);
+  /// A data variable over the named axes (declared ones, in declaration order; empty: all).
+  void variable_u8(const std::string& name, const std::string& description,
+                   const std::vector<std::string>& dims = {});
+  void variable_f64(const std::string& name, const std::string& description,
+                    const std::vector<std::string>& dims = {});
   /// A string attribute on a variable (e.g. the meaning of status codes).
   void variable_attribute(const std::string& variable, const std::string& name,
                           const std::string& value);
-  /// Collective: this rank's values for the flat range [begin, begin + values.size()).
+  /// Collective: this rank's values for the flat (row-major over the variable's axes)
+  /// range [begin, begin + values.size()).
   /// Every rank calls it the same number of times (with empty spans when it has nothing).
   void write(const std::string& variable, std::uint64_t begin,
              std::span<const std::uint8_t> values);
@@ -66,6 +74,23 @@ class SweepFileWriter {
   };
   void table(const std::string& group, const std::string& dim, std::uint64_t n,
              const std::vector<Column>& columns);
+  /// A group of dense int64 arrays over the group's own axes (e.g. memory limits over a
+  /// subset of the sweep's axes); values from rank 0 (row-major over the array's axes).
+  struct GroupAxis {
+    std::string name;
+    std::vector<std::string> labels;   ///< categorical
+    std::vector<std::int64_t> values;  ///< numeric (used when labels is empty)
+  };
+  struct GroupArray {
+    std::string name, description;
+    std::vector<std::string> dims;  ///< names of the group's axes
+    std::vector<std::int64_t> values;
+  };
+  void arrays(const std::string& group, const std::vector<GroupAxis>& axes,
+              const std::vector<GroupArray>& arrays);
+  /// Collective: everything written so far reaches the file (a checkpoint); the temporary
+  /// file is kept if the run dies or fails after this.
+  void flush();
   /// Closes the file and renames PATH.tmp to PATH (collective).
   void commit();
 

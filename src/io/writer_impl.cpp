@@ -1,0 +1,177 @@
+// The writer's HDF5 plumbing: file creation/reopening, attributes, collective hyperslab
+// writes, dimension scales and chunked, deflated variables.
+#include <hdf5_hl.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "h5.hpp"
+#include "paradise/mpi/native.hpp"
+
+namespace paradise::io {
+
+SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume)
+    : path_(std::move(path)), tmp_(path_ + ".tmp"), comm_(comm), resume_(resume) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors come back as exceptions, no HDF5-DIAG
+  Handle fapl(PARADISE_H5(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
+  PARADISE_H5(H5Pset_fapl_mpio(fapl.id, mpi::native(comm_), MPI_INFO_NULL));
+  PARADISE_H5(H5Pset_all_coll_metadata_ops(fapl.id, true));
+  PARADISE_H5(H5Pset_coll_metadata_write(fapl.id, true));
+  if (resume) {
+    const hid_t f = H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.id);
+    if (f < 0) throw Error("cannot reopen " + tmp_ + " to resume (missing or damaged)");
+    file_ = Handle(f, H5Fclose);
+    flushed_ = true;  // it held a checkpoint: keep it if this run fails too
+    return;
+  }
+  Handle fcpl(PARADISE_H5(H5Pcreate(H5P_FILE_CREATE)), H5Pclose);
+  PARADISE_H5(H5Pset_link_creation_order(fcpl.id, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
+  const hid_t f = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, fcpl.id, fapl.id);
+  if (f < 0) throw Error("cannot create " + tmp_ + " (is the directory writable?)");
+  file_ = Handle(f, H5Fclose);
+}
+
+void SweepFileWriter::Impl::string_attribute(hid_t obj, const std::string& name,
+                                             const std::string& value) {
+  Handle type(PARADISE_H5(H5Tcopy(H5T_C_S1)), H5Tclose);
+  PARADISE_H5(H5Tset_size(type.id, std::max<std::size_t>(1, value.size())));
+  PARADISE_H5(H5Tset_strpad(type.id, H5T_STR_NULLTERM));
+  Handle space(PARADISE_H5(H5Screate(H5S_SCALAR)), H5Sclose);
+  Handle attr(
+      PARADISE_H5(H5Acreate2(obj, name.c_str(), type.id, space.id, H5P_DEFAULT, H5P_DEFAULT)),
+      H5Aclose);
+  PARADISE_H5(H5Awrite(attr.id, type.id, value.empty() ? "" : value.c_str()));
+}
+
+void SweepFileWriter::Impl::int_attribute(hid_t obj, const std::string& name, int value) {
+  Handle space(PARADISE_H5(H5Screate(H5S_SCALAR)), H5Sclose);
+  Handle attr(PARADISE_H5(H5Acreate2(obj, name.c_str(), H5T_NATIVE_INT, space.id, H5P_DEFAULT,
+                                     H5P_DEFAULT)),
+              H5Aclose);
+  PARADISE_H5(H5Awrite(attr.id, H5T_NATIVE_INT, &value));
+}
+
+void SweepFileWriter::Impl::write_slabs(hid_t dataset, hid_t mem_type, const void* data,
+                                        std::uint64_t begin, std::uint64_t n,
+                                        const std::vector<std::uint64_t>& dims) {
+  Handle fspace(PARADISE_H5(H5Dget_space(dataset)), H5Sclose);
+  const hsize_t m = n > 0 ? n : 1;
+  Handle mspace(PARADISE_H5(H5Screate_simple(1, &m, nullptr)), H5Sclose);
+  if (n == 0) {
+    PARADISE_H5(H5Sselect_none(fspace.id));
+    PARADISE_H5(H5Sselect_none(mspace.id));
+  } else {
+    bool first = true;
+    for (const Slab& s : cover_range(dims, begin, begin + n)) {
+      std::vector<hsize_t> start(s.start.begin(), s.start.end()),
+          count(s.count.begin(), s.count.end());
+      PARADISE_H5(H5Sselect_hyperslab(fspace.id, first ? H5S_SELECT_SET : H5S_SELECT_OR,
+                                      start.data(), nullptr, count.data(), nullptr));
+      first = false;
+    }
+  }
+  Handle dxpl(PARADISE_H5(H5Pcreate(H5P_DATASET_XFER)), H5Pclose);
+  PARADISE_H5(H5Pset_dxpl_mpio(dxpl.id, H5FD_MPIO_COLLECTIVE));  // filtered datasets need it
+  PARADISE_H5(H5Dwrite(dataset, mem_type, mspace.id, fspace.id, dxpl.id, n > 0 ? data : nullptr));
+}
+
+Handle SweepFileWriter::Impl::make_scale(hid_t where, const std::string& name, hid_t file_type,
+                                         hid_t mem_type, const void* data, std::uint64_t n,
+                                         int dimid) {
+  const hsize_t len = n;
+  Handle space(PARADISE_H5(H5Screate_simple(1, &len, nullptr)), H5Sclose);
+  Handle d(PARADISE_H5(H5Dcreate2(where, name.c_str(), file_type, space.id, H5P_DEFAULT,
+                                  H5P_DEFAULT, H5P_DEFAULT)),
+           H5Dclose);
+  // rank 0 writes the coordinates, the others take part with an empty selection
+  write_slabs(d.id, mem_type, data, 0, comm_.is_root() ? n : 0, {n});
+  PARADISE_H5(H5DSset_scale(d.id, name.c_str()));
+  int_attribute(d.id, "_Netcdf4Dimid", dimid);  // netCDF-4's dimension order
+  return d;
+}
+
+Handle SweepFileWriter::Impl::text_type(const std::vector<std::string>& labels,
+                                        std::vector<char>& packed) {
+  std::size_t width = 1;
+  for (const auto& l : labels) width = std::max(width, l.size() + 1);
+  packed.assign(labels.size() * width, '\0');
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    labels[i].copy(packed.data() + i * width, labels[i].size());
+  Handle type(PARADISE_H5(H5Tcopy(H5T_C_S1)), H5Tclose);
+  PARADISE_H5(H5Tset_size(type.id, width));
+  PARADISE_H5(H5Tset_strpad(type.id, H5T_STR_NULLTERM));
+  return type;
+}
+
+void SweepFileWriter::Impl::add_axis(const std::string& name, hid_t file_type, hid_t mem_type,
+                                     const void* data, std::uint64_t n) {
+  if (!resume_) {
+    scales_[name] =
+        make_scale(file_.id, name, file_type, mem_type, data, n, static_cast<int>(axes_.size()));
+  }
+  axes_.push_back(name);
+  dims_.push_back(n);
+}
+
+void SweepFileWriter::Impl::add_variable(const std::string& name, hid_t type,
+                                         const std::string& description,
+                                         const std::vector<std::string>& names) {
+  Variable v;
+  std::vector<std::size_t> which;
+  for (const auto& n : names.empty() ? axes_ : names) {
+    const auto it = std::find(axes_.begin(), axes_.end(), n);
+    if (it == axes_.end()) throw Error("variable '" + name + "': no axis '" + n + "'");
+    which.push_back(static_cast<std::size_t>(it - axes_.begin()));
+    v.dims.push_back(dims_[which.back()]);
+  }
+  if (resume_) {
+    v.dataset = Handle(PARADISE_H5(H5Dopen2(file_.id, name.c_str(), H5P_DEFAULT)), H5Dclose);
+    variables_[name] = std::move(v);
+    return;
+  }
+  std::vector<hsize_t> dims(v.dims.begin(), v.dims.end()), chunk(dims.size(), 1);
+  // chunks of up to 64 Ki points taken from the fastest-varying axes
+  hsize_t points = 1;
+  for (std::size_t j = dims.size(); j-- > 0;) {
+    chunk[j] = std::min<hsize_t>(dims[j], std::max<hsize_t>(1, 65536 / points));
+    points *= chunk[j];
+  }
+  Handle space(PARADISE_H5(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr)),
+               H5Sclose);
+  Handle dcpl(PARADISE_H5(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
+  PARADISE_H5(H5Pset_chunk(dcpl.id, static_cast<int>(chunk.size()), chunk.data()));
+  PARADISE_H5(H5Pset_shuffle(dcpl.id));
+  PARADISE_H5(H5Pset_deflate(dcpl.id, 4));
+  v.dataset = Handle(PARADISE_H5(H5Dcreate2(file_.id, name.c_str(), type, space.id, H5P_DEFAULT,
+                                            dcpl.id, H5P_DEFAULT)),
+                     H5Dclose);
+  for (std::size_t j = 0; j < which.size(); ++j) {
+    PARADISE_H5(
+        H5DSattach_scale(v.dataset.id, scales_[axes_[which[j]]].id, static_cast<unsigned>(j)));
+  }
+  string_attribute(v.dataset.id, "long_name", description);
+  variables_[name] = std::move(v);
+}
+
+Handle SweepFileWriter::Impl::new_group(const std::string& name) {
+  if (resume_ && H5Lexists(file_.id, name.c_str(), H5P_DEFAULT) > 0)
+    PARADISE_H5(H5Ldelete(file_.id, name.c_str(), H5P_DEFAULT));
+  Handle gcpl(PARADISE_H5(H5Pcreate(H5P_GROUP_CREATE)), H5Pclose);
+  PARADISE_H5(H5Pset_link_creation_order(gcpl.id, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
+  return Handle(PARADISE_H5(H5Gcreate2(file_.id, name.c_str(), H5P_DEFAULT, gcpl.id, H5P_DEFAULT)),
+                H5Gclose);
+}
+
+SweepFileWriter::Impl::Variable& SweepFileWriter::Impl::variable(const std::string& name) {
+  const auto it = variables_.find(name);
+  if (it == variables_.end()) throw Error("no variable '" + name + "' in " + path_);
+  return it->second;
+}
+
+void SweepFileWriter::Impl::close_all() {
+  variables_.clear();
+  scales_.clear();
+  file_ = Handle();
+}
+
+}  // namespace paradise::io
