@@ -1,7 +1,9 @@
-// Sweep files:
-//   [sweep]   model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
-//             variant (paradl)
-//   [output]  storage = full | maps | summary, max_bytes (refuse larger outputs)
+// Sweep files (README "Sweep files"):
+//   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
+//              optional resolution, network_bandwidth_gbps, network_latency_us; variant
+//   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
+//   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
+//   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches
 #include "sweep_file.hpp"
 
 #include <boost/program_options.hpp>
@@ -36,10 +38,36 @@ int line_of(const std::string& text, const std::string& dotted) {
 
 }  // namespace
 
-double bytes_per_point(const std::string& storage) {
-  if (storage == "summary") return 0;
+double bytes_per_cell(const std::string& storage) {
+  if (storage == "summary") return 1 + 8 + 8;
   return storage == "full" ? 1 + 8 + 1 + 4 * 8 : 1 + 8;
 }
+
+namespace {
+
+// "LO..HI" or "LO..HI +STEP" (integers >= 1).
+struct IntRange {
+  std::int64_t lo = 0, hi = 0, step = 1;
+};
+IntRange parse_range(const std::string& text, const Origin& at, const std::string& key) {
+  const std::string_view t = trim(text);
+  const auto dots = t.find("..");
+  if (dots == std::string_view::npos) fail_input(at, key, text, "expected LO..HI or LO..HI +STEP");
+  IntRange r;
+  r.lo = parse_int(trim(t.substr(0, dots)), at, key);
+  std::string_view rest = trim(t.substr(dots + 2));
+  const auto plus = rest.find('+');
+  if (plus != std::string_view::npos) {
+    r.step = parse_int(trim(rest.substr(plus + 1)), at, key);
+    rest = trim(rest.substr(0, plus));
+  }
+  r.hi = parse_int(rest, at, key);
+  if (r.lo < 1 || r.hi < r.lo || r.step < 1)
+    fail_input(at, key, text, "needs 1 <= LO <= HI and STEP >= 1");
+  return r;
+}
+
+}  // namespace
 
 SweepFile read_sweep_file(const std::string& path) {
   SweepFile f;
@@ -55,8 +83,14 @@ SweepFile read_sweep_file(const std::string& path) {
       "sweep.dataset", po::value(&dataset)->required())("sweep.system", po::value(&system))(
       "sweep.strategy", po::value(&strategy)->required())(
       "sweep.gpus", po::value(&gpus)->required())("sweep.batch", po::value(&batch)->required())(
-      "sweep.variant", po::value(&variant))("output.storage", po::value(&f.storage))(
-      "output.max_bytes", po::value<std::string>());
+      "sweep.variant", po::value(&variant))("sweep.resolution", po::value<std::string>())(
+      "sweep.network_bandwidth_gbps", po::value<std::string>())("sweep.network_latency_us",
+                                                                po::value<std::string>())(
+      "output.storage", po::value(&f.storage))("output.max_bytes", po::value<std::string>())(
+      "output.reduce", po::value<std::string>())("pareto.objectives", po::value<std::string>())(
+      "pareto.group", po::value<std::string>())("memlimit.batch", po::value<std::string>())(
+      "memlimit.resolution", po::value<std::string>())("memlimit.sides", po::value<std::string>())(
+      "memlimit.max_searches", po::value<std::string>());
   po::variables_map vm;
   std::istringstream text(f.text);
   try {
@@ -80,6 +114,82 @@ SweepFile read_sweep_file(const std::string& path) {
   f.spec.strategies = sweep::parse_names(strategy, at("sweep.strategy"), "strategy");
   f.spec.gpus = sweep::parse_int_values(gpus, at("sweep.gpus"), "gpus");
   f.spec.batch = sweep::parse_int_values(batch, at("sweep.batch"), "batch");
+  const auto text_of = [&](const char* key) { return vm[key].as<std::string>(); };
+  const auto positive_ints = [&](const char* key, const char* name) {
+    const auto v = sweep::parse_int_values(text_of(key), at(key), name);
+    for (auto x : v) {
+      if (x < 1) fail_input(at(key), name, text_of(key), "every value must be >= 1");
+    }
+    return v;
+  };
+  if (vm.count("sweep.resolution"))
+    f.spec.resolution = positive_ints("sweep.resolution", "resolution");
+  if (vm.count("sweep.network_bandwidth_gbps"))
+    f.spec.network_bandwidth_gbps =
+        positive_ints("sweep.network_bandwidth_gbps", "network_bandwidth_gbps");
+  if (vm.count("sweep.network_latency_us"))
+    f.spec.network_latency_us = positive_ints("sweep.network_latency_us", "network_latency_us");
+  const auto axis_names = [&](const char* key, const char* name) {
+    const auto names = sweep::parse_names(text_of(key), at(key), name);
+    const auto grid = sweep::make_grid(f.spec);
+    for (const auto& n : names) {
+      bool found = false;
+      for (const auto& a : grid.axes()) found = found || a.name == n;
+      if (!found && !(n == "resolution" && std::string(key) == "pareto.group"))
+        fail_input(at(key), name, n, "not an axis of this sweep");
+    }
+    return names;
+  };
+  if (vm.count("output.reduce")) {
+    f.reduce = axis_names("output.reduce", "reduce");
+    if (f.storage != "summary")
+      fail_input(at("output.reduce"), "reduce", text_of("output.reduce"),
+                 "maps are reduced only with storage = summary");
+  }
+  if (vm.count("pareto.group")) f.pareto.group = axis_names("pareto.group", "group");
+  if (vm.count("pareto.objectives")) {
+    const auto names =
+        sweep::parse_names(text_of("pareto.objectives"), at("pareto.objectives"), "objectives");
+    if (names.size() != 2)
+      fail_input(at("pareto.objectives"), "objectives", text_of("pareto.objectives"),
+                 "expected two objectives");
+    for (std::size_t i = 0; i < 2; ++i) {
+      const auto o = sweep::objective_from_name(names[i]);
+      if (!o)
+        fail_input(at("pareto.objectives"), "objectives", names[i],
+                   "expected epoch_time, iteration_time, gpus, gpu_hours or memory");
+      (i == 0 ? f.pareto.first : f.pareto.second) = *o;
+    }
+    if (f.pareto.first == f.pareto.second)
+      fail_input(at("pareto.objectives"), "objectives", text_of("pareto.objectives"),
+                 "the two objectives must differ");
+  }
+  if (vm.count("memlimit.batch")) {
+    const auto t = text_of("memlimit.batch");
+    if (trim(t) == "none") {
+      f.memlimit.batch = false;
+    } else {
+      const auto r = parse_range(t, at("memlimit.batch"), "batch");
+      if (r.step != 1) fail_input(at("memlimit.batch"), "batch", t, "no step: LO..HI");
+      f.memlimit.batch_lo = r.lo;
+      f.memlimit.batch_hi = r.hi;
+    }
+  }
+  if (vm.count("memlimit.resolution")) {
+    const auto r =
+        parse_range(text_of("memlimit.resolution"), at("memlimit.resolution"), "resolution");
+    f.memlimit.resolution = true;
+    f.memlimit.resolution_lo = r.lo;
+    f.memlimit.resolution_hi = r.hi;
+    f.memlimit.resolution_step = r.step;
+  }
+  if (vm.count("memlimit.sides")) f.memlimit.sides = positive_ints("memlimit.sides", "sides");
+  if (vm.count("memlimit.max_searches")) {
+    const auto t = text_of("memlimit.max_searches");
+    f.max_searches = parse_double(t, at("memlimit.max_searches"), "max_searches");
+    if (f.max_searches < 0)
+      fail_input(at("memlimit.max_searches"), "max_searches", t, "must be >= 0");
+  }
   for (auto v : f.spec.gpus) {
     if (v < 1) fail_input(at("sweep.gpus"), "gpus", gpus, "every GPU count must be >= 1");
   }

@@ -1,0 +1,162 @@
+#include "sweep_output.hpp"
+
+#include <cstring>
+#include <ctime>
+
+namespace paradise::app {
+namespace {
+
+using Column = io::SweepFileWriter::Column;
+
+std::string objective_description(sweep::Objective o) {
+  switch (o) {
+    case sweep::Objective::EpochTime:
+      return "time per epoch in seconds";
+    case sweep::Objective::IterationTime:
+      return "time per iteration in seconds";
+    case sweep::Objective::Gpus:
+      return "GPU count";
+    case sweep::Objective::GpuHours:
+      return "GPU-hours per epoch";
+    case sweep::Objective::MemoryPerGpu:
+      return "memory per GPU in bytes";
+  }
+  return "";
+}
+
+}  // namespace
+
+io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
+                                const mpi::Comm& comm, const sweep::Grid& grid,
+                                const std::optional<sweep::Reduction>& reduction, bool resume) {
+  io::SweepFileWriter out(
+      path, comm, resume ? io::SweepFileWriter::Mode::Resume : io::SweepFileWriter::Mode::Create);
+  // identical metadata on every rank: rank 0's clock
+  std::vector<std::uint8_t> now;
+  if (comm.is_root()) {
+    const std::time_t t = std::time(nullptr);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    now.assign(text, text + std::strlen(text));
+  }
+  comm.bcast_bytes(now, 0);
+  std::string command = "paradise sweep";
+  for (const auto& a : args) command += " " + a;
+  out.attribute("title", "ParaDiSE sweep " + f.path);
+  out.attribute("Conventions", "CF-1.8");
+  out.attribute("paradise_version", PARADISE_VERSION);
+  out.attribute("creation_time", std::string(now.begin(), now.end()));
+  out.attribute("sweep_file", f.text);
+  out.attribute("command_line", command);
+  out.attribute("ranks", static_cast<std::int64_t>(comm.size()));
+  out.attribute("variant", std::string("paradl"));
+  out.attribute("storage", f.storage);
+  for (const auto& a : grid.axes()) {
+    if (a.categorical()) {
+      out.axis(a.name, a.labels);
+    } else {
+      out.axis(a.name, a.values);
+    }
+  }
+  if (f.storage == "summary") {
+    if (!reduction) return out;
+    std::string over;
+    for (const auto& r : f.reduce) over += (over.empty() ? "" : ", ") + r;
+    const auto& dims = reduction->kept();
+    out.variable_u8("best_status",
+                    "best status over " + over + ": 0 ok, 1 out_of_memory, 2 invalid", dims);
+    out.variable_attribute("best_status", "flag_meanings", "ok out_of_memory invalid");
+    out.variable_f64("min_memory_per_gpu_bytes",
+                     "least memory per GPU in bytes over " + over + " (NaN: all invalid)", dims);
+    out.variable_f64("min_epoch_time_s",
+                     "shortest feasible epoch in seconds over " + over + " (NaN: none feasible)",
+                     dims);
+    return out;
+  }
+  out.variable_u8("status", "0 ok, 1 out_of_memory, 2 invalid");
+  out.variable_attribute("status", "flag_meanings", "ok out_of_memory invalid");
+  out.variable_f64("memory_per_gpu_bytes", "memory per GPU in bytes");
+  if (f.storage == "full") {
+    out.variable_u8("limiting_factor", "0 none, 1 compute, 2 communication, 3 memory");
+    out.variable_attribute("limiting_factor", "flag_meanings", "none compute communication memory");
+    out.variable_f64("iteration_time_s", "time per iteration in seconds");
+    out.variable_f64("epoch_time_s", "time per epoch in seconds");
+    out.variable_f64("compute_time_s", "compute time per epoch in seconds");
+    out.variable_f64("communication_time_s", "communication time per epoch in seconds");
+  }
+  return out;
+}
+
+void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::Comm& comm,
+                  const sweep::Grid& grid) {
+  std::vector<sweep::Candidate> front;
+  if (comm.is_root()) front = summary.fronts();
+  std::uint64_t n = front.size();
+  comm.allreduce_max(std::span<std::uint64_t>(&n, 1));  // rank 0's count on every rank
+  const auto& axes = grid.axes();
+  std::vector<Column> cols;
+  for (const auto& a : axes) {
+    Column col;
+    col.kind = a.categorical() ? Column::Kind::Text : Column::Kind::Integer;
+    col.name = a.name;
+    col.description = a.name + " of the Pareto point";
+    cols.push_back(std::move(col));
+  }
+  const auto& p = summary.pareto();
+  Column first{Column::Kind::Real,
+               std::string(sweep::objective_column(p.first)),
+               "first objective: " + objective_description(p.first),
+               {},
+               {},
+               {}};
+  Column second{Column::Kind::Real,
+                std::string(sweep::objective_column(p.second)),
+                "second objective: " + objective_description(p.second),
+                {},
+                {},
+                {}};
+  Column index{
+      Column::Kind::Integer, "point_index", "flat index of the point in the grid", {}, {}, {}};
+  std::vector<std::uint64_t> c;
+  for (const auto& x : front) {
+    grid.decode(x.index, c);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      if (axes[a].categorical()) {
+        cols[a].text.push_back(axes[a].labels[c[a]]);
+      } else {
+        cols[a].integers.push_back(axes[a].values[c[a]]);
+      }
+    }
+    first.reals.push_back(x.first);
+    second.reals.push_back(x.second);
+    index.integers.push_back(static_cast<std::int64_t>(x.index));
+  }
+  // an objective that is also an axis (gpus) is already a column
+  for (auto* o : {&first, &second}) {
+    bool is_axis = false;
+    for (const auto& a : axes) is_axis = is_axis || a.name == o->name;
+    if (!is_axis) cols.push_back(std::move(*o));
+  }
+  cols.push_back(std::move(index));
+  out.table("pareto", "point", n, cols);
+}
+
+void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitTable>& tables,
+                    const std::vector<std::vector<std::int64_t>>& values) {
+  if (tables.empty()) return;
+  std::vector<io::SweepFileWriter::GroupAxis> axes;
+  std::vector<io::SweepFileWriter::GroupArray> arrays;
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    io::SweepFileWriter::GroupArray a{tables[t].name, tables[t].description, {}, values[t]};
+    for (const auto& x : tables[t].axes) {
+      a.dims.push_back(x.name);
+      bool known = false;
+      for (const auto& y : axes) known = known || y.name == x.name;
+      if (!known) axes.push_back({x.name, x.labels, x.values});
+    }
+    arrays.push_back(std::move(a));
+  }
+  out.arrays("memlimit", axes, arrays);
+}
+
+}  // namespace paradise::app

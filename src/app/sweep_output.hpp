@@ -1,0 +1,34 @@
+// The layout of a sweep's HDF5 file (README "The HDF5 file"): root attributes, one
+// coordinate per axis, the maps (per point, or reduced over named axes), and the groups
+// "pareto" and "memlimit". Every function is collective.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "paradise/io/sweep_file_writer.hpp"
+#include "paradise/mpi/comm.hpp"
+#include "paradise/sweep/memlimit_tables.hpp"
+#include "paradise/sweep/reduction.hpp"
+#include "paradise/sweep/summary.hpp"
+#include "sweep_file.hpp"
+
+namespace paradise::app {
+
+/// Creates (or, resuming, reopens) the file with its attributes, coordinates and maps.
+io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
+                                const mpi::Comm& comm, const sweep::Grid& grid,
+                                const std::optional<sweep::Reduction>& reduction, bool resume);
+
+/// Group "pareto": one row per non-dominated point, groups in grid order; `summary` is the
+/// merged one on rank 0 (ignored elsewhere).
+void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::Comm& comm,
+                  const sweep::Grid& grid);
+
+/// Group "memlimit": one array per search, `values[t]` the entries of table t (rank 0).
+void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitTable>& tables,
+                    const std::vector<std::vector<std::int64_t>>& values);
+
+}  // namespace paradise::app

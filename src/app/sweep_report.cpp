@@ -1,0 +1,106 @@
+#include "sweep_report.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "paradise/core/table.hpp"
+
+namespace paradise::app {
+namespace {
+
+std::string describe(const sweep::Axis& a) {
+  const auto n = a.size();
+  std::string s = a.name + " (" + std::to_string(n) + "): ";
+  const auto item = [&](std::uint64_t i) {
+    return a.categorical() ? a.labels[i] : std::to_string(a.values[i]);
+  };
+  if (n <= 6) {
+    for (std::uint64_t i = 0; i < n; ++i) s += (i ? ", " : "") + item(i);
+  } else {
+    s += item(0) + ", " + item(1) + ", ..., " + item(n - 1);
+  }
+  return s;
+}
+
+// Times an evenly spaced sample of the grid: points per second on one core.
+double sample_rate(const sweep::Evaluator& e) {
+  using Clock = std::chrono::steady_clock;
+  const std::uint64_t n = e.grid().points(), samples = std::min<std::uint64_t>(n, 2000);
+  const auto t0 = Clock::now();
+  for (std::uint64_t i = 0; i < samples; ++i) e.evaluate(i * (n / samples));
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return static_cast<double>(samples) / std::max(s, 1e-9);
+}
+
+std::string count(double x) {
+  return with_commas(static_cast<std::int64_t>(x));
+}
+
+}  // namespace
+
+void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& f,
+                   const sweep::Evaluator& e, double output_bytes, std::uint64_t searches) {
+  const auto& grid = e.grid();
+  const double points = static_cast<double>(grid.points());
+  const double rate = sample_rate(e);
+  out << "sweep " << file << "\n";
+  for (const auto& a : grid.axes()) out << "  " << describe(a) << "\n";
+  out << "points: " << count(points) << "\n"
+      << "storage: " << f.storage;
+  if (!f.reduce.empty()) {
+    out << " (reduced over";
+    for (const auto& r : f.reduce) out << " " << r;
+    out << ")";
+  }
+  out << ", estimated output " << human_bytes(output_bytes) << "\n"
+      << "memory-limit searches: " << count(static_cast<double>(searches)) << " entries\n"
+      << "estimated time: " << fixed(points / rate, 1) << " s on one rank (" << count(rate)
+      << " points/s measured on a sample; searches not included)\n";
+}
+
+void report_progress(std::ostream& err, double seconds, double done, double total) {
+  const double rate = done / std::max(seconds, 1e-9);
+  err << "\r" << count(done) << " / " << count(total) << " points, " << count(rate)
+      << " points/s, ETA " << fixed((total - done) / std::max(rate, 1e-9), 0) << " s" << std::flush;
+}
+
+void print_summary(std::ostream& out, const std::string& file, const std::string& output,
+                   const sweep::Grid& grid, const sweep::Summary& s, int ranks, double seconds) {
+  const double points = static_cast<double>(grid.points());
+  const auto& c = s.counts();
+  out << "sweep " << file << ": " << count(points) << " points on " << ranks
+      << (ranks == 1 ? " rank" : " ranks") << " in " << fixed(seconds, 2) << " s; "
+      << fixed(100.0 * static_cast<double>(c[0]) / points, 1) << "% feasible ("
+      << count(static_cast<double>(c[1])) << " out of memory, " << count(static_cast<double>(c[2]))
+      << " invalid)\n";
+  if (!output.empty()) out << "wrote " << output << "\n";
+  out << "\n";
+  TextTable t;
+  for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);
+  t.add_column("epoch time s");
+  std::vector<std::uint64_t> coords;
+  const auto& models = grid.axes()[0].labels;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const auto& b = s.best()[m];
+    std::vector<std::string> row;
+    if (!b.found) {
+      row.assign(grid.axes().size() + 1, "-");
+      row[0] = models[m];
+      row[1] = "no feasible configuration";
+      t.add_row(row);
+      continue;
+    }
+    grid.decode(b.index, coords);
+    for (std::size_t a = 0; a < grid.axes().size(); ++a) {
+      const auto& axis = grid.axes()[a];
+      row.push_back(axis.categorical() ? axis.labels[coords[a]]
+                                       : std::to_string(axis.values[coords[a]]));
+    }
+    row.push_back(fixed(b.epoch_time_s, 2));
+    t.add_row(row);
+  }
+  out << "fastest feasible configuration per model:\n";
+  t.print(out);
+}
+
+}  // namespace paradise::app
