@@ -72,31 +72,42 @@ struct Buffers {
   }
 };
 
-// Runs `step` on every rank and agrees on its outcome: if it threw on any rank, every rank
-// learns it (no rank is left waiting in a collective) and rank 0 throws InputError with the
-// first failing rank's message; the others return true (exit quietly).
+// Runs `step` on every rank and agrees on its outcome. If it threw anywhere, rank 0 prints
+// the first failing rank's own message (a peer's "failed on another rank" only if there is
+// nothing better), the output is abandoned (PATH.tmp removed unless it holds a checkpoint)
+// and every rank ends with exit code 2 after a barrier, without MPI_Finalize: parallel HDF5
+// would close the file there, and its close is not safe after a write error.
 template <class Step>
-bool failed_together(const mpi::Comm& comm, const std::string& output, Step&& step) {
-  std::string error;
+void together(const mpi::Comm& comm, const std::string& output,
+              std::optional<io::SweepFileWriter>& out, Step&& step) {
+  std::string error;  // first byte: 'E' this rank's own failure, 'P' a peer's
   try {
     step();
+  } catch (const io::PeerError& e) {
+    error = std::string("P") + e.what();
   } catch (const std::exception& e) {
-    error = e.what();
-    if (error.empty()) error = "unknown error";
+    error = std::string("E") + e.what();
   }
-  if (!comm.allreduce_or(!error.empty())) return false;
+  if (!comm.allreduce_or(!error.empty())) return;
+  const bool kept = out && out->abandon();
   const auto all =
-      comm.gather_bytes({reinterpret_cast<const std::uint8_t*>(error.data()), error.size() + 1});
+      comm.gather_bytes({reinterpret_cast<const std::uint8_t*>(error.c_str()), error.size() + 1});
   if (comm.is_root()) {
-    const std::string first(reinterpret_cast<const char*>(all.data()));  // rank 0's, maybe ""
-    std::string message = first;
-    for (std::size_t at = 0; message.empty() && at < all.size();) {
-      message = std::string(reinterpret_cast<const char*>(all.data() + at));
-      at += message.size() + 1;
+    std::string message, fallback;
+    for (std::size_t at = 0; at < all.size() && message.empty();) {
+      const std::string m(reinterpret_cast<const char*>(all.data() + at));
+      at += m.size() + 1;
+      if (m.starts_with("E")) message = m.substr(1);
+      if (m.starts_with("P") && fallback.empty()) fallback = m.substr(1);
     }
-    throw InputError("-o " + output + ": " + message);
+    std::cerr << "paradise sweep: error: -o " << output << ": "
+              << (message.empty() ? fallback : message) << '\n';
+    if (kept)
+      std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
+                << checkpoint_path(output) << ": fix the cause and rerun with --resume\n";
   }
-  return true;
+  comm.barrier();
+  mpi::Environment::leave_now(2);
 }
 
 // Every rank's summary bytes merged into rank 0's summary.
@@ -123,13 +134,16 @@ int run_sweep(const Args& args) {
       "paradise sweep SWEEP.ini [-o OUT.h5] [--resume] [--dry-run] [--quiet]");
   std::string file, output;
   bool dry_run = false, quiet = false, resume = false;
-  double checkpoint_s = 60;
+  double checkpoint_s = 60, io_timeout_s = 300;
   desc.add_options()("sweep-file", po::value(&file)->required(), "the sweep file (INI)")(
       "output,o", po::value(&output), "the HDF5 file to write")(
       "resume", po::bool_switch(&resume),
       "continue an interrupted sweep from OUT.h5.tmp and its checkpoint OUT.h5.resume")(
       "checkpoint", po::value(&checkpoint_s)->default_value(60),
       "seconds between checkpoints of the output (0: none)")(
+      "io-timeout", po::value(&io_timeout_s)->default_value(300),
+      "seconds the ranks wait for each other after a collective write before the job is "
+      "aborted (a rank stuck after an I/O failure elsewhere)")(
       "dry-run", po::bool_switch(&dry_run),
       "print the axes, point count, output size and time; evaluate nothing")(
       "quiet", po::bool_switch(&quiet), "no progress on stderr");
@@ -145,6 +159,8 @@ int run_sweep(const Args& args) {
   po::notify(vm);
   if (resume && output.empty())
     throw InputError("--resume needs -o OUT.h5 (the interrupted output)");
+  if (!(io_timeout_s > 0))
+    throw InputError("--io-timeout " + std::to_string(io_timeout_s) + ": must be > 0");
   if (checkpoint_s < 0)
     throw InputError("--checkpoint " + std::to_string(checkpoint_s) + ": must be >= 0");
 
@@ -223,11 +239,15 @@ int run_sweep(const Args& args) {
   }
 
   std::optional<io::SweepFileWriter> out;
-  if (!output.empty() && failed_together(comm, output, [&] {
-        out.emplace(open_output(output, f, args, comm, grid, reduction, resume));
-      })) {
-    return 2;
-  }
+  if (!output.empty())
+    together(comm, output, out, [&] {
+      const auto report = [&](const std::string& why) {  // one write: ranks may report at once
+        std::cerr << ("paradise sweep: error: -o " + output + ": rank " +
+                      std::to_string(comm.rank()) + ": " + why + "\n");
+      };
+      out.emplace(
+          open_output(output, f, args, comm, grid, reduction, resume, {io_timeout_s, report}));
+    });
   const bool store = out && maps;
   const bool full = f.storage == "full";
 
@@ -258,8 +278,7 @@ int run_sweep(const Args& args) {
         if (store) buf.add(r, full);
       }
     }
-    if (store && failed_together(comm, output, [&] { buf.write(*out, begin, f.storage); }))
-      return 2;
+    if (store) together(comm, output, out, [&] { buf.write(*out, begin, f.storage); });
     // a checkpoint when rank 0's clock says so (its decision reaches every rank)
     std::uint64_t due =
         comm.is_root() && out && checkpoint_s > 0 && round + 1 < rounds &&
@@ -268,13 +287,12 @@ int run_sweep(const Args& args) {
     if (due) {
       sweep::Summary snapshot = merged;
       merge_on_root(mine, comm, snapshot);
-      if (failed_together(comm, output, [&] {
-            out->flush();
-            if (comm.is_root())
-              write_checkpoint(
-                  output, {f.text, layout, first_chunk + (round + 1) * ranks, snapshot.to_bytes()});
-          }))
-        return 2;
+      together(comm, output, out, [&] {
+        out->flush();
+        if (comm.is_root())
+          write_checkpoint(
+              output, {f.text, layout, first_chunk + (round + 1) * ranks, snapshot.to_bytes()});
+      });
       last_checkpoint = Clock::now();
     }
     if (!quiet && comm.is_root() && Clock::now() - last_report > std::chrono::seconds(1)) {
@@ -313,13 +331,13 @@ int run_sweep(const Args& args) {
   }
 
   merge_on_root(mine, comm, merged);
-  if (out && failed_together(comm, output, [&] {
-        write_pareto(*out, merged, comm, grid);
-        write_memlimit(*out, search->tables(), limits);
-        out->commit();
-        if (comm.is_root()) remove_checkpoint(output);
-      })) {
-    return 2;
+  if (out) {
+    together(comm, output, out, [&] {
+      write_pareto(*out, merged, comm, grid);
+      write_memlimit(*out, search->tables(), limits);
+      out->commit();
+      if (comm.is_root()) remove_checkpoint(output);
+    });
   }
   if (!comm.is_root()) return 0;
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();

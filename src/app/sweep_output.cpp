@@ -28,9 +28,11 @@ std::string objective_description(sweep::Objective o) {
 
 io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
                                 const mpi::Comm& comm, const sweep::Grid& grid,
-                                const std::optional<sweep::Reduction>& reduction, bool resume) {
+                                const std::optional<sweep::Reduction>& reduction, bool resume,
+                                io::SweepFileWriter::Deadline deadline) {
   io::SweepFileWriter out(
-      path, comm, resume ? io::SweepFileWriter::Mode::Resume : io::SweepFileWriter::Mode::Create);
+      path, comm, resume ? io::SweepFileWriter::Mode::Resume : io::SweepFileWriter::Mode::Create,
+      std::move(deadline));
   // identical metadata on every rank: rank 0's clock
   std::vector<std::uint8_t> now;
   if (comm.is_root()) {

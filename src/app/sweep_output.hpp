@@ -20,7 +20,8 @@ namespace paradise::app {
 /// Creates (or, resuming, reopens) the file with its attributes, coordinates and maps.
 io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
                                 const mpi::Comm& comm, const sweep::Grid& grid,
-                                const std::optional<sweep::Reduction>& reduction, bool resume);
+                                const std::optional<sweep::Reduction>& reduction, bool resume,
+                                io::SweepFileWriter::Deadline deadline);
 
 /// Group "pareto": one row per non-dominated point, groups in grid order; `summary` is the
 /// merged one on rank 0 (ignored elsewhere).

@@ -12,9 +12,17 @@
 
 namespace paradise::io {
 
-// Negative ids/status are errors naming the call and the file.
+// The innermost description on HDF5's error stack (e.g. "file write failed: ... errno = 28,
+// error message = 'No space left on device'"), or "" (automatic printing is off).
+std::string h5_error_cause();
+
+// Negative ids/status are errors naming the function, the file and HDF5's cause.
 inline hid_t check(hid_t id, const char* call, const std::string& path) {
-  if (id < 0) throw Error("HDF5 " + std::string(call) + " failed on " + path);
+  if (id < 0) {
+    const std::string c(call), cause = h5_error_cause();
+    throw Error("HDF5 " + c.substr(0, c.find('(')) + " failed on " + path +
+                (cause.empty() ? "" : ": " + cause));
+  }
   return id;
 }
 #define PARADISE_H5(call) ::paradise::io::check(static_cast<hid_t>(call), #call, path_)
@@ -34,6 +42,13 @@ struct Handle {
   ~Handle() {
     if (id >= 0 && close) close(id);
   }
+  // Forgets the id without closing it (after an I/O failure, see SweepFileWriter::abandon).
+  void release() { id = -1; }
+  // Closes now; throws Error naming `what` if HDF5 reports a failure.
+  void close_checked(const char* what, const std::string& path) {
+    const hid_t i = std::exchange(id, -1);
+    if (i >= 0 && close && close(i) < 0) throw Error(std::string(what) + " failed on " + path);
+  }
 };
 
 struct SweepFileWriter::Impl {
@@ -50,8 +65,17 @@ struct SweepFileWriter::Impl {
   std::map<std::string, Variable> variables_;
   std::map<std::string, Handle> scales_;
   bool committed_ = false, flushed_ = false;
+  bool failed_ = false;  // an I/O failure was agreed: no HDF5 call may touch the file again
 
-  Impl(std::string path, const mpi::Comm& comm, bool resume);
+  // Runs `step` (collective HDF5 work) and agrees on its outcome on every rank: if it threw
+  // io::Error anywhere, every rank throws (that rank's error, PeerError on the others), so
+  // no rank goes on into the next collective while another has given up.
+  template <class Step>
+  void agreed(Step&& step);
+
+  SweepFileWriter::Deadline deadline_;
+
+  Impl(std::string path, const mpi::Comm& comm, bool resume, SweepFileWriter::Deadline deadline);
   void string_attribute(hid_t obj, const std::string& name, const std::string& value);
   void int_attribute(hid_t obj, const std::string& name, int value);
   // Collective write of `n` elements of `mem_type` into the flat range [begin, begin + n)
@@ -70,7 +94,36 @@ struct SweepFileWriter::Impl {
   // A new group (replacing one of that name in a resumed file).
   Handle new_group(const std::string& name);
   Variable& variable(const std::string& name);
+  // Collective: flushes, then closes every handle with checked calls (agreed).
   void close_all();
+  // Forgets every handle without HDF5 calls; PATH.tmp is removed, unless checkpointed, by
+  // rank 0 or by this rank when `here` (a rank giving up alone before an abort).
+  void abandon(bool here = false) noexcept;
 };
+
+template <class Step>
+void SweepFileWriter::Impl::agreed(Step&& step) {
+  std::string error;
+  try {
+    step();
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  const auto give_up = [&]() {
+    abandon(true);
+    if (!deadline_.report) return;
+    std::string why = error;
+    if (why.empty())
+      why = "the ranks did not agree within " + std::to_string(deadline_.seconds) +
+            " s after a collective HDF5 call on " + tmp_ +
+            " (a rank is stuck in it: I/O failure elsewhere?)";
+    if (flushed_) why += "; the last checkpoint stays in " + tmp_ + " for --resume";
+    deadline_.report(why);
+  };
+  if (!comm_.allreduce_or_within(!error.empty(), deadline_.seconds, give_up)) return;
+  failed_ = true;
+  if (!error.empty()) throw Error(error);
+  throw PeerError("an HDF5 call failed on another rank while writing " + tmp_);
+}
 
 }  // namespace paradise::io

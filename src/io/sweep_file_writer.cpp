@@ -9,17 +9,34 @@
 
 namespace paradise::io {
 
-SweepFileWriter::SweepFileWriter(std::string path, const mpi::Comm& comm, Mode mode)
-    : impl_(std::make_unique<Impl>(std::move(path), comm, mode == Mode::Resume)) {}
+SweepFileWriter::SweepFileWriter(std::string path, const mpi::Comm& comm, Mode mode,
+                                 Deadline deadline)
+    : impl_(std::make_unique<Impl>(std::move(path), comm, mode == Mode::Resume,
+                                   std::move(deadline))) {}
 
 SweepFileWriter::SweepFileWriter(SweepFileWriter&&) noexcept = default;
 SweepFileWriter& SweepFileWriter::operator=(SweepFileWriter&&) noexcept = default;
 
 SweepFileWriter::~SweepFileWriter() {
   if (!impl_ || impl_->committed_) return;
-  impl_->close_all();
+  if (!impl_->failed_) {
+    try {
+      impl_->close_all();
+    } catch (const std::exception&) {  // destructors never throw; the file goes anyway
+    }
+  }
   // never a half-written output; a checkpointed one stays as PATH.tmp for --resume
-  if (impl_->comm_.is_root() && !impl_->flushed_) std::remove(impl_->tmp_.c_str());
+  impl_->abandon();
+}
+
+bool SweepFileWriter::failed() const {
+  return impl_ && impl_->failed_;
+}
+
+bool SweepFileWriter::abandon() noexcept {
+  if (!impl_ || impl_->committed_) return false;
+  impl_->abandon();
+  return impl_->flushed_;
 }
 
 void SweepFileWriter::attribute(const std::string& name, const std::string& value) {
@@ -78,21 +95,20 @@ void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
 
 void SweepFileWriter::flush() {
   const std::string& path_ = impl_->path_;
-  PARADISE_H5(H5Fflush(impl_->file_.id, H5F_SCOPE_GLOBAL));
+  impl_->agreed([&] { PARADISE_H5(H5Fflush(impl_->file_.id, H5F_SCOPE_GLOBAL)); });
   impl_->flushed_ = true;
 }
 
 void SweepFileWriter::commit() {
   impl_->close_all();
-  impl_->comm_.barrier();
-  if (impl_->comm_.is_root()) {
+  impl_->agreed([&] {
+    if (!impl_->comm_.is_root()) return;
     std::error_code ec;
     std::filesystem::rename(impl_->tmp_, impl_->path_, ec);
     if (ec)
       throw Error("cannot rename " + impl_->tmp_ + " to " + impl_->path_ + ": " + ec.message());
-  }
+  });
   impl_->committed_ = true;
-  impl_->comm_.barrier();
 }
 
 }  // namespace paradise::io

@@ -3,6 +3,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "h5.hpp"
@@ -10,8 +11,13 @@
 
 namespace paradise::io {
 
-SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume)
-    : path_(std::move(path)), tmp_(path_ + ".tmp"), comm_(comm), resume_(resume) {
+SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume,
+                            SweepFileWriter::Deadline deadline)
+    : path_(std::move(path)),
+      tmp_(path_ + ".tmp"),
+      comm_(comm),
+      resume_(resume),
+      deadline_(std::move(deadline)) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors come back as exceptions, no HDF5-DIAG
   Handle fapl(PARADISE_H5(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
   PARADISE_H5(H5Pset_fapl_mpio(fapl.id, mpi::native(comm_), MPI_INFO_NULL));
@@ -72,7 +78,10 @@ void SweepFileWriter::Impl::write_slabs(hid_t dataset, hid_t mem_type, const voi
   }
   Handle dxpl(PARADISE_H5(H5Pcreate(H5P_DATASET_XFER)), H5Pclose);
   PARADISE_H5(H5Pset_dxpl_mpio(dxpl.id, H5FD_MPIO_COLLECTIVE));  // filtered datasets need it
-  PARADISE_H5(H5Dwrite(dataset, mem_type, mspace.id, fspace.id, dxpl.id, n > 0 ? data : nullptr));
+  // a full disk fails the write on some ranks only: agree before the next collective
+  agreed([&] {
+    PARADISE_H5(H5Dwrite(dataset, mem_type, mspace.id, fspace.id, dxpl.id, n > 0 ? data : nullptr));
+  });
 }
 
 Handle SweepFileWriter::Impl::make_scale(hid_t where, const std::string& name, hid_t file_type,
@@ -169,9 +178,33 @@ SweepFileWriter::Impl::Variable& SweepFileWriter::Impl::variable(const std::stri
 }
 
 void SweepFileWriter::Impl::close_all() {
+  if (failed_ || file_.id < 0) return;
+  agreed([&] {
+    PARADISE_H5(H5Fflush(file_.id, H5F_SCOPE_GLOBAL));  // the close has nothing left to write
+    for (auto& [name, v] : variables_) v.dataset.close_checked("H5Dclose", path_);
+    for (auto& [name, s] : scales_) s.close_checked("H5Dclose", path_);
+  });
+  agreed([&] { file_.close_checked("H5Fclose", path_); });
   variables_.clear();
   scales_.clear();
-  file_ = Handle();
+}
+
+void SweepFileWriter::Impl::abandon(bool here) noexcept {
+  failed_ = true;
+  for (auto& [name, v] : variables_) v.dataset.release();
+  for (auto& [name, s] : scales_) s.release();
+  file_.release();
+  if ((here || comm_.is_root()) && !flushed_) std::remove(tmp_.c_str());
+}
+
+std::string h5_error_cause() {
+  std::string cause;
+  const auto innermost = [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+    if (e->desc && *e->desc) *static_cast<std::string*>(out) = e->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, innermost, &cause);
+  return cause;
 }
 
 }  // namespace paradise::io

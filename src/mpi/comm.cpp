@@ -1,8 +1,10 @@
 // mpi::Comm: rank, size, barrier and the collectives, each MPI call through the checker.
 #include "paradise/mpi/comm.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <type_traits>
 
 #include "check.hpp"
@@ -131,6 +133,23 @@ bool Comm::allreduce_or(bool value) const {
   int v = value ? 1 : 0;
   PARADISE_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LOR, native(*this)));
   return v != 0;
+}
+
+bool Comm::allreduce_or_within(bool value, double deadline_s,
+                               const std::function<void()>& give_up) const {
+  int in = value ? 1 : 0, out = 0, done = 0;
+  MPI_Request request = MPI_REQUEST_NULL;
+  PARADISE_MPI_CHECK(MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LOR, native(*this), &request));
+  const double start = MPI_Wtime();
+  for (long spins = 0;; ++spins) {
+    PARADISE_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return out != 0;
+    if (MPI_Wtime() - start > deadline_s) {
+      give_up();
+      abort(2);
+    }
+    if (spins > 1000) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 std::vector<std::uint8_t> Comm::gatherv_bytes(std::span<const std::uint8_t> bytes, int root) const {

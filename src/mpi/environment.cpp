@@ -1,4 +1,8 @@
 // mpi::Environment: MPI_Init_thread / MPI_Finalize, and MPI_ERRORS_RETURN on the world.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
 #include "check.hpp"
 
 namespace paradise::mpi {
@@ -33,6 +37,13 @@ Environment::Environment() : owner_(init(nullptr, nullptr)) {}
 Environment::~Environment() {
   int finalised = 0;
   if (owner_ && MPI_Finalized(&finalised) == MPI_SUCCESS && !finalised) MPI_Finalize();
+}
+
+void Environment::leave_now(int code) noexcept {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
 }
 
 bool Environment::active() {

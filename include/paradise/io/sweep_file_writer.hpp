@@ -4,9 +4,15 @@
 // chunked and deflated. The file appears atomically: it is written as PATH.tmp and renamed
 // by commit(); a writer destroyed without commit removes the temporary file, unless it was
 // flushed as a checkpoint (then PATH.tmp stays for a resumed run to reopen).
+// Failures of collective writes, flushes and the close are agreed by all ranks: every rank
+// throws (Error where it failed, PeerError elsewhere). After such a failure the file is
+// never touched again (HDF5's collective close is not safe after a write error); the
+// process must then end through mpi::Environment::leave_now, not MPI_Finalize, where HDF5
+// would try to close the file again.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -20,6 +26,11 @@ class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+/// An I/O failure seen by another rank (this rank's own call succeeded).
+class PeerError : public Error {
+ public:
+  using Error::Error;
+};
 
 /// A hyperslab of a row-major array: start and count per dimension.
 struct Slab {
@@ -29,13 +40,23 @@ struct Slab {
 std::vector<Slab> cover_range(const std::vector<std::uint64_t>& dims, std::uint64_t begin,
                               std::uint64_t end);
 
+/// How long ranks wait for each other to agree after a collective write, flush or close;
+/// past it a rank calls `report` with what it knows (its own error, or that the ranks did
+/// not agree), the writer is abandoned and the job aborted with exit code 2.
+struct WriteDeadline {
+  double seconds = 300;
+  std::function<void(const std::string& error)> report;
+};
+
 class SweepFileWriter {
  public:
   /// Create: a new PATH.tmp. Resume: reopen the PATH.tmp of an interrupted run; then
   /// attribute() and axis() keep what is there and the variable_*() calls reopen the
   /// variables, while table() and arrays() replace a group written before.
   enum class Mode { Create, Resume };
-  SweepFileWriter(std::string path, const mpi::Comm& comm, Mode mode = Mode::Create);
+  using Deadline = WriteDeadline;
+  SweepFileWriter(std::string path, const mpi::Comm& comm, Mode mode = Mode::Create,
+                  Deadline deadline = {});
   ~SweepFileWriter();
   SweepFileWriter(const SweepFileWriter&) = delete;
   SweepFileWriter& operator=(const SweepFileWriter&) = delete;
@@ -91,8 +112,14 @@ class SweepFileWriter {
   /// Collective: everything written so far reaches the file (a checkpoint); the temporary
   /// file is kept if the run dies or fails after this.
   void flush();
-  /// Closes the file and renames PATH.tmp to PATH (collective).
+  /// Flushes and closes the file (checked, agreed), then renames PATH.tmp to PATH
+  /// (collective).
   void commit();
+  /// True after an agreed I/O failure (see above).
+  bool failed() const;
+  /// Forgets the file without any HDF5 call; rank 0 removes PATH.tmp unless it holds a
+  /// checkpoint. Returns true when PATH.tmp was kept for --resume. Not collective.
+  bool abandon() noexcept;
 
  private:
   struct Impl;

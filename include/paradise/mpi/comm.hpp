@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -30,6 +31,13 @@ class Environment {
 
   /// True between MPI_Init and MPI_Finalize, whoever called them.
   static bool active();
+
+  /// Ends this process now with `code`: flushes stdout and stderr and exits without
+  /// MPI_Finalize or atexit handlers. For the end of a job after an agreed I/O failure:
+  /// parallel HDF5 closes its open files collectively at MPI_Finalize, and after a write
+  /// error that close is not safe (ranks take different paths through it and wait forever).
+  /// Call it on every rank after a barrier, so no rank is left in a collective.
+  [[noreturn]] static void leave_now(int code) noexcept;
 
  private:
   bool owner_ = false;
@@ -67,6 +75,12 @@ class Comm {
   void allreduce_min(std::span<std::uint64_t> values) const;
   /// True on every rank if `value` is true on any rank.
   bool allreduce_or(bool value) const;
+  /// allreduce_or with a deadline, for agreeing after a collective call of a library that
+  /// can fail on some ranks only and leave the others inside it (parallel HDF5 on a full
+  /// disk): if not every rank has joined within `deadline_s`, calls `give_up` (report,
+  /// clean up; it must not throw) and aborts the job with exit code 2.
+  bool allreduce_or_within(bool value, double deadline_s,
+                           const std::function<void()>& give_up) const;
 
   /// Rank `root` receives every rank's bytes concatenated in rank order; the others get
   /// an empty vector. Payload sizes may differ between ranks.
