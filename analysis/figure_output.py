@@ -1,0 +1,131 @@
+"""Figures of the analysis commands: matplotlib on the Agg backend, one colour per strategy,
+saving as PNG and/or PDF, and the JSON sidecar (--data) with the values read back from the
+drawn figure itself (lines, bars, images, titles, axis labels, legends), so that a test
+checks what was plotted rather than what the command meant to plot.
+"""
+import json
+import math
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
+from matplotlib.container import BarContainer  # noqa: E402
+
+from paradise_h5 import InputError  # noqa: E402
+
+DPI = 150
+
+
+def strategy_colors(strategies):
+    """{strategy: colour}, in the order of the file's strategy axis (stable across commands)."""
+    palette = plt.get_cmap("tab10").colors
+    return {s: palette[i % len(palette)] for i, s in enumerate(strategies)}
+
+
+def _number(x):
+    x = float(x)
+    return None if math.isnan(x) or math.isinf(x) else x
+
+
+def _numbers(values):
+    return [_number(v) for v in values]
+
+
+def _legend_texts(legend):
+    return [t.get_text() for t in legend.get_texts()] if legend is not None else []
+
+
+def _axes_data(ax):
+    bars = []
+    for c in ax.containers:
+        if isinstance(c, BarContainer):
+            bars.append({
+                "label": c.get_label(),
+                "x": [r.get_x() + r.get_width() / 2 for r in c.patches],
+                "bottom": [r.get_y() for r in c.patches],
+                "height": [r.get_height() for r in c.patches],
+            })
+    images = []
+    for im in ax.images:
+        a = im.get_array()
+        mask = a.mask if hasattr(a, "mask") else None
+        rows = []
+        for i in range(a.shape[0]):
+            rows.append([None if (mask is not None and mask.shape and mask[i][j])
+                         else _number(a[i][j]) for j in range(a.shape[1])])
+        images.append({"array": rows})
+    return {
+        "title": ax.get_title(),
+        "xlabel": ax.get_xlabel(),
+        "ylabel": ax.get_ylabel(),
+        "xticklabels": [t.get_text() for t in ax.get_xticklabels()],
+        "yticklabels": [t.get_text() for t in ax.get_yticklabels()],
+        "legend": _legend_texts(ax.get_legend()),
+        "lines": [{"label": ln.get_label(), "x": _numbers(ln.get_xdata()),
+                   "y": _numbers(ln.get_ydata())} for ln in ax.get_lines()],
+        "bars": bars,
+        "images": images,
+    }
+
+
+def figure_data(fig):
+    """Everything drawn on fig, as plain JSON-ready values (NaN becomes null)."""
+    return {
+        "title": fig._suptitle.get_text() if fig._suptitle is not None else "",
+        "legend": [t for lg in fig.legends for t in _legend_texts(lg)],
+        "axes": [_axes_data(ax) for ax in fig.axes if ax.get_label() != "<colorbar>"],
+    }
+
+
+def save(fig, args, command, notes=None):
+    """Writes the PNG (and the PDF with --pdf, or only the PDF for -o X.pdf) and the sidecar.
+
+    notes: extra values for the sidecar (e.g. the contour level). Returns the paths written."""
+    path = args.output or _default(args.file, command)
+    stem, ext = os.path.splitext(path)
+    if ext.lower() not in (".png", ".pdf"):
+        raise InputError(f"{path}: the output must end in .png or .pdf")
+    paths = [path] + ([stem + ".pdf"] if args.pdf and ext.lower() == ".png" else [])
+    for p in paths:
+        try:
+            fig.savefig(p, dpi=DPI)
+        except OSError as e:
+            raise InputError(f"{p}: cannot write ({e.strerror})") from None
+        print(f"wrote {p}")
+    if args.data:
+        data = figure_data(fig)
+        data["notes"] = notes or {}
+        with open(args.data, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+        print(f"wrote {args.data}")
+    plt.close(fig)
+    return paths
+
+
+def _default(file, command):
+    stem = os.path.splitext(os.path.basename(file))[0]
+    return f"{stem}-{command}.png"
+
+
+def grid_of(n, width=6.0, height=4.2):
+    """A figure with n panels in a near-square grid; returns (fig, list of n axes)."""
+    cols = max(1, math.ceil(math.sqrt(n)))
+    rows = math.ceil(n / cols)
+    fig, axs = plt.subplots(rows, cols, figsize=(width * cols, height * rows + 0.8),
+                            squeeze=False)
+    flat = [ax for row in axs for ax in row]
+    for ax in flat[n:]:
+        ax.remove()
+    return fig, flat[:n]
+
+
+def gpu_axis(ax, gpus, label="number of GPUs"):
+    """A log2 GPU-count axis with the swept counts as plain tick labels."""
+    ax.set_xscale("log", base=2)
+    ticks = sorted({int(g) for g in gpus})
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(g) for g in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel(label)

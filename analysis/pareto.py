@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""pareto.py FILE.h5 [-o OUT.png] [--pdf] [--x gpus|gpu_hours]: Pareto fronts of epoch time
+against GPUs (or GPU-hours per epoch), one panel per model × dataset [× resolution], one
+line per strategy, the front highlighted.
+
+A strategy's line is its shortest feasible epoch at each GPU count over the axes not shown
+(system, batch, network; narrow them with --system, --batch, ...). It comes from the epoch
+time map when the file has one (storage = full, or summary keeping strategy and gpus), else
+from the file's `pareto` group (storage = maps), which holds only the points on the
+engine's fronts. The highlighted front is the set of drawn points that no other beats in
+both objectives.
+"""
+import numpy as np
+
+import command
+import paradise_h5 as h5
+from figure_output import gpu_axis, grid_of, save, strategy_colors
+
+FACETS = ("model", "dataset", "resolution")
+X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
+
+
+def from_map(epoch, status, panel):
+    """{strategy: (gpus, epoch seconds)}: the shortest feasible epoch per GPU count."""
+    t = epoch.sel(panel).where(status.sel(panel) == h5.STATUS_OK)
+    other = [d for d in t.dims if d not in ("strategy", "gpus")]
+    best = t.min(dim=other, skipna=True) if other else t
+    out = {}
+    for s in best.strategy.values:
+        line = best.sel(strategy=s)
+        ok = np.isfinite(line.values)
+        if ok.any():
+            out[str(s)] = (line.gpus.values[ok].astype(float), line.values[ok])
+    return out
+
+
+def from_table(table, panel):
+    """{strategy: (gpus, epoch seconds)} from the pareto group rows of one panel."""
+    keep = np.ones(table.sizes["point"], dtype=bool)
+    for axis, value in panel.items():
+        keep &= table[axis].values == value
+    strategies = table.strategy.values[keep]
+    gpus, seconds = table.gpus.values[keep], table.epoch_time_s.values[keep]
+    out = {}
+    for s in dict.fromkeys(strategies):
+        mine = strategies == s
+        xs = np.unique(gpus[mine])
+        out[str(s)] = (xs.astype(float), np.array([seconds[mine & (gpus == g)].min() for g in xs]))
+    return out
+
+
+def front(points):
+    """The (x, y) points no other beats in both (minimised), sorted by x."""
+    kept, best_y = [], np.inf
+    for x, y in sorted(points):
+        if y < best_y:
+            kept.append((x, y))
+            best_y = y
+    return kept
+
+
+def series(path, filters, x="gpus", source="auto"):
+    """The plotted panels: [{panel, strategies: {name: (x, y)}, front: [(x, y)]}], source."""
+    root = h5.open_sweep(path)
+    ds = h5.select(root, filters, path)
+    why = "the Pareto plot needs epoch times (storage = full, or a pareto group with epoch_time_s)"
+    use_map = source == "map"
+    if source == "auto":
+        use_map = any(v in ds.variables and {"strategy", "gpus"} <= set(ds[v].dims)
+                      for v, _ in h5.MAP_NAMES["epoch"])
+    if use_map:
+        epoch, status = h5.map_variable(ds, "epoch", path, why)
+        lines_of = lambda panel: from_map(epoch, status, panel)  # noqa: E731
+    else:
+        table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
+        h5.require(table, ["epoch_time_s", "strategy", "gpus"], path, why, "pareto/")
+        lines_of = lambda panel: from_table(table, panel)  # noqa: E731
+    out = []
+    for panel in h5.panels(ds, FACETS):
+        lines = lines_of(panel)
+        if x == "gpu_hours":
+            lines = {s: (g * t / 3600.0, t) for s, (g, t) in lines.items()}
+        if lines:
+            points = [p for xs, ys in lines.values() for p in zip(xs, ys)]
+            out.append({"panel": panel, "strategies": lines, "front": front(points)})
+    if not out:
+        raise h5.InputError(f"{path}: no feasible configuration in the selection")
+    shown = [a for a in h5.grid_axes(ds) if a not in FACETS + ("strategy", "gpus")]
+    return out, ("epoch map" if use_map else "pareto group"), shown, root
+
+
+def plot(panels, source, best_over, root, x):
+    colors = strategy_colors([str(s) for s in root.strategy.values])
+    fig, axes = grid_of(len(panels))
+    handles = {}
+    for ax, p in zip(axes, panels):
+        for s, (xs, ys) in p["strategies"].items():
+            handles[s] = ax.plot(xs, ys, marker="o", ms=4, lw=1.2, color=colors[s], label=s)[0]
+        fx, fy = zip(*p["front"])
+        handles["Pareto front"] = ax.plot(fx, fy, drawstyle="steps-post", color="black", lw=2.2,
+                                          marker="o", ms=9, mfc="none", alpha=0.75,
+                                          label="Pareto front", zorder=3)[0]
+        if x == "gpus":
+            gpu_axis(ax, [g for xs, _ in p["strategies"].values() for g in xs])
+        else:
+            ax.set_xscale("log")
+            ax.set_xlabel(X_LABELS[x])
+        ax.set_yscale("log")
+        ax.set_title(h5.panel_title(p["panel"]))
+        ax.set_ylabel("epoch time (s)")
+        ax.grid(True, which="both", alpha=0.3)
+    order = [s for s in colors if s in handles] + ["Pareto front"]
+    fig.legend([handles[k] for k in order], order, loc="lower center", ncol=min(len(order), 7))
+    over = ", ".join(best_over) if best_over else "nothing"
+    fig.suptitle(f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
+                 f"({root.attrs.get('title', '')})\nper strategy: shortest feasible epoch "
+                 f"over {over}; from the {source}")
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+def main():
+    p = command.parser(__doc__.split("\n\n")[0])
+    p.add_argument("--x", choices=sorted(X_LABELS), default="gpus",
+                   help="horizontal axis (default gpus)")
+    p.add_argument("--source", choices=("auto", "map", "pareto"), default="auto",
+                   help="per-strategy lines from the epoch map or the pareto group "
+                        "(default: the map when the file has one)")
+    args = p.parse_args()
+    panels, source, best_over, root = series(args.file, h5.parse_filters(args), args.x,
+                                             args.source)
+    save(plot(panels, source, best_over, root, args.x), args, "pareto")
+
+
+if __name__ == "__main__":
+    command.run(main)
