@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
 from matplotlib.container import BarContainer  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 from paradise_h5 import InputError  # noqa: E402
 
@@ -129,3 +130,13 @@ def gpu_axis(ax, gpus, label="number of GPUs"):
     ax.set_xticklabels([str(g) for g in ticks])
     ax.minorticks_off()
     ax.set_xlabel(label)
+
+
+def log_value_axis(ax, label):
+    """A log y axis with plain numbers; minor ticks labelled when it spans under two decades."""
+    ax.set_yscale("log")
+    ax.set_ylabel(label)
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.yaxis.set_major_formatter(plain)
+    lo, hi = ax.get_ylim()
+    ax.yaxis.set_minor_formatter(plain if hi / lo < 100 else NullFormatter())

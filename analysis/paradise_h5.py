@@ -132,15 +132,9 @@ def value_label(axis, value):
 def fix_axes(da, keep):
     """da reduced to the dims in keep: every other axis at its first (or only) chosen value.
 
-    Returns the narrowed DataArray and the labels of the fixed values, for the title."""
-    labels = []
-    index = {}
-    for axis in da.dims:
-        if axis in keep:
-            continue
-        index[axis] = 0
-        labels.append(value_label(axis, da[axis].values[0]))
-    return da.isel(index), labels
+    Returns the narrowed DataArray and {axis: value} of the fixed axes (for the title)."""
+    fixed = {a: da[a].values[0] for a in da.dims if a not in keep}
+    return da.isel({a: 0 for a in fixed}), fixed
 
 
 def panels(ds, axes):

@@ -14,7 +14,7 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, grid_of, save, strategy_colors
+from figure_output import gpu_axis, log_value_axis, grid_of, save, strategy_colors
 
 FACETS = ("model", "dataset", "resolution")
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
@@ -105,9 +105,8 @@ def plot(panels, source, best_over, root, x):
         else:
             ax.set_xscale("log")
             ax.set_xlabel(X_LABELS[x])
-        ax.set_yscale("log")
+        log_value_axis(ax, "epoch time (s)")
         ax.set_title(h5.panel_title(p["panel"]))
-        ax.set_ylabel("epoch time (s)")
         ax.grid(True, which="both", alpha=0.3)
     order = [s for s in colors if s in handles] + ["Pareto front"]
     fig.legend([handles[k] for k in order], order, loc="lower center", ncol=min(len(order), 7))

@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""breakdown.py FILE.h5 [-o OUT.png] [--pdf]: ParaDL-style stacked bars of compute and
+communication time per epoch, one bar per strategy at each GPU count (storage = full).
+
+Only feasible configurations get a bar. Axes not shown (model, dataset, system, batch, ...)
+are fixed at their first value unless chosen with --model, --batch, ...
+"""
+import numpy as np
+from matplotlib.patches import Patch
+
+import command
+import paradise_h5 as h5
+from figure_output import plt, save, strategy_colors
+
+PARTS = ("compute_time_s", "communication_time_s")
+
+
+def series(path, filters):
+    """{strategy: {gpus, compute_time_s, communication_time_s}} (NaN: not feasible), fixed."""
+    ds = h5.select(h5.open_sweep(path), filters, path)
+    h5.require(ds, PARTS + ("status",), path,
+               "the compute/communication bars need a storage = full sweep")
+    out, fixed = {}, {}
+    for s in ds.strategy.values:
+        ok, fixed = h5.fix_axes(ds.status.sel(strategy=s) == h5.STATUS_OK, ("gpus",))
+        parts = {p: h5.fix_axes(ds[p].sel(strategy=s), ("gpus",))[0].values for p in PARTS}
+        out[str(s)] = {"gpus": ds.gpus.values,
+                       **{p: np.where(ok.values, v, np.nan) for p, v in parts.items()}}
+    return out, fixed, ds
+
+
+def plot(bars, fixed, ds):
+    colors = strategy_colors(list(bars))
+    gpus = ds.gpus.values
+    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(gpus) + 3), 5.5))
+    width = 0.8 / len(bars)
+    for k, (s, b) in enumerate(bars.items()):
+        ok = np.isfinite(b["compute_time_s"])
+        x = np.arange(len(gpus))[ok] + (k - (len(bars) - 1) / 2) * width
+        compute, comm = b["compute_time_s"][ok], b["communication_time_s"][ok]
+        ax.bar(x, compute, width, color=colors[s], edgecolor="black", lw=0.5,
+               label=f"{s} compute")
+        ax.bar(x, comm, width, bottom=compute, color=colors[s], edgecolor="black", lw=0.5,
+               hatch="///", alpha=0.55, label=f"{s} communication")
+    ax.set_xticks(range(len(gpus)))
+    ax.set_xticklabels([str(g) for g in gpus])
+    ax.set_xlabel("number of GPUs")
+    ax.set_ylabel("time per epoch (s)")
+    ax.grid(True, axis="y", alpha=0.3)
+    handles = [Patch(color=colors[s]) for s in bars] + [
+        Patch(facecolor="white", edgecolor="black"),
+        Patch(facecolor="white", edgecolor="black", hatch="///")]
+    ax.legend(handles, list(bars) + ["compute", "communication"], ncol=2)
+    ax.set_title(f"Compute and communication per epoch: {h5.panel_title(fixed)}\n"
+                 f"({ds.attrs.get('title', '')}; feasible configurations only)")
+    fig.tight_layout()
+    return fig
+
+
+def main():
+    args = command.parser(__doc__.split("\n\n")[0]).parse_args()
+    bars, fixed, ds = series(args.file, h5.parse_filters(args))
+    save(plot(bars, fixed, ds), args, "breakdown", notes={"fixed": h5.panel_title(fixed)})
+
+
+if __name__ == "__main__":
+    command.run(main)

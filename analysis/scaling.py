@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""scaling.py FILE.h5 [-o OUT.png] [--pdf]: strong-scaling curves, epoch time against GPU
+count at a fixed global batch, one line per strategy, each with its ideal (linear) scaling
+from its smallest feasible GPU count dotted (storage = full).
+
+Axes not shown (model, dataset, system, batch, ...) are fixed at their first value unless
+chosen with --model, --batch, ...
+"""
+import numpy as np
+from matplotlib.lines import Line2D
+
+import command
+import paradise_h5 as h5
+from figure_output import gpu_axis, log_value_axis, plt, save, strategy_colors
+
+
+def series(path, filters):
+    """{strategy: (gpus, epoch seconds)} of the feasible points, {fixed axis: value}, root."""
+    root = h5.open_sweep(path)
+    ds = h5.select(root, filters, path)
+    epoch, status = h5.map_variable(ds, "epoch", path,
+                                    "the scaling curves need a storage = full sweep")
+    lines, fixed = {}, {}
+    for s in ds.strategy.values:
+        t, fixed = h5.fix_axes(epoch.sel(strategy=s).where(status.sel(strategy=s) == 0),
+                               ("gpus",))
+        ok = np.isfinite(t.values)
+        if ok.any():
+            lines[str(s)] = (t.gpus.values[ok], t.values[ok])
+    if not lines:
+        raise h5.InputError(f"{path}: no feasible configuration at {h5.panel_title(fixed)}")
+    return lines, fixed, root
+
+
+def plot(lines, fixed, root):
+    colors = strategy_colors([str(s) for s in root.strategy.values])
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    for s, (gpus, t) in lines.items():
+        ax.plot(gpus, t, marker="o", color=colors[s], label=s)
+        ax.plot(gpus, t[0] * gpus[0] / gpus, ls=":", color=colors[s], label=f"ideal {s}")
+    gpu_axis(ax, root.gpus.values)
+    log_value_axis(ax, "epoch time (s)")
+    ax.grid(True, which="both", alpha=0.3)
+    handles = [Line2D([], [], color=colors[s], marker="o") for s in lines]
+    handles.append(Line2D([], [], color="grey", ls=":"))
+    ax.legend(handles, list(lines) + ["ideal linear scaling"])
+    ax.set_title(f"Strong scaling: epoch time vs. GPUs at {h5.panel_title(fixed)}\n"
+                 f"({root.attrs.get('title', '')}; feasible configurations only)")
+    fig.tight_layout()
+    return fig
+
+
+def main():
+    args = command.parser(__doc__.split("\n\n")[0]).parse_args()
+    lines, fixed, root = series(args.file, h5.parse_filters(args))
+    save(plot(lines, fixed, root), args, "scaling", notes={"fixed": h5.panel_title(fixed)})
+
+
+if __name__ == "__main__":
+    command.run(main)

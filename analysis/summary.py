@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""summary.py FILE.h5 [--top N] [--csv]: the fastest feasible configurations per model ×
+dataset [× resolution] as a table (or CSV on stdout with --csv): every axis, the epoch
+time, GPU-hours per epoch and, when the file has the memory map, memory per GPU.
+
+They are read from the epoch time map when the file has one (storage = full or summary),
+else from the `pareto` group (storage = maps), which holds the points of the engine's
+Pareto fronts: then the list is the fastest Pareto-optimal configurations.
+"""
+import csv
+import sys
+
+import numpy as np
+
+import command
+import paradise_h5 as h5
+
+GROUPS = ("model", "dataset", "resolution")
+
+
+def _rows_from_map(epoch, status, memory, panel, top):
+    t = epoch.sel(panel).where(status.sel(panel) == h5.STATUS_OK)
+    flat = t.values.ravel()
+    order = np.flatnonzero(np.isfinite(flat))
+    order = order[np.argsort(flat[order], kind="stable")][:top]
+    m = memory.sel(panel).values.ravel() if memory is not None else None
+    rows = []
+    for i in order:
+        where = np.unravel_index(i, t.shape)
+        row = dict(panel)
+        row.update({d: t[d].values[k] for d, k in zip(t.dims, where)})
+        row["epoch_time_s"] = float(flat[i])
+        if m is not None:
+            row["memory_per_gpu_bytes"] = float(m[i])
+        rows.append(row)
+    return rows
+
+
+def _rows_from_table(table, panel, top):
+    keep = np.ones(table.sizes["point"], dtype=bool)
+    for axis, value in panel.items():
+        keep &= table[axis].values == value
+    picked = np.flatnonzero(keep)
+    picked = picked[np.argsort(table.epoch_time_s.values[picked], kind="stable")][:top]
+    columns = [a for a in h5.AXES if a in table.variables] + ["epoch_time_s"]
+    if "memory_per_gpu_bytes" in table.variables:
+        columns.append("memory_per_gpu_bytes")
+    return [{c: table[c].values[i] for c in columns} for i in picked]
+
+
+def best(path, filters, top):
+    """(rows as dicts in group order, source): the top fastest feasible configurations."""
+    root = h5.open_sweep(path)
+    ds = h5.select(root, filters, path)
+    why = "the summary needs epoch times (a map, or a pareto group with epoch_time_s)"
+    has_map = any(v in ds.variables for v, _ in h5.MAP_NAMES["epoch"])
+    if has_map:
+        epoch, status = h5.map_variable(ds, "epoch", path, why)
+        # a summary file's least memory may belong to another point than the least time
+        memory = ds["memory_per_gpu_bytes"] if "memory_per_gpu_bytes" in ds.variables else None
+        rows_of = lambda panel: _rows_from_map(epoch, status, memory, panel, top)  # noqa: E731
+    else:
+        table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
+        h5.require(table, ["epoch_time_s", "gpus"], path, why, "pareto/")
+        rows_of = lambda panel: _rows_from_table(table, panel, top)  # noqa: E731
+    rows = []
+    for panel in h5.panels(ds, GROUPS):
+        for rank, row in enumerate(rows_of(panel), start=1):
+            row["gpu_hours"] = float(row["gpus"]) * row["epoch_time_s"] / 3600.0
+            rows.append({"rank": rank, **row})
+    if not rows:
+        raise h5.InputError(f"{path}: no feasible configuration in the selection")
+    return rows, ("epoch map" if has_map else "pareto group (Pareto-optimal points only)")
+
+
+def _columns(rows):
+    keys = list(rows[0])
+    return [k for k in keys if k not in ("epoch_time_s", "gpu_hours", "memory_per_gpu_bytes")] \
+        + [k for k in ("epoch_time_s", "gpu_hours", "memory_per_gpu_bytes") if k in keys]
+
+
+def _text(key, value):
+    if key == "epoch_time_s":
+        return f"{value:.2f}"
+    if key == "gpu_hours":
+        return f"{value:.3f}"
+    if key == "memory_per_gpu_bytes":
+        return f"{value / 1e9:.2f}"
+    return str(value)
+
+
+HEADINGS = {"epoch_time_s": "epoch time s", "gpu_hours": "GPU-hours",
+            "memory_per_gpu_bytes": "memory GB/GPU"}
+
+
+def print_table(rows, out):
+    columns = _columns(rows)
+    heads = [HEADINGS.get(c, c.replace("_", " ")) for c in columns]
+    cells = [[_text(c, r[c]) for c in columns] for r in rows]
+    widths = [max(len(h), *(len(row[i]) for row in cells)) for i, h in enumerate(heads)]
+    numeric = [isinstance(rows[0][c], (int, float, np.integer, np.floating)) for c in columns]
+
+    def line(values):
+        return "  ".join(v.rjust(w) if n else v.ljust(w)
+                         for v, w, n in zip(values, widths, numeric)).rstrip()
+
+    print(line(heads), file=out)
+    print("  ".join("-" * w for w in widths), file=out)
+    for row in cells:
+        print(line(row), file=out)
+
+
+def print_csv(rows, out):
+    columns = _columns(rows)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow([repr(float(r[c])) if isinstance(r[c], (float, np.floating))
+                         else str(r[c]) for c in columns])
+
+
+def main():
+    p = command.parser(__doc__.split("\n\n")[0], output=False)
+    p.add_argument("--top", type=int, default=3, metavar="N",
+                   help="configurations per model and dataset (default 3)")
+    p.add_argument("--csv", action="store_true", help="CSV on stdout instead of the table")
+    args = p.parse_args()
+    if args.top < 1:
+        p.error("--top must be >= 1")
+    rows, source = best(args.file, h5.parse_filters(args), args.top)
+    if args.csv:
+        print_csv(rows, sys.stdout)
+    else:
+        print(f"{args.file}: the {args.top} fastest feasible configurations per model and "
+              f"dataset, from the {source}\n")
+        print_table(rows, sys.stdout)
+
+
+if __name__ == "__main__":
+    command.run(main)
