@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2015  # "CHECK && CHECK || fail ...": fail exits, so this is if-then-else
+# tests/jobs/local_test.sh — the local runner, jobs/run-sweep's logic and jobs/suggest.
+#
+#   tests/jobs/local_test.sh PARADISE_BIN REPO_ROOT WORK_DIR
+#
+# Real: jobs/local/sweep -n 2 on a small sweep writes the file and exits 0; a bad sweep file
+# exits 2; jobs/suggest reads the dry-run of every sweeps/*.ini. With a stub binary (which
+# prints its arguments): --resume is added only when OUT.h5.tmp and OUT.h5.resume both
+# exist, the stub's exit code comes back, a run on fewer ranks than asked (independent
+# copies) is an error, and a dry-run text without "points:" makes jobs/suggest fail.
+set -euo pipefail
+
+fail() {
+  echo "local_test: FAIL: $*" >&2
+  exit 1
+}
+[ $# -eq 3 ] || fail "usage: local_test.sh PARADISE_BIN REPO_ROOT WORK_DIR"
+bin=$(realpath "$1")
+root=$(realpath "$2")
+mkdir -p "$3"
+dir=$(mktemp -d "$(realpath "$3")/local.XXXXXX")
+trap 'rc=$?; [ "$rc" -eq 0 ] && rm -rf "$dir"; exit "$rc"' EXIT
+cd "$dir"
+
+# 1. a real run on two ranks
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data, filter\ngpus = 1..16 *2\nbatch = 64, 256\n' >small.ini
+PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 2 small.ini out.h5 >run.log 2>&1 || { cat run.log; fail "jobs/local/sweep -n 2 exited $?"; }
+grep -q ' points on 2 ranks in ' run.log || { cat run.log; fail "the local run did not report 2 ranks"; }
+/usr/bin/python3 -c 'import h5py,sys; s=h5py.File("out.h5")["status"].shape; sys.exit(0 if s==(1,1,1,2,5,2) else f"status shape {s}")' ||
+  fail "out.h5 has not the grid's shape"
+
+# 2. bad input: exit code 2 from paradise, and from the runner's own checks
+printf '[sweep]\nmodel = resnet50\n' >bad.ini
+rc=0; PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 2 bad.ini bad.h5 >bad.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || { cat bad.log; fail "bad sweep file: exit $rc, expected 2"; }
+rc=0; PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 2 missing.ini x.h5 >missing.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "missing.ini" missing.log || fail "missing sweep file: exit $rc, message: $(cat missing.log)"
+rc=0; PARADISE_BIN=$dir/nope "$root/jobs/local/sweep" small.ini x.h5 >nobin.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_BIN" nobin.log || fail "missing binary: exit $rc, message: $(cat nobin.log)"
+rc=0; "$root/jobs/local/sweep" -n zero small.ini x.h5 >ranks.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "'zero'" ranks.log || fail "bad rank count: exit $rc, message: $(cat ranks.log)"
+
+# 3. a stub binary: arguments, resume, exit code, rank count
+cat >stub <<'STUB'
+#!/usr/bin/env bash
+echo "stub args: $*"
+echo "sweep $2: 10 points on ${STUB_RANKS:-1} rank${STUB_PLURAL:-} in 0.00 s; 100.0% feasible"
+exit "${STUB_RC:-0}"
+STUB
+chmod +x stub
+run() { PARADISE_BIN=$dir/stub "$root/jobs/run-sweep" --launcher none "$@"; }
+run small.ini o.h5 >s1.log || fail "stub run failed: $(cat s1.log)"
+grep -q 'stub args: sweep small.ini -o o.h5$' s1.log || fail "unexpected arguments: $(cat s1.log)"
+touch o.h5.tmp
+run small.ini o.h5 >s2.log || fail "stub run failed: $(cat s2.log)"
+grep -q 'stub args: sweep small.ini -o o.h5$' s2.log || fail "--resume without a checkpoint: $(cat s2.log)"
+touch o.h5.resume
+run small.ini o.h5 -- --checkpoint 5 >s3.log || fail "stub run failed: $(cat s3.log)"
+grep -q 'stub args: sweep small.ini -o o.h5 --resume --checkpoint 5$' s3.log || fail "no --resume with OUT.h5.tmp and OUT.h5.resume: $(cat s3.log)"
+rc=0; STUB_RC=3 run small.ini o.h5 >s4.log 2>&1 || rc=$?
+[ "$rc" -eq 3 ] || fail "the binary's exit code 3 came back as $rc"
+cat >fake-mpiexec <<'FAKE'
+#!/usr/bin/env bash
+shift 2   # -n R: start one independent copy, as srun without a PMI plugin would per rank
+exec "$@"
+FAKE
+chmod +x fake-mpiexec
+rc=0; PARADISE_MPIEXEC=$dir/fake-mpiexec PARADISE_BIN=$dir/stub "$root/jobs/run-sweep" --ranks 2 small.ini o.h5 >s5.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "not 2" s5.log || fail "a one-rank run asked for 2 ranks was not caught (exit $rc): $(cat s5.log)"
+rc=0; STUB_RANKS=2 STUB_PLURAL=s PARADISE_MPIEXEC=$dir/fake-mpiexec PARADISE_BIN=$dir/stub "$root/jobs/run-sweep" --ranks 2 small.ini o.h5 >s6.log 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || fail "a 2-rank run was rejected (exit $rc): $(cat s6.log)"
+
+# 4. jobs/suggest: every ready sweep, and a changed dry-run format fails clearly
+for f in "$root"/sweeps/*.ini; do
+  PARADISE_BIN=$bin "$root/jobs/suggest" --shell "$f" >suggest.log 2>&1 || fail "jobs/suggest $f: $(cat suggest.log)"
+  grep -Eq '^PARADISE_RANKS=[1-9][0-9]*$' suggest.log && grep -Eq '^PARADISE_WALLTIME=[0-9]+:[0-5][0-9]:00$' suggest.log ||
+    fail "jobs/suggest $f printed: $(cat suggest.log)"
+done
+printf '#!/usr/bin/env bash\necho "grid: 10 cells"\necho "estimated time: 1.0 s on one rank"\n' >oldbin
+chmod +x oldbin
+rc=0; PARADISE_BIN=$dir/oldbin "$root/jobs/suggest" small.ini >old.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "format changed" old.log || fail "jobs/suggest on an unknown dry-run format: exit $rc, $(cat old.log)"
+echo "local_test: PASS"
