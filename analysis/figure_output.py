@@ -44,9 +44,9 @@ def _axes_data(ax):
         if isinstance(c, BarContainer):
             bars.append({
                 "label": c.get_label(),
-                "x": [r.get_x() + r.get_width() / 2 for r in c.patches],
-                "bottom": [r.get_y() for r in c.patches],
-                "height": [r.get_height() for r in c.patches],
+                "x": _numbers(r.get_x() + r.get_width() / 2 for r in c.patches),
+                "bottom": _numbers(r.get_y() for r in c.patches),
+                "height": _numbers(r.get_height() for r in c.patches),
             })
     images = []
     for im in ax.images:

@@ -1,0 +1,388 @@
+#!/usr/bin/python3
+"""Tests of the analysis/ commands: each runs on small sweep outputs written by the real
+binary (maps.ini, full.ini, resolution.ini here); the images must be real PNG/PDF files of
+a useful size, and the values drawn (read back from the figure through --data) must equal
+the values computed here, independently, from the HDF5 file with h5py and numpy.
+
+    analysis_test.py --paradise BUILD/src/app/paradise [unittest arguments, e.g. ParetoPlot]
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import h5py
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ANALYSIS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis")
+PARADISE = os.environ.get("PARADISE", "")
+WORK = ""
+FILES = {}  # sweep name -> HDF5 path
+
+OK, OUT_OF_MEMORY, INVALID = 0, 1, 2  # the `status` flag values (flag_meanings attribute)
+
+
+def setUpModule():
+    global WORK
+    if not PARADISE or not os.access(PARADISE, os.X_OK):
+        raise RuntimeError("no paradise binary: pass --paradise PATH or set PARADISE")
+    WORK = tempfile.mkdtemp(prefix="paradise-analysis-")
+    for name in ("maps", "full", "resolution"):
+        FILES[name] = os.path.join(WORK, name + ".h5")
+        subprocess.run([PARADISE, "sweep", os.path.join(HERE, name + ".ini"), "-o", FILES[name],
+                        "--quiet"], check=True, stdout=subprocess.DEVNULL)
+
+
+def tearDownModule():
+    if WORK:
+        shutil.rmtree(WORK, ignore_errors=True)
+
+
+def run(script, *args):
+    return subprocess.run([sys.executable, os.path.join(ANALYSIS, script), *args],
+                          capture_output=True, text=True, cwd=WORK, timeout=120)
+
+
+def plot(script, sweep, name, *args):
+    """Runs a plot command with PNG, PDF and sidecar output; returns (png path, sidecar)."""
+    png, data = os.path.join(WORK, name + ".png"), os.path.join(WORK, name + ".json")
+    r = run(script, FILES[sweep], "-o", png, "--pdf", "--data", data, *args)
+    if r.returncode != 0:
+        raise AssertionError(f"{script} failed ({r.returncode}): {r.stderr}")
+    with open(data, encoding="utf-8") as f:
+        return png, json.load(f)
+
+
+def png_size(path):
+    """(width, height) from the PNG signature and IHDR chunk."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", head[16:24])
+
+
+def axis_labels(f, name):
+    """The coordinate values of an axis as Python values (text axes decoded)."""
+    values = f[name][()]
+    return [v.decode() if isinstance(v, bytes) else int(v) for v in values]
+
+
+def dims_of(dataset):
+    """Dimension names of a variable, from its HDF5 dimension scales."""
+    return [d[0].name.rsplit("/", 1)[-1] for d in dataset.dims]
+
+
+def by_label(items, label):
+    found = [x for x in items if x["label"] == label]
+    assert len(found) == 1, f"expected one artist labelled {label!r}, found {len(found)}"
+    return found[0]
+
+
+def nulls(a):
+    """A float array with None where it is NaN, as the sidecar writes it."""
+    return [None if np.isnan(v) else float(v) for v in a]
+
+
+class PlotFileChecks(unittest.TestCase):
+    def assert_real_figure(self, png, data, min_width=1000, min_height=700):
+        w, h = png_size(png)
+        self.assertGreaterEqual(w, min_width)  # figure size × 150 dpi, every command
+        self.assertGreaterEqual(h, min_height)
+        self.assertGreater(os.path.getsize(png), 20_000)  # a drawn plot, not an empty canvas
+        pdf = os.path.splitext(png)[0] + ".pdf"
+        with open(pdf, "rb") as f:
+            self.assertEqual(f.read(5), b"%PDF-")
+        self.assertGreater(os.path.getsize(pdf), 5_000)
+        self.assertTrue(data["title"] or all(a["title"] for a in data["axes"]))
+        for a in data["axes"]:
+            self.assertIn("(", a["xlabel"] + a["ylabel"])  # a unit in parentheses
+            self.assertTrue(a["xlabel"] and a["ylabel"])
+        self.assertTrue(data["legend"] or all(a["legend"] for a in data["axes"]))
+
+    def assertSeriesEqual(self, got, expected):
+        self.assertEqual(len(got), len(expected))
+        for g, e in zip(got, expected):
+            if e is None:
+                self.assertIsNone(g)
+            else:
+                self.assertAlmostEqual(g, e, delta=1e-9 * abs(e))
+
+
+def fastest_per_strategy_and_gpus(f, model, dataset):
+    """{strategy: (gpus, seconds)}: least feasible epoch over every other axis (brute force)."""
+    epoch, status = f["epoch_time_s"], f["status"]
+    dims = dims_of(epoch)
+    m, d = axis_labels(f, "model").index(model), axis_labels(f, "dataset").index(dataset)
+    t = np.where(status[()] == OK, epoch[()], np.inf)
+    t = np.moveaxis(t, [dims.index(a) for a in ("model", "dataset", "strategy", "gpus")],
+                    [0, 1, 2, 3])[m, d]
+    out = {}
+    for k, s in enumerate(axis_labels(f, "strategy")):
+        gpus, best = [], []
+        for j, g in enumerate(axis_labels(f, "gpus")):
+            v = t[k, j].min()
+            if np.isfinite(v):
+                gpus.append(g)
+                best.append(v)
+        if gpus:
+            out[s] = (gpus, best)
+    return out
+
+
+def non_dominated(points):
+    """Points no other point beats in both coordinates (brute force), sorted by x."""
+    pts = set(points)
+    keep = [p for p in pts if not any(q[0] <= p[0] and q[1] <= p[1] and q != p for q in pts)]
+    return sorted(keep)
+
+
+class ParetoPlot(PlotFileChecks):
+    def test_full_file_lines_are_each_strategys_fastest_feasible_epoch_per_gpu_count(self):
+        png, data = plot("pareto.py", "full", "pareto-full")
+        self.assert_real_figure(png, data)
+        with h5py.File(FILES["full"]) as f:
+            for model in axis_labels(f, "model"):
+                expected = fastest_per_strategy_and_gpus(f, model, "imagenet")
+                ax = next(a for a in data["axes"] if a["title"] == f"{model} · imagenet")
+                drawn = [ln for ln in ax["lines"] if ln["label"] != "Pareto front"]
+                self.assertEqual(sorted(ln["label"] for ln in drawn), sorted(expected))
+                for s, (gpus, seconds) in expected.items():
+                    line = by_label(drawn, s)
+                    self.assertEqual(line["x"], gpus)
+                    self.assertSeriesEqual(line["y"], seconds)
+                front = non_dominated([(g, t) for gs, ts in expected.values()
+                                       for g, t in zip(gs, ts)])
+                line = by_label(ax["lines"], "Pareto front")
+                self.assertEqual(line["x"], [g for g, _ in front])
+                self.assertSeriesEqual(line["y"], [t for _, t in front])
+
+    def test_gpu_hours_axis_is_gpus_times_epoch_seconds_over_3600(self):
+        _, data = plot("pareto.py", "full", "pareto-hours", "--x", "gpu_hours",
+                       "--model", "vgg16")
+        with h5py.File(FILES["full"]) as f:
+            expected = fastest_per_strategy_and_gpus(f, "vgg16", "imagenet")
+        (ax,) = data["axes"]  # one model, one dataset: one panel
+        self.assertIn("GPU-hours", ax["xlabel"])
+        for s, (gpus, seconds) in expected.items():
+            # GPU-hours per epoch = GPUs × epoch seconds / 3600 (paradise's gpu_hours objective)
+            self.assertSeriesEqual(by_label(ax["lines"], s)["x"],
+                                   [g * t / 3600 for g, t in zip(gpus, seconds)])
+
+    def test_maps_file_draws_the_pareto_groups_points(self):
+        png, data = plot("pareto.py", "maps", "pareto-maps")
+        self.assert_real_figure(png, data)
+        with h5py.File(FILES["maps"]) as f:
+            p = f["pareto"]
+            model = np.array([v.decode() for v in p["model"][()]])
+            strategy = np.array([v.decode() for v in p["strategy"][()]])
+            gpus, seconds = p["gpus"][()], p["epoch_time_s"][()]
+            for m in axis_labels(f, "model"):
+                ax = next(a for a in data["axes"] if a["title"] == f"{m} · imagenet")
+                for s in sorted(set(strategy[model == m])):
+                    rows = (model == m) & (strategy == s)
+                    xs = sorted(set(gpus[rows].tolist()))
+                    line = by_label(ax["lines"], s)
+                    self.assertEqual(line["x"], xs)
+                    self.assertSeriesEqual(line["y"],
+                                           [seconds[rows & (gpus == g)].min() for g in xs])
+
+
+class MemoryMap(PlotFileChecks):
+    def test_cells_are_memory_in_gb_crosses_are_out_of_memory_and_invalid_cells_blank(self):
+        png, data = plot("memory_map.py", "maps", "memory-map", "--model", "alexnet",
+                         "--system", "abci", "--paradise", PARADISE)
+        self.assert_real_figure(png, data)
+        # ABCI's V100 has 16 GB (`paradise systems`), 5% kept free (src/system/catalog.cpp)
+        self.assertAlmostEqual(data["notes"]["usable_memory_gb"], 16 * 0.95)
+        with h5py.File(FILES["maps"]) as f:
+            dims = dims_of(f["status"])
+            self.assertEqual(dims, ["model", "dataset", "system", "strategy", "gpus", "batch"])
+            m, s = axis_labels(f, "model").index("alexnet"), axis_labels(f, "system").index("abci")
+            status = f["status"][m, 0, s]  # strategy × gpus × batch
+            memory = f["memory_per_gpu_bytes"][m, 0, s]
+            self.assertEqual(data["notes"]["row_values"], axis_labels(f, "batch"))
+            for k, strategy in enumerate(axis_labels(f, "strategy")):
+                ax = next(a for a in data["axes"] if a["title"] == strategy)
+                expected = np.where(status[k] == INVALID, np.nan, memory[k] / 1e9).T
+                for row, want in zip(ax["images"][0]["array"], expected):
+                    self.assertSeriesEqual(row, nulls(want))
+                crosses = by_label(ax["lines"], "out of memory")
+                rows, cols = np.nonzero(status[k].T == OUT_OF_MEMORY)
+                self.assertEqual(sorted(zip(crosses["x"], crosses["y"])),
+                                 sorted(zip(cols.tolist(), rows.tolist())))
+
+    def test_resolution_rows_show_the_input_sides(self):
+        _, data = plot("memory_map.py", "resolution", "memory-map-res", "--rows", "resolution",
+                       "--batch", "16", "--device-memory-gb", "16")
+        with h5py.File(FILES["resolution"]) as f:
+            self.assertEqual(data["notes"]["row_values"], axis_labels(f, "resolution"))
+            dims = dims_of(f["memory_per_gpu_bytes"])
+            memory = np.moveaxis(f["memory_per_gpu_bytes"][()],
+                                 [dims.index(a) for a in ("strategy", "resolution", "gpus")],
+                                 [0, 1, 2])[:, :, :, 0, 0, 0, 1]  # model, dataset, system; batch 16
+            status = np.moveaxis(f["status"][()],
+                                 [dims.index(a) for a in ("strategy", "resolution", "gpus")],
+                                 [0, 1, 2])[:, :, :, 0, 0, 0, 1]
+        ax = next(a for a in data["axes"] if a["title"] == "spatial")
+        want = np.where(status[1] == INVALID, np.nan, memory[1] / 1e9)  # strategy 1 = spatial
+        for row, expected in zip(ax["images"][0]["array"], want):
+            self.assertSeriesEqual(row, nulls(expected))
+
+
+class MemoryLimitPlot(PlotFileChecks):
+    def test_curves_are_the_largest_feasible_side_with_nothing_fits_as_a_gap(self):
+        png, data = plot("memory_limit.py", "resolution", "memory-limit", "--batch", "4")
+        self.assert_real_figure(png, data, min_height=600)
+        (ax,) = data["axes"]
+        with h5py.File(FILES["resolution"]) as f:
+            table = f["memlimit/largest_resolution"]
+            self.assertEqual(dims_of(table),
+                             ["model", "dataset", "system", "strategy", "gpus", "batch"])
+            for k, s in enumerate(axis_labels(f, "strategy")):
+                side = table[0, 0, 0, k, :, 0].astype(float)  # batch 4 is the first batch
+                line = by_label(ax["lines"], s)
+                self.assertEqual(line["x"], axis_labels(f, "gpus"))
+                self.assertEqual(line["y"], [None if v == 0 else v for v in side])  # 0: none fits
+        # resolution.ini: data parallelism fits a larger cube on more GPUs (the batch splits)
+        data_line = by_label(ax["lines"], "data")["y"]
+        self.assertLess(data_line[0], data_line[1])
+
+
+class BreakdownBars(PlotFileChecks):
+    def test_bars_stack_communication_on_compute_for_feasible_configurations_only(self):
+        png, data = plot("breakdown.py", "full", "breakdown", "--model", "vgg16",
+                         "--batch", "256")
+        self.assert_real_figure(png, data, min_height=600)
+        (ax,) = data["axes"]
+        with h5py.File(FILES["full"]) as f:
+            m, b = axis_labels(f, "model").index("vgg16"), axis_labels(f, "batch").index(256)
+            status = f["status"][m, 0, 0, :, :, b]  # strategy × gpus
+            compute = f["compute_time_s"][m, 0, 0, :, :, b]
+            comm = f["communication_time_s"][m, 0, 0, :, :, b]
+            for k, s in enumerate(axis_labels(f, "strategy")):
+                ok = np.flatnonzero(status[k] == OK)
+                low, high = by_label(ax["bars"], f"{s} compute"), \
+                    by_label(ax["bars"], f"{s} communication")
+                self.assertEqual([round(x) for x in low["x"]], ok.tolist())  # group = GPU index
+                self.assertSeriesEqual(low["height"], compute[k, ok].tolist())
+                self.assertSeriesEqual(high["bottom"], compute[k, ok].tolist())
+                self.assertSeriesEqual(high["height"], comm[k, ok].tolist())
+        self.assertGreater(sum(len(c["x"]) for c in ax["bars"]), 10)  # full.ini: many fit
+
+
+class ScalingCurves(PlotFileChecks):
+    def test_curves_are_the_feasible_epoch_times_and_ideal_lines_halve_per_doubling(self):
+        png, data = plot("scaling.py", "full", "scaling", "--model", "resnet50",
+                         "--batch", "256")
+        self.assert_real_figure(png, data, min_height=600)
+        (ax,) = data["axes"]
+        with h5py.File(FILES["full"]) as f:
+            b = axis_labels(f, "batch").index(256)
+            status, epoch = f["status"][0, 0, 0, :, :, b], f["epoch_time_s"][0, 0, 0, :, :, b]
+            gpus = np.array(axis_labels(f, "gpus"))
+            drawn = 0
+            for k, s in enumerate(axis_labels(f, "strategy")):
+                ok = status[k] == OK
+                if not ok.any():
+                    continue
+                drawn += 1
+                line = by_label(ax["lines"], s)
+                self.assertEqual(line["x"], gpus[ok].tolist())
+                self.assertSeriesEqual(line["y"], epoch[k, ok].tolist())
+                t0, p0 = epoch[k, ok][0], gpus[ok][0]
+                # ideal strong scaling: T(p) = T(p0) × p0 / p
+                self.assertSeriesEqual(by_label(ax["lines"], f"ideal {s}")["y"],
+                                       (t0 * p0 / gpus[ok]).tolist())
+        self.assertGreaterEqual(drawn, 2)
+
+
+def fastest_configurations(f, top):
+    """[(model, strategy, gpus, batch, seconds)]: the top fastest feasible per model (sort)."""
+    epoch, status = f["epoch_time_s"][()], f["status"][()]
+    out = []
+    for m, model in enumerate(axis_labels(f, "model")):
+        cells = [(epoch[m][i], i) for i in np.ndindex(epoch[m].shape) if status[m][i] == OK]
+        for t, (_, _, k, j, b) in sorted(cells)[:top]:  # dataset, system, strategy, gpus, batch
+            out.append((model, axis_labels(f, "strategy")[k], axis_labels(f, "gpus")[j],
+                        axis_labels(f, "batch")[b], t))
+    return out
+
+
+class SummaryTable(PlotFileChecks):
+    def test_csv_lists_the_fastest_feasible_configurations_per_model(self):
+        r = run("summary.py", FILES["full"], "--top", "4", "--csv")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        with h5py.File(FILES["full"]) as f:
+            expected = fastest_configurations(f, 4)
+        self.assertEqual(len(rows), len(expected))
+        for row, (model, strategy, gpus, batch, t) in zip(rows, expected):
+            self.assertEqual((row["model"], row["strategy"], int(row["gpus"]), int(row["batch"])),
+                             (model, strategy, gpus, batch))
+            self.assertAlmostEqual(float(row["epoch_time_s"]), t, delta=1e-9 * t)
+            self.assertAlmostEqual(float(row["gpu_hours"]), gpus * t / 3600, delta=1e-9 * t)
+
+    def test_table_of_a_maps_file_ranks_the_pareto_points(self):
+        r = run("summary.py", FILES["maps"], "--top", "2", "--model", "resnet50")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertIn("pareto group", lines[0])
+        self.assertTrue(lines[2].startswith("rank  model"))
+        self.assertTrue(set(lines[3]) <= {"-", " "})
+        with h5py.File(FILES["maps"]) as f:
+            p = f["pareto"]
+            mine = np.array([v.decode() == "resnet50" for v in p["model"][()]])
+            best = np.sort(p["epoch_time_s"][()][mine])[:2]
+        self.assertEqual(len(lines), 4 + 2)
+        for line, t in zip(lines[4:], best):
+            self.assertIn(f"{t:.2f}", line.split())
+
+
+class BadInput(unittest.TestCase):
+    def assert_refused(self, script, args, *words):
+        r = run(script, *args)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        for w in words:
+            self.assertIn(w, r.stderr)
+
+    def test_missing_file_is_named(self):
+        missing = os.path.join(WORK, "absent.h5")
+        for script in ("pareto.py", "memory_map.py", "memory_limit.py", "breakdown.py",
+                       "scaling.py", "summary.py"):
+            self.assert_refused(script, [missing], missing, "no such file")
+
+    def test_maps_file_given_to_the_bar_chart_names_the_missing_variable(self):
+        self.assert_refused("breakdown.py", [FILES["maps"]], FILES["maps"], "compute_time_s",
+                            "storage = maps")
+
+    def test_unknown_model_filter_lists_the_models_of_the_file(self):
+        self.assert_refused("pareto.py", [FILES["full"], "--model", "resnet51"], FILES["full"],
+                            "resnet51", "resnet50, vgg16")
+
+    def test_file_without_resolution_limits_names_the_memlimit_variable(self):
+        self.assert_refused("memory_limit.py", [FILES["full"]], FILES["full"],
+                            "memlimit/largest_resolution")
+
+    def test_text_file_is_not_taken_for_a_sweep(self):
+        ini = os.path.join(HERE, "full.ini")
+        self.assert_refused("summary.py", [ini], ini, "not an HDF5 file")
+
+
+if __name__ == "__main__":
+    argv = sys.argv[:1]
+    rest = iter(sys.argv[1:])
+    for a in rest:
+        if a == "--paradise":
+            PARADISE = next(rest)
+        else:
+            argv.append(a)
+    unittest.main(argv=argv, verbosity=2)
