@@ -52,7 +52,7 @@ def plot(bars, fixed, ds):
         Patch(facecolor="white", edgecolor="black", hatch="///")]
     ax.legend(handles, list(bars) + ["compute", "communication"], ncol=2)
     ax.set_title(f"Compute and communication per epoch: {h5.panel_title(fixed)}\n"
-                 f"({ds.attrs.get('title', '')}; feasible configurations only)")
+                 f"({h5.source_label(ds)}; feasible configurations only)")
     fig.tight_layout()
     return fig
 

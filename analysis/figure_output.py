@@ -25,6 +25,13 @@ def strategy_colors(strategies):
     return {s: palette[i % len(palette)] for i, s in enumerate(strategies)}
 
 
+def strategy_styles(strategies):
+    """{strategy: line style keywords}: colour, dash and marker, so that equal lines both show."""
+    dashes, markers = ("-", "--", "-.", ":"), ("o", "s", "^", "D", "v", "P", "X", "*")
+    return {s: {"color": c, "ls": dashes[i % len(dashes)], "marker": markers[i % len(markers)]}
+            for i, (s, c) in enumerate(strategy_colors(strategies).items())}
+
+
 def _number(x):
     x = float(x)
     return None if math.isnan(x) or math.isinf(x) else x
@@ -139,4 +146,5 @@ def log_value_axis(ax, label):
     plain = FuncFormatter(lambda v, _: f"{v:g}")
     ax.yaxis.set_major_formatter(plain)
     lo, hi = ax.get_ylim()
-    ax.yaxis.set_minor_formatter(plain if hi / lo < 100 else NullFormatter())
+    some = FuncFormatter(lambda v, _: f"{v:g}" if f"{v:g}"[0] in "25" else "")
+    ax.yaxis.set_minor_formatter(some if hi / lo < 100 else NullFormatter())

@@ -11,7 +11,7 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, plt, save, strategy_colors
+from figure_output import gpu_axis, plt, save, strategy_styles
 
 LIMITS = {
     "largest_resolution": ("largest input side that fits", "largest input side "
@@ -38,11 +38,11 @@ def series(path, filters, limit):
 
 
 def plot(lines, fixed, root, limit):
-    colors = strategy_colors([str(s) for s in root.strategy.values])
+    styles = strategy_styles([str(s) for s in root.strategy.values])
     fig, ax = plt.subplots(figsize=(8, 5.5))
     for s, (gpus, values) in lines.items():
         label = s if np.isfinite(values).any() else f"{s} (nothing fits)"
-        ax.plot(gpus, values, marker="o", color=colors[s], label=label)
+        ax.plot(gpus, values, label=label, **styles[s])
     gpu_axis(ax, next(iter(lines.values()))[0])
     if limit == "largest_batch":
         ax.set_yscale("log", base=2)
@@ -50,7 +50,7 @@ def plot(lines, fixed, root, limit):
     ax.grid(True, alpha=0.3)
     ax.legend(title="strategy")
     ax.set_title(f"Memory limit: {LIMITS[limit][0]} vs. GPUs\n{h5.panel_title(fixed)} "
-                 f"({root.attrs.get('title', '')})")
+                 f"({h5.source_label(root)})")
     fig.tight_layout()
     return fig
 

@@ -89,7 +89,7 @@ def main():
     usable, device_gb, margin = device_memory.usable_memory_bytes(str(fixed["system"]), args,
                                                                   args.file)
     fig = plot(maps, gpus, row_values, args.rows, fixed, usable / 1e9, device_gb, margin,
-               h5.open_sweep(args.file).attrs.get("title", ""))
+               h5.source_label(h5.open_sweep(args.file)))
     save(fig, args, "memory-map", notes={"usable_memory_gb": usable / 1e9,
                                           "device_memory_gb": device_gb, "rows": args.rows,
                                           "row_values": [int(v) for v in row_values],

@@ -147,3 +147,10 @@ def panels(ds, axes):
 def panel_title(panel):
     """'resnet50 · imagenet' for a panel dict."""
     return " · ".join(value_label(a, v) for a, v in panel.items())
+
+
+def source_label(ds):
+    """'sweep quickstart.ini, storage = full': where a figure's data comes from."""
+    title = str(ds.attrs.get("title", ""))
+    sweep = os.path.basename(title.split("ParaDiSE sweep ", 1)[-1]) if title else "?"
+    return f"sweep {sweep}, storage = {storage(ds)}"

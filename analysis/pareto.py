@@ -14,7 +14,7 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, log_value_axis, grid_of, save, strategy_colors
+from figure_output import gpu_axis, grid_of, log_value_axis, save, strategy_styles
 
 FACETS = ("model", "dataset", "resolution")
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
@@ -90,12 +90,12 @@ def series(path, filters, x="gpus", source="auto"):
 
 
 def plot(panels, source, best_over, root, x):
-    colors = strategy_colors([str(s) for s in root.strategy.values])
+    styles = strategy_styles([str(s) for s in root.strategy.values])
     fig, axes = grid_of(len(panels))
     handles = {}
     for ax, p in zip(axes, panels):
         for s, (xs, ys) in p["strategies"].items():
-            handles[s] = ax.plot(xs, ys, marker="o", ms=4, lw=1.2, color=colors[s], label=s)[0]
+            handles[s] = ax.plot(xs, ys, ms=4, lw=1.2, label=s, **styles[s])[0]
         fx, fy = zip(*p["front"])
         handles["Pareto front"] = ax.plot(fx, fy, drawstyle="steps-post", color="black", lw=2.2,
                                           marker="o", ms=9, mfc="none", alpha=0.75,
@@ -108,11 +108,11 @@ def plot(panels, source, best_over, root, x):
         log_value_axis(ax, "epoch time (s)")
         ax.set_title(h5.panel_title(p["panel"]))
         ax.grid(True, which="both", alpha=0.3)
-    order = [s for s in colors if s in handles] + ["Pareto front"]
+    order = [s for s in styles if s in handles] + ["Pareto front"]
     fig.legend([handles[k] for k in order], order, loc="lower center", ncol=min(len(order), 7))
     over = ", ".join(best_over) if best_over else "nothing"
     fig.suptitle(f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
-                 f"({root.attrs.get('title', '')})\nper strategy: shortest feasible epoch "
+                 f"({h5.source_label(root)})\nper strategy: shortest feasible epoch "
                  f"over {over}; from the {source}")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig

@@ -11,7 +11,7 @@ from matplotlib.lines import Line2D
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, log_value_axis, plt, save, strategy_colors
+from figure_output import gpu_axis, log_value_axis, plt, save, strategy_styles
 
 
 def series(path, filters):
@@ -33,19 +33,19 @@ def series(path, filters):
 
 
 def plot(lines, fixed, root):
-    colors = strategy_colors([str(s) for s in root.strategy.values])
+    styles = strategy_styles([str(s) for s in root.strategy.values])
     fig, ax = plt.subplots(figsize=(8, 5.5))
     for s, (gpus, t) in lines.items():
-        ax.plot(gpus, t, marker="o", color=colors[s], label=s)
-        ax.plot(gpus, t[0] * gpus[0] / gpus, ls=":", color=colors[s], label=f"ideal {s}")
+        ax.plot(gpus, t, label=s, **styles[s])
+        ax.plot(gpus, t[0] * gpus[0] / gpus, ls=":", color=styles[s]["color"], label=f"ideal {s}")
     gpu_axis(ax, root.gpus.values)
     log_value_axis(ax, "epoch time (s)")
     ax.grid(True, which="both", alpha=0.3)
-    handles = [Line2D([], [], color=colors[s], marker="o") for s in lines]
+    handles = [Line2D([], [], **styles[s]) for s in lines]
     handles.append(Line2D([], [], color="grey", ls=":"))
     ax.legend(handles, list(lines) + ["ideal linear scaling"])
     ax.set_title(f"Strong scaling: epoch time vs. GPUs at {h5.panel_title(fixed)}\n"
-                 f"({root.attrs.get('title', '')}; feasible configurations only)")
+                 f"({h5.source_label(root)}; feasible configurations only)")
     fig.tight_layout()
     return fig
 
