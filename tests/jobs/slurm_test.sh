@@ -15,7 +15,7 @@
 # through srun, and wrote an HDF5 file whose `status` has the grid's shape; the PBS script
 # submitted with sbatch (which reads #PBS lines) does the same with mpiexec and got its job
 # name and task count from the #PBS lines; a job whose sweep file is bad exits 2 and
-# sbatch --wait returns 2.
+# sbatch --wait returns 2; srun --mpi=none (independent one-rank copies) makes the job fail.
 set -euo pipefail
 
 fail() {
@@ -192,4 +192,13 @@ sbatch --wait --ntasks=2 --output="$dir/out/bad-%j.out" "$root/jobs/slurm/sweep.
 grep -q "bad.ini" "$dir"/out/bad-*.out || fail "the bad job's output does not name bad.ini"
 [ ! -e "$dir/out/bad.h5" ] || fail "a failed sweep left $dir/out/bad.h5"
 echo "slurm_test: failing job returned 2 at $((SECONDS - t0)) s"
+# 4. srun without a PMI plugin starts independent one-rank copies: the runner must fail
+rc=0
+PARADISE_SRUN_MPI=none sbatch --wait --ntasks=2 --output="$dir/out/nopmi-%j.out" \
+  "$root/jobs/slurm/sweep.sbatch" "$dir/small.ini" "$dir/out/nopmi.h5" || rc=$?
+[ "$rc" -ne 0 ] || fail "srun --mpi=none (two singletons) was not caught: sbatch --wait returned 0"
+# the copies race on OUT.h5.tmp: one may fail first, else the rank-count check fails the job
+grep -Eq "ran on '1 ?' rank\(s\), not 2|paradise sweep exited with" "$dir"/out/nopmi-*.out ||
+  fail "srun --mpi=none: neither a rank-count error nor a failed sweep in the job output"
+echo "slurm_test: singleton launch caught (exit $rc) at $((SECONDS - t0)) s"
 echo "slurm_test: PASS in $((SECONDS - t0)) s"
