@@ -17,7 +17,7 @@ AXIS_HELP = {
 
 
 def parser(description, output=True):
-    """An ArgumentParser with FILE, one --AXIS option per grid axis and, for plots, -o/--pdf/--data."""
+    """An ArgumentParser: FILE, one --AXIS option per grid axis, for plots -o, --pdf, --data."""
     p = argparse.ArgumentParser(description=description)
     p.add_argument("file", metavar="FILE.h5", help="the HDF5 file paradise sweep wrote")
     for axis in AXES:

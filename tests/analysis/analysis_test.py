@@ -149,6 +149,7 @@ class ParetoPlot(PlotFileChecks):
         self.assert_real_figure(png, data)
         with h5py.File(FILES["full"]) as f:
             for model in axis_labels(f, "model"):
+                # full.ini: every model on imagenet only; the panel title is "model · dataset"
                 expected = fastest_per_strategy_and_gpus(f, model, "imagenet")
                 ax = next(a for a in data["axes"] if a["title"] == f"{model} · imagenet")
                 drawn = [ln for ln in ax["lines"] if ln["label"] != "Pareto front"]
@@ -205,7 +206,7 @@ class MemoryMap(PlotFileChecks):
             dims = dims_of(f["status"])
             self.assertEqual(dims, ["model", "dataset", "system", "strategy", "gpus", "batch"])
             m, s = axis_labels(f, "model").index("alexnet"), axis_labels(f, "system").index("abci")
-            status = f["status"][m, 0, s]  # strategy × gpus × batch
+            status = f["status"][m, 0, s]  # dataset 0: imagenet, maps.ini's only dataset
             memory = f["memory_per_gpu_bytes"][m, 0, s]
             self.assertEqual(data["notes"]["row_values"], axis_labels(f, "batch"))
             for k, strategy in enumerate(axis_labels(f, "strategy")):
@@ -231,7 +232,8 @@ class MemoryMap(PlotFileChecks):
                                  [dims.index(a) for a in ("strategy", "resolution", "gpus")],
                                  [0, 1, 2])[:, :, :, 0, 0, 0, 1]
         ax = next(a for a in data["axes"] if a["title"] == "spatial")
-        want = np.where(status[1] == INVALID, np.nan, memory[1] / 1e9)  # strategy 1 = spatial
+        # resolution.ini: strategy = data, spatial, data+spatial, so index 1 is spatial
+        want = np.where(status[1] == INVALID, np.nan, memory[1] / 1e9)
         for row, expected in zip(ax["images"][0]["array"], want):
             self.assertSeriesEqual(row, nulls(expected))
 
@@ -246,7 +248,8 @@ class MemoryLimitPlot(PlotFileChecks):
             self.assertEqual(dims_of(table),
                              ["model", "dataset", "system", "strategy", "gpus", "batch"])
             for k, s in enumerate(axis_labels(f, "strategy")):
-                side = table[0, 0, 0, k, :, 0].astype(float)  # batch 4 is the first batch
+                # one model, dataset, system in resolution.ini; batch = 4, 16: index 0 is 4
+                side = table[0, 0, 0, k, :, 0].astype(float)
                 line = by_label(ax["lines"], s)
                 self.assertEqual(line["x"], axis_labels(f, "gpus"))
                 self.assertEqual(line["y"], [None if v == 0 else v for v in side])  # 0: none fits
@@ -263,6 +266,7 @@ class BreakdownBars(PlotFileChecks):
         (ax,) = data["axes"]
         with h5py.File(FILES["full"]) as f:
             m, b = axis_labels(f, "model").index("vgg16"), axis_labels(f, "batch").index(256)
+            # full.ini has one dataset (imagenet) and one system (dgx-a100): index 0
             status = f["status"][m, 0, 0, :, :, b]  # strategy × gpus
             compute = f["compute_time_s"][m, 0, 0, :, :, b]
             comm = f["communication_time_s"][m, 0, 0, :, :, b]
@@ -285,6 +289,7 @@ class ScalingCurves(PlotFileChecks):
         (ax,) = data["axes"]
         with h5py.File(FILES["full"]) as f:
             b = axis_labels(f, "batch").index(256)
+            # model 0 is resnet50 (full.ini's first); one dataset and one system
             status, epoch = f["status"][0, 0, 0, :, :, b], f["epoch_time_s"][0, 0, 0, :, :, b]
             gpus = np.array(axis_labels(f, "gpus"))
             drawn = 0
@@ -300,7 +305,7 @@ class ScalingCurves(PlotFileChecks):
                 # ideal strong scaling: T(p) = T(p0) × p0 / p
                 self.assertSeriesEqual(by_label(ax["lines"], f"ideal {s}")["y"],
                                        (t0 * p0 / gpus[ok]).tolist())
-        self.assertGreaterEqual(drawn, 2)
+        self.assertGreaterEqual(drawn, 2)  # full.ini, resnet50 at batch 256: data, data+filter
 
 
 def fastest_configurations(f, top):
