@@ -236,6 +236,9 @@ int run_sweep(const Args& args) {
     }
     first_chunk = c->chunks_done;
     if (comm.is_root()) merged.merge(c->summary);
+    if (comm.is_root() && !quiet)
+      std::cerr << "paradise sweep: resuming " << output << ".tmp: " << first_chunk << " of "
+                << chunks << " chunks were done at the last checkpoint\n";
   }
 
   std::optional<io::SweepFileWriter> out;

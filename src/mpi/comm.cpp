@@ -146,6 +146,9 @@ bool Comm::allreduce_or_within(bool value, double deadline_s,
     if (done) return out != 0;
     if (MPI_Wtime() - start > deadline_s) {
       give_up();
+      // give the launcher time to forward give_up's report before the abort tears down
+      // every process (MPICH's hydra drops output still in the pipe)
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
       abort(2);
     }
     if (spins > 1000) std::this_thread::sleep_for(std::chrono::milliseconds(1));

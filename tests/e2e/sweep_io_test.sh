@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# End-to-end checks of `paradise sweep` output under failure and of its HDF5 groups
+# (issue 4, "How this is checked"): a rank killed mid-run leaves nothing at the output path
+# and `--resume` (on another rank count, 1) gives the uninterrupted run's data; a full disk
+# (a file-size limit) ends every rank with exit 2 and a message naming the cause; the
+# memlimit group agrees with the status maps of the same grid; reduced maps equal the full
+# maps reduced by numpy; the gpu_hours Pareto front equals an O(n^2) front of the full map.
+# Usage: sweep_io_test.sh PATH/TO/paradise
+set -uo pipefail
+paradise=$1
+py=/usr/bin/python3
+work=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+cd "$work" || exit 1
+# MPICH's UCX shared-memory transport keeps files in /dev/shm that a file-size limit also
+# hits (MPI_Init then fails), and with tcp added MPI_Finalize can hang; System V shared
+# memory has neither problem. Every run below uses it, for comparability.
+export UCX_TLS=self,sysv
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+
+# h5diff -r A B, reduced to the names of objects that differ (attributes and datasets)
+differing() {
+  h5diff -r "$1" "$2" | awk '
+    /^(attribute|dataset): </ { name = $2; sub(/^</, "", name) }
+    /differences found/ { if ($1 + 0 > 0) print name }
+    /[Nn]ot comparable/ { print "not-comparable" }' | sort -u | tr '\n' ' '
+}
+# Differences allowed between two runs of the same sweep: when and how it was run.
+same_sweep() {
+  local d
+  d=$(differing "$1" "$2")
+  [ "$d" = "command_line creation_time ranks " ] || [ "$d" = "command_line creation_time " ]
+}
+
+# --- 1. A rank killed mid-run; --resume on another rank count --------------------------
+# 12.6 M points, about 3 s on 2 ranks: long enough to be killed after a checkpoint.
+cat >kill.ini <<'EOF'
+[sweep]
+model = resnet50, vgg16
+dataset = imagenet
+system = abci, dgx-a100
+strategy = data, filter, data+filter
+gpus = 1..4096 +1
+batch = 16..4096 +16
+[output]
+storage = maps
+EOF
+mpiexec -n 2 "$paradise" sweep kill.ini -o whole.h5 --quiet >/dev/null 2>&1 && ok || bad "uninterrupted run"
+
+mpiexec -n 2 "$paradise" sweep kill.ini -o killed.h5 --quiet --checkpoint 0.2 >kill.out 2>&1 &
+runner=$!
+for _ in $(seq 100); do [ -e killed.h5.tmp ] && break; sleep 0.05; done
+sleep 1
+victim=$(pgrep -f "^$paradise sweep kill.ini -o killed.h5" | tail -n 1)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $runner
+rc=$?
+if [ "$rc" -ne 0 ] && [ ! -e killed.h5 ] && [ -e killed.h5.tmp ]; then ok; else
+  bad "killed rank: exit $rc, output present: $([ -e killed.h5 ] && echo yes || echo no), tmp present: $([ -e killed.h5.tmp ] && echo yes || echo no)"
+fi
+mpiexec -n 1 "$paradise" sweep kill.ini -o killed.h5 --resume >resume.out 2>&1 && ok ||
+  bad "resume on 1 rank: $(cat resume.out)"
+grep -q "resum" resume.out && ok || bad "resume says it resumed: $(cat resume.out)"
+[ ! -e killed.h5.tmp ] && ok || bad "tmp file left after a completed resume"
+same_sweep whole.h5 killed.h5 && ok || bad "resumed file differs from the uninterrupted run: $(differing whole.h5 killed.h5)"
+
+# --- 2. A full disk: a 2 MB file-size limit (SIGXFSZ ignored, so writes fail with EFBIG) --
+(
+  trap '' XFSZ
+  ulimit -f 2000
+  mpiexec -n 3 "$paradise" sweep kill.ini -o full.h5 --quiet --io-timeout 3 >full.out 2>&1
+)
+rc=$?
+[ "$rc" -eq 2 ] && ok || bad "full disk: exit $rc, expected 2; $(cat full.out)"
+grep -q "File too large" full.out && ok || bad "full disk message names the cause: $(cat full.out)"
+[ ! -e full.h5 ] && [ ! -e full.h5.tmp ] && ok || bad "full disk left a file (no checkpoint was asked for)"
+
+# --- 3. memlimit group vs. the maps; reduced maps; gpu_hours Pareto ---------------------
+cat >limits.ini <<'EOF'
+[sweep]
+model = cosmoflow
+dataset = cosmoflow
+system = abci
+strategy = data, spatial, data+spatial, filter
+gpus = 1..64 *2
+batch = 1, 4, 16, 64
+resolution = 64, 96, 128, 192, 256
+[output]
+storage = full
+[pareto]
+objectives = epoch_time, gpu_hours
+group = model, resolution
+[memlimit]
+batch = 1..4096
+resolution = 64..1024
+sides = 64, 128, 256
+EOF
+sed -e 's/^storage = full/storage = summary\nreduce = batch, gpus/' limits.ini >reduced.ini
+mpiexec -n 3 "$paradise" sweep limits.ini -o limits.h5 --quiet >/dev/null 2>&1 && ok || bad "limits sweep"
+mpiexec -n 2 "$paradise" sweep reduced.ini -o reduced.h5 --quiet >/dev/null 2>&1 && ok || bad "reduced sweep"
+$py - limits.h5 reduced.h5 <<'PY' && ok || bad "memlimit, reduced maps or Pareto front disagree with the maps"
+import sys
+import numpy as np
+import xarray as xr
+
+full = xr.open_dataset(sys.argv[1], engine="h5netcdf")
+lim = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="memlimit")
+red = xr.open_dataset(sys.argv[2], engine="h5netcdf")
+par = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto")
+ok_map = full.status == 0
+# the axes show as coordinates in every group
+assert list(lim.largest_batch.dims) == ["model", "dataset", "resolution", "system", "strategy", "gpus"]
+assert list(lim.side.values) == [64, 128, 256]
+
+# largest batch: no feasible grid batch is larger; a grid batch equal to it is feasible
+lb = lim.largest_batch
+feasible_batches = ok_map * full.batch
+assert (feasible_batches.max("batch") <= lb).all()
+on_grid = full.batch == lb
+assert (ok_map.where(on_grid).fillna(1) == 1).all()
+assert int(lb.max()) > 0
+
+# largest resolution (bisection over every integer 64..1024): the same two conditions
+lr = lim.largest_resolution
+assert (( ok_map * full.resolution).max("resolution") <= lr).all()
+assert (ok_map.where(full.resolution == lr).fillna(1) == 1).all()
+assert int(lr.max()) > 128  # some configuration trains beyond the grid's 128^3
+
+# fewest GPUs at a side that is also on the resolution axis: the smallest feasible gpus
+for side in (64, 128, 256):
+    fg = lim.fewest_gpus.sel(side=side)
+    ok_at = ok_map.sel(resolution=side)
+    smallest = (ok_at * ok_at.gpus).where(ok_at).min("gpus").fillna(0).astype(np.int64)
+    assert (fg == smallest.transpose(*fg.dims)).all(), (side, fg.values, smallest.values)
+
+# reduced maps (storage = summary, reduce = batch, gpus) = the full maps reduced by numpy
+assert (red.best_status == full.status.min(["batch", "gpus"])).all()
+valid = full.status != 2
+mem = full.memory_per_gpu_bytes.where(valid).min(["batch", "gpus"])
+assert np.allclose(red.min_memory_per_gpu_bytes, mem, equal_nan=True, rtol=0, atol=0)
+epoch = full.epoch_time_s.where(ok_map).min(["batch", "gpus"])
+assert np.allclose(red.min_epoch_time_s, epoch, equal_nan=True, rtol=0, atol=0)
+
+# Pareto front under (epoch time, GPU-hours = epoch time x GPUs / 3600), grouped by
+# model x resolution: equal to an O(n^2) front of every feasible point of each group
+pts = full.epoch_time_s.where(ok_map).to_dataframe().dropna().reset_index()
+pts["gpu_hours"] = pts.epoch_time_s * pts.gpus / 3600
+expected = set()
+for _, g in pts.groupby(["model", "resolution"]):
+    a = g[["epoch_time_s", "gpu_hours"]].to_numpy()
+    for i in range(len(a)):
+        dominated = ((a <= a[i]).all(1) & (a < a[i]).any(1)).any()
+        twins = np.flatnonzero((a == a[i]).all(1))
+        if not dominated and twins[0] == i:  # of exact duplicates the first (lowest index) stays
+            r = g.iloc[i]
+            expected.add((r.resolution, r.strategy, r.gpus, r.batch))
+got = {(int(p.resolution), str(p.strategy), int(p.gpus), int(p.batch))
+       for p in par.to_dataframe().itertuples()}
+assert got == expected, (sorted(got ^ expected), len(got), len(expected))
+assert "gpu_hours" in par.variables
+PY
+
+echo "sweep_io: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
