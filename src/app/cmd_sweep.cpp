@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <span>
@@ -260,6 +261,12 @@ int run_sweep(const Args& args) {
   const std::uint64_t rounds = (chunks - first_chunk + ranks - 1) / ranks;
   Buffers buf;
   sweep::Summary& mine = *summary;
+  double write_s = 0;  // time in output writes (each collective, so rank 0's is every rank's)
+  const auto timed = [&](auto&& step) {
+    const auto w0 = Clock::now();
+    together(comm, output, out, step);
+    write_s += std::chrono::duration<double>(Clock::now() - w0).count();
+  };
   for (std::uint64_t round = 0; round < rounds; ++round) {
     const std::uint64_t chunk =
         first_chunk + round * ranks + static_cast<std::uint64_t>(comm.rank());
@@ -281,7 +288,7 @@ int run_sweep(const Args& args) {
         if (store) buf.add(r, full);
       }
     }
-    if (store) together(comm, output, out, [&] { buf.write(*out, begin, f.storage); });
+    if (store) timed([&] { buf.write(*out, begin, f.storage); });
     // a checkpoint when rank 0's clock says so (its decision reaches every rank)
     std::uint64_t due =
         comm.is_root() && out && checkpoint_s > 0 && round + 1 < rounds &&
@@ -290,7 +297,7 @@ int run_sweep(const Args& args) {
     if (due) {
       sweep::Summary snapshot = merged;
       merge_on_root(mine, comm, snapshot);
-      together(comm, output, out, [&] {
+      timed([&] {
         out->flush();
         if (comm.is_root())
           write_checkpoint(
@@ -335,17 +342,20 @@ int run_sweep(const Args& args) {
 
   merge_on_root(mine, comm, merged);
   if (out) {
-    together(comm, output, out, [&] {
+    timed([&] {
       write_pareto(*out, merged, comm, grid);
       write_memlimit(*out, search->tables(), limits);
       out->commit();
       if (comm.is_root()) remove_checkpoint(output);
     });
   }
+  RunStats run{comm.size(), std::chrono::duration<double>(Clock::now() - t0).count(), write_s, 0,
+               peak_rss_bytes()};
+  comm.allreduce_max(std::span<double>(&run.peak_rss_bytes, 1));
   if (!comm.is_root()) return 0;
-  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (!quiet && seconds > 1) std::cerr << '\n';
-  print_summary(std::cout, file, output, grid, merged, comm.size(), seconds);
+  if (out) run.output_bytes = static_cast<double>(std::filesystem::file_size(output));
+  if (!quiet && run.seconds > 1) std::cerr << '\n';
+  print_summary(std::cout, file, output, grid, merged, run);
   return 0;
 }
 

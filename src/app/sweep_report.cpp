@@ -1,5 +1,7 @@
 #include "sweep_report.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -64,16 +66,31 @@ void report_progress(std::ostream& err, double seconds, double done, double tota
       << " points/s, ETA " << fixed((total - done) / std::max(rate, 1e-9), 0) << " s" << std::flush;
 }
 
+double peak_rss_bytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) * 1024.0;  // Linux: kilobytes
+}
+
 void print_summary(std::ostream& out, const std::string& file, const std::string& output,
-                   const sweep::Grid& grid, const sweep::Summary& s, int ranks, double seconds) {
+                   const sweep::Grid& grid, const sweep::Summary& s, const RunStats& run) {
   const double points = static_cast<double>(grid.points());
   const auto& c = s.counts();
-  out << "sweep " << file << ": " << count(points) << " points on " << ranks
-      << (ranks == 1 ? " rank" : " ranks") << " in " << fixed(seconds, 2) << " s; "
+  const double compute_s = std::max(run.seconds - run.write_seconds, 1e-9);
+  out << "sweep " << file << ": " << count(points) << " points on " << run.ranks
+      << (run.ranks == 1 ? " rank" : " ranks") << " in " << fixed(run.seconds, 2) << " s ("
+      << count(points / compute_s / run.ranks) << " points/s per rank outside writes, peak memory "
+      << human_bytes(run.peak_rss_bytes) << " per rank); "
       << fixed(100.0 * static_cast<double>(c[0]) / points, 1) << "% feasible ("
       << count(static_cast<double>(c[1])) << " out of memory, " << count(static_cast<double>(c[2]))
       << " invalid)\n";
-  if (!output.empty()) out << "wrote " << output << "\n";
+  if (!output.empty()) {
+    out << "wrote " << output << " (" << human_bytes(run.output_bytes) << "; "
+        << fixed(run.write_seconds, 2) << " s in writes";
+    if (run.write_seconds > 0)
+      out << ", " << human_bytes(run.output_bytes / run.write_seconds) << "/s";
+    out << ")\n";
+  }
   out << "\n";
   TextTable t;
   for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);

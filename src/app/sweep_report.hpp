@@ -19,9 +19,21 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
 /// "\r<done> / <total> points, <rate> points/s, ETA <s> s".
 void report_progress(std::ostream& err, double seconds, double done, double total);
 
-/// Points, ranks, time, feasible fraction, the output path and the fastest feasible
-/// configuration per model.
+/// How a run went: wall time, the part rank 0 spent in output writes (maps, flushes,
+/// groups, close), the output's size and the largest peak resident set of any rank.
+struct RunStats {
+  int ranks = 1;
+  double seconds = 0, write_seconds = 0;
+  double output_bytes = 0;    ///< 0 without output
+  double peak_rss_bytes = 0;  ///< max over ranks
+};
+
+/// This process's peak resident set size in bytes (getrusage).
+double peak_rss_bytes();
+
+/// Points, ranks, time and rate, feasible fraction, the output path with its size and write
+/// rate, peak memory per rank, and the fastest feasible configuration per model.
 void print_summary(std::ostream& out, const std::string& file, const std::string& output,
-                   const sweep::Grid& grid, const sweep::Summary& s, int ranks, double seconds);
+                   const sweep::Grid& grid, const sweep::Summary& s, const RunStats& run);
 
 }  // namespace paradise::app

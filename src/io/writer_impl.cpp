@@ -61,14 +61,20 @@ void SweepFileWriter::Impl::write_slabs(hid_t dataset, hid_t mem_type, const voi
                                         std::uint64_t begin, std::uint64_t n,
                                         const std::vector<std::uint64_t>& dims) {
   Handle fspace(PARADISE_H5(H5Dget_space(dataset)), H5Sclose);
-  const hsize_t m = n > 0 ? n : 1;
-  Handle mspace(PARADISE_H5(H5Screate_simple(1, &m, nullptr)), H5Sclose);
+  const auto slabs = n > 0 ? cover_range(dims, begin, begin + n) : std::vector<Slab>{};
+  // A range that is one hyperslab gets a memory space of the same shape: HDF5 then maps
+  // memory to chunks block by block instead of element by element (H5D__chunk_mem_cb).
+  std::vector<hsize_t> mdims{n > 0 ? n : 1};
+  if (slabs.size() == 1) mdims.assign(slabs[0].count.begin(), slabs[0].count.end());
+  Handle mspace(
+      PARADISE_H5(H5Screate_simple(static_cast<int>(mdims.size()), mdims.data(), nullptr)),
+      H5Sclose);
   if (n == 0) {
     PARADISE_H5(H5Sselect_none(fspace.id));
     PARADISE_H5(H5Sselect_none(mspace.id));
   } else {
     bool first = true;
-    for (const Slab& s : cover_range(dims, begin, begin + n)) {
+    for (const Slab& s : slabs) {
       std::vector<hsize_t> start(s.start.begin(), s.start.end()),
           count(s.count.begin(), s.count.end());
       PARADISE_H5(H5Sselect_hyperslab(fspace.id, first ? H5S_SELECT_SET : H5S_SELECT_OR,
@@ -150,7 +156,7 @@ void SweepFileWriter::Impl::add_variable(const std::string& name, hid_t type,
   Handle dcpl(PARADISE_H5(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
   PARADISE_H5(H5Pset_chunk(dcpl.id, static_cast<int>(chunk.size()), chunk.data()));
   PARADISE_H5(H5Pset_shuffle(dcpl.id));
-  PARADISE_H5(H5Pset_deflate(dcpl.id, 4));
+  PARADISE_H5(H5Pset_deflate(dcpl.id, 1));
   v.dataset = Handle(PARADISE_H5(H5Dcreate2(file_.id, name.c_str(), type, space.id, H5P_DEFAULT,
                                             dcpl.id, H5P_DEFAULT)),
                      H5Dclose);
