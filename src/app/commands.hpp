@@ -15,5 +15,6 @@ int run_predict(const Args& args);
 int run_systems(const Args& args);
 int run_sweep(const Args& args);
 int run_memlimit(const Args& args);
+int run_recommend(const Args& args);
 
 }  // namespace paradise::app

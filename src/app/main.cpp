@@ -20,7 +20,9 @@ void usage(std::ostream& out) {
          "  systems    the built-in systems\n"
          "  sweep      evaluate a grid of configurations (SWEEP.ini)\n"
          "  memlimit   largest batch and input resolution, fewest GPUs per resolution\n"
-         "  predict    time and memory of one configuration (strategy, GPUs, batch)\n";
+         "  predict    time and memory of one configuration (strategy, GPUs, batch)\n"
+         "  recommend  every strategy, GPU count and batch ranked by an objective, and why the\n"
+         "             others lost\n";
 }
 
 }  // namespace
@@ -28,9 +30,10 @@ void usage(std::ostream& out) {
 int main(int argc, char** argv) {
   using paradise::app::Args;
   const std::map<std::string, int (*)(const Args&)> commands = {
-      {"models", paradise::app::run_models},   {"datasets", paradise::app::run_datasets},
-      {"predict", paradise::app::run_predict}, {"systems", paradise::app::run_systems},
-      {"sweep", paradise::app::run_sweep},     {"memlimit", paradise::app::run_memlimit},
+      {"models", paradise::app::run_models},       {"datasets", paradise::app::run_datasets},
+      {"predict", paradise::app::run_predict},     {"systems", paradise::app::run_systems},
+      {"sweep", paradise::app::run_sweep},         {"memlimit", paradise::app::run_memlimit},
+      {"recommend", paradise::app::run_recommend},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

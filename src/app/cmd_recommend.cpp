@@ -1,0 +1,506 @@
+// `paradise recommend`: every strategy at every GPU count (powers of two up to --max-gpus)
+// and batch, predicted in-process from one workload, ranked by an objective; then one line
+// per strategy that did not make the top K, saying why from its own predictions.
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "paradise/core/error.hpp"
+#include "paradise/core/json_writer.hpp"
+#include "paradise/core/table.hpp"
+#include "paradise/model/model_source.hpp"
+#include "paradise/strategy/predict.hpp"
+#include "paradise/system/catalog.hpp"
+
+namespace po = boost::program_options;
+
+namespace paradise::app {
+namespace {
+
+using strategy::Kind;
+using strategy::Limit;
+using strategy::Status;
+
+enum class Objective : std::uint8_t { Time, GpuHours, MemoryHeadroom };
+
+std::string_view objective_name(Objective o) {
+  switch (o) {
+    case Objective::Time:
+      return "time";
+    case Objective::GpuHours:
+      return "gpu-hours";
+    case Objective::MemoryHeadroom:
+      return "memory-headroom";
+  }
+  return "?";
+}
+
+std::optional<Objective> objective_from_name(std::string_view s) {
+  for (auto o : {Objective::Time, Objective::GpuHours, Objective::MemoryHeadroom}) {
+    if (objective_name(o) == s) return o;
+  }
+  return std::nullopt;
+}
+
+std::optional<strategy::Variant> parse_variant(std::string_view s) {
+  for (auto v : {strategy::Variant::Paradl, strategy::Variant::Paradise}) {
+    if (strategy::variant_name(v) == s) return v;
+  }
+  return std::nullopt;
+}
+
+/// One evaluated configuration: the scalars of its prediction (the reason only when not ok).
+struct Eval {
+  Kind kind = Kind::Data;
+  std::size_t kind_index = 0;  ///< position in the evaluated strategies (ties)
+  std::int64_t gpus = 0, batch = 0;
+  Status status = Status::Ok;
+  Limit limit = Limit::None;
+  double epoch_s = 0, compute_s = 0, communication_s = 0, memory_bytes = 0;
+  std::string reason;
+  double gpu_hours() const { return epoch_s * static_cast<double>(gpus) / 3600; }
+};
+
+/// Ranks feasible configurations: the objective, then epoch time, then fewer GPUs, then the
+/// smaller batch, then the strategies' order (a total order: the output is reproducible).
+struct Ranking {
+  Objective objective = Objective::Time;
+  double score(const Eval& e) const {
+    switch (objective) {
+      case Objective::Time:
+        return e.epoch_s;
+      case Objective::GpuHours:
+        return e.gpu_hours();
+      case Objective::MemoryHeadroom:
+        return e.memory_bytes;  // headroom = usable - memory: less memory, more headroom
+    }
+    return 0;
+  }
+  bool operator()(const Eval& a, const Eval& b) const {
+    const double sa = score(a), sb = score(b);
+    if (sa != sb) return sa < sb;
+    if (a.epoch_s != b.epoch_s) return a.epoch_s < b.epoch_s;
+    if (a.gpus != b.gpus) return a.gpus < b.gpus;
+    if (a.batch != b.batch) return a.batch < b.batch;
+    return a.kind_index < b.kind_index;
+  }
+};
+
+/// 1, 2, 4, ... up to `max`, plus `max` itself when it is not a power of two.
+std::vector<std::int64_t> gpu_counts(std::int64_t max) {
+  std::vector<std::int64_t> v;
+  for (std::int64_t g = 1; g <= max; g *= 2) {
+    v.push_back(g);
+    if (g > max / 2) break;  // no overflow for huge --max-gpus
+  }
+  if (v.back() != max) v.push_back(max);
+  return v;
+}
+
+/// lo, hi and the powers of two between them, ascending.
+std::vector<std::int64_t> batch_values(std::int64_t lo, std::int64_t hi) {
+  std::vector<std::int64_t> v{lo};
+  for (std::int64_t b = 1; b <= hi; b *= 2) {
+    if (b > lo) v.push_back(b);
+    if (b > hi / 2) break;
+  }
+  if (v.back() != hi) v.push_back(hi);
+  return v;
+}
+
+std::int64_t parse_positive(std::string_view s, const std::string& what) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < 1) throw InputError(what);
+  return v;
+}
+
+/// "A..B" with 1 <= A <= B.
+std::pair<std::int64_t, std::int64_t> parse_range(const std::string& text) {
+  const std::string what =
+      "--batch-range '" + text + "': expected A..B with whole numbers 1 <= A <= B, e.g. 256..4096";
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) throw InputError(what);
+  const std::string_view s(text);
+  const auto lo = parse_positive(s.substr(0, dots), what);
+  const auto hi = parse_positive(s.substr(dots + 2), what);
+  if (lo > hi) throw InputError(what);
+  return {lo, hi};
+}
+
+std::string gpus_text(std::int64_t g) {
+  return std::to_string(g) + (g == 1 ? " GPU" : " GPUs");
+}
+
+std::string config_text(const Eval& e) {
+  return gpus_text(e.gpus) + ", batch " + std::to_string(e.batch);
+}
+
+/// "all 7 configurations", "5 of 7 configurations", "its only configuration".
+std::string share_text(std::size_t n, std::size_t of) {
+  if (of == 1) return "its only configuration";
+  return (n == of ? "all " : std::to_string(n) + " of ") + std::to_string(of) + " configurations";
+}
+
+std::string ratio_text(double r) {
+  return fixed(r, r < 10 ? 2 : 1) + "x";
+}
+
+/// Notes on how a strategy scales, from its feasible predictions (`feasible`, ranked best
+/// first, none empty): where it turns communication-bound, whether compute grows with GPUs
+/// (the pipeline's bubble) or barely shrinks.
+std::vector<std::string> scaling_notes(const std::vector<Eval>& feasible) {
+  std::vector<std::string> notes;
+  // communication-bound beyond N: N the largest count at which it was compute-bound
+  std::int64_t n = 0;
+  for (const auto& e : feasible) {
+    if (e.limit == Limit::Compute) n = std::max(n, e.gpus);
+  }
+  bool beyond = false, all_comm = true;
+  for (const auto& e : feasible) {
+    if (e.gpus <= n) continue;
+    beyond = true;
+    all_comm = all_comm && e.limit == Limit::Communication;
+  }
+  if (beyond && all_comm) {
+    notes.push_back(n > 0 ? "communication-bound beyond " + gpus_text(n)
+                          : "communication-bound at every GPU count tried");
+  }
+  // compute per epoch against GPUs, at the batch of its best configuration
+  std::vector<const Eval*> at_batch;
+  for (const auto& e : feasible) {
+    if (e.batch == feasible.front().batch) at_batch.push_back(&e);
+  }
+  std::sort(at_batch.begin(), at_batch.end(),
+            [](const Eval* a, const Eval* b) { return a->gpus < b->gpus; });
+  if (at_batch.size() < 2) return notes;
+  const Eval& smallest = *at_batch.front();
+  const Eval& largest = *at_batch.back();
+  const Eval& least =
+      **std::min_element(at_batch.begin(), at_batch.end(),
+                         [](const Eval* a, const Eval* b) { return a->compute_s < b->compute_s; });
+  const Kind kind = smallest.kind;
+  // growth by more than rounding: the pipeline's (p + S - 1) / S factor once the slowest
+  // stage stops shrinking
+  if (largest.gpus > least.gpus && largest.compute_s > 1.001 * least.compute_s) {
+    notes.push_back(std::string(kind == Kind::Pipeline ? "pipeline bubble: " : "") +
+                    "compute per epoch grows with GPUs, from " + fixed(least.compute_s, 1) +
+                    " s on " + std::to_string(least.gpus) + " to " + fixed(largest.compute_s, 1) +
+                    " s on " + std::to_string(largest.gpus));
+  } else if (largest.gpus >= 4 * smallest.gpus && largest.compute_s > 0.5 * smallest.compute_s) {
+    // at least two doublings: a data-parallel ceil(D/p) must not read as "barely"
+    notes.push_back("compute barely shrinks with more GPUs (" + fixed(smallest.compute_s, 1) +
+                    " s on " + std::to_string(smallest.gpus) + ", " + fixed(largest.compute_s, 1) +
+                    " s on " + std::to_string(largest.gpus) + ")");
+  }
+  return notes;
+}
+
+/// Why a strategy is not in the top K, from its own predictions.
+std::string why_not(const std::vector<const Eval*>& mine, const Eval* winner, const Ranking& rank,
+                    double usable_bytes) {
+  std::vector<Eval> feasible;
+  const Eval *least_memory = nullptr, *widest_invalid = nullptr;
+  std::size_t oom = 0, invalid = 0;
+  for (const Eval* e : mine) {
+    if (e->status == Status::Ok) {
+      feasible.push_back(*e);
+    } else if (e->status == Status::OutOfMemory) {
+      ++oom;
+      if (!least_memory || e->memory_bytes < least_memory->memory_bytes) least_memory = e;
+    } else {
+      ++invalid;
+      if (!widest_invalid || e->gpus > widest_invalid->gpus) widest_invalid = e;
+    }
+  }
+  const auto oom_text = [&] {
+    return "out of memory: " + least_memory->reason + " (its smallest footprint, at " +
+           config_text(*least_memory) + "; " + share_text(oom, mine.size()) + " out of memory)";
+  };
+  const auto invalid_text = [&] {
+    return "invalid: " + widest_invalid->reason + " (at " + config_text(*widest_invalid) + "; " +
+           share_text(invalid, mine.size()) + " invalid)";
+  };
+  if (feasible.empty()) {
+    if (mine.empty()) return "not evaluated";
+    if (oom >= invalid) {
+      std::string s = oom_text();
+      if (invalid > 0) s += "; the others invalid, e.g. " + widest_invalid->reason;
+      return s;
+    }
+    std::string s = invalid_text();
+    if (oom > 0) s += "; the others out of memory: " + least_memory->reason;
+    return s;
+  }
+  std::sort(feasible.begin(), feasible.end(), rank);
+  const Eval& best = feasible.front();
+  std::string s =
+      "best at " + config_text(best) + " (" + fixed(best.epoch_s, 1) + " s per epoch): ";
+  switch (rank.objective) {
+    case Objective::Time:
+      s += ratio_text(best.epoch_s / winner->epoch_s) + " the winner's epoch time";
+      break;
+    case Objective::GpuHours:
+      s += ratio_text(best.gpu_hours() / winner->gpu_hours()) + " the winner's GPU-hours";
+      break;
+    case Objective::MemoryHeadroom:
+      s += human_bytes(usable_bytes - best.memory_bytes) + " memory headroom, the winner has " +
+           human_bytes(usable_bytes - winner->memory_bytes);
+      break;
+  }
+  for (const auto& note : scaling_notes(feasible)) s += "; " + note;
+  return s;
+}
+
+std::string join(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (auto x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+}  // namespace
+
+int run_recommend(const Args& args) {
+  po::options_description desc(
+      "paradise recommend --model M --dataset D --system S --max-gpus P (--batch B | "
+      "--batch-range A..B) [options]");
+  strategy::WorkloadSpec spec;
+  std::string objective_text = "time", variant_text = "paradl", format = "table", range, strategies;
+  std::int64_t max_gpus = 0, batch = 0, top = 10;
+  desc.add_options()("model", po::value(&spec.model)->required(),
+                     "zoo name, *.model file or ParaDL .net file")(
+      "dataset", po::value(&spec.dataset),
+      "dataset name or NAME:SAMPLES:SHAPE (default for .net: its own)")(
+      "system", po::value(&spec.system)->default_value("abci"), "built-in system or *.system file")(
+      "max-gpus", po::value(&max_gpus)->required(),
+      "largest GPU count P: tries 1, 2, 4, ... up to P, and P")("batch", po::value(&batch),
+                                                                "global mini-batch B")(
+      "batch-range", po::value(&range),
+      "global mini-batches A..B: A, the powers of two between, and B")(
+      "objective", po::value(&objective_text),
+      "time (epoch time), gpu-hours (epoch time x GPUs) or memory-headroom (free device memory)")(
+      "top", po::value(&top), "configurations to list (default 10)")(
+      "strategies", po::value(&strategies),
+      "comma-separated strategies to consider (default: all; serial only on 1 GPU)")(
+      "variant", po::value(&variant_text), "cost model: paradl (default for now) or paradise")(
+      "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
+      "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
+      "format", po::value(&format), "table or json");
+  po::variables_map vm;
+  if (!parse_options(args, desc, vm,
+                     "Ranks every strategy, GPU count and batch by an objective and says why the "
+                     "other strategies lost."))
+    return 0;
+  const auto objective = objective_from_name(objective_text);
+  if (!objective)
+    throw InputError("--objective '" + objective_text +
+                     "': expected time, gpu-hours or memory-headroom");
+  const auto variant = parse_variant(variant_text);
+  if (!variant) throw InputError("--variant '" + variant_text + "': expected paradl or paradise");
+  if (format != "table" && format != "json")
+    throw InputError("--format '" + format + "': expected table or json");
+  if (max_gpus < 1) throw InputError("--max-gpus '" + std::to_string(max_gpus) + "': must be >= 1");
+  if (top < 1) throw InputError("--top '" + std::to_string(top) + "': must be >= 1");
+  const bool has_batch = vm.count("batch") > 0, has_range = vm.count("batch-range") > 0;
+  if (has_batch && has_range)
+    throw InputError("--batch '" + std::to_string(batch) + "' and --batch-range '" + range +
+                     "': give one of them");
+  if (!has_batch && !has_range) throw InputError("--batch or --batch-range: one is required");
+  std::vector<std::int64_t> batches;
+  if (has_batch) {
+    if (batch < 1) throw InputError("--batch '" + std::to_string(batch) + "': must be >= 1");
+    batches = {batch};
+  } else {
+    const auto [lo, hi] = parse_range(range);
+    batches = batch_values(lo, hi);
+  }
+  std::vector<Kind> kinds;
+  if (strategies.empty()) {
+    kinds = strategy::all_kinds();
+  } else {
+    std::size_t start = 0;
+    while (start <= strategies.size()) {
+      auto end = strategies.find(',', start);
+      if (end == std::string::npos) end = strategies.size();
+      const std::string name = strategies.substr(start, end - start);
+      const auto k = strategy::kind_from_name(name);
+      if (!k)
+        throw InputError("--strategies '" + name +
+                         "': expected serial, data, spatial, filter, channel, pipeline, "
+                         "data+filter or data+spatial");
+      if (std::find(kinds.begin(), kinds.end(), *k) == kinds.end()) kinds.push_back(*k);
+      start = end + 1;
+    }
+  }
+  const std::vector<std::int64_t> counts = gpu_counts(max_gpus);
+
+  // Name the option in the loaders' messages ("unknown system 'x'").
+  try {
+    system::find_system(spec.system);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--system: ") + e.what());
+  }
+  try {
+    model::ModelSource::load(spec.model);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--model: ") + e.what());
+  }
+  // Every configuration, from one workload and its layer sums.
+  const strategy::Workload w = strategy::make_workload(spec);
+  const strategy::LayerSums sums = strategy::sum_layers(w);
+  const double usable = w.system.gpu.memory_bytes * (1 - w.system.memory_margin_fraction);
+  std::vector<Eval> evals;
+  evals.reserve(kinds.size() * counts.size() * batches.size());
+  strategy::Prediction p;
+  strategy::Config c;
+  c.variant = *variant;
+  for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
+    for (std::int64_t g : counts) {
+      if (kinds[ki] == Kind::Serial && g != 1) continue;
+      for (std::int64_t b : batches) {
+        c.kind = kinds[ki];
+        c.gpus = g;
+        c.batch = b;
+        strategy::predict_into(w, sums, c, p);
+        Eval e{kinds[ki],
+               ki,
+               g,
+               b,
+               p.status,
+               p.limit,
+               p.epoch_time_s,
+               p.epoch_compute_s,
+               p.epoch_communication_s,
+               p.memory_per_gpu_bytes,
+               p.status == Status::Ok ? std::string() : p.reason};
+        evals.push_back(std::move(e));
+      }
+    }
+  }
+  const Ranking rank{*objective};
+  std::vector<const Eval*> ranked;
+  for (const auto& e : evals) {
+    if (e.status == Status::Ok) ranked.push_back(&e);
+  }
+  std::sort(ranked.begin(), ranked.end(),
+            [&](const Eval* a, const Eval* b) { return rank(*a, *b); });
+  const std::size_t feasible = ranked.size();
+  if (ranked.size() > static_cast<std::size_t>(top)) ranked.resize(static_cast<std::size_t>(top));
+  const Eval* winner = ranked.empty() ? nullptr : ranked.front();
+  std::vector<std::pair<Kind, std::string>> losers;
+  for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
+    const bool listed = std::any_of(ranked.begin(), ranked.end(),
+                                    [&](const Eval* e) { return e->kind_index == ki; });
+    if (listed) continue;
+    std::vector<const Eval*> mine;
+    for (const auto& e : evals) {
+      if (e.kind_index == ki) mine.push_back(&e);
+    }
+    losers.emplace_back(kinds[ki], why_not(mine, winner, rank, usable));
+  }
+
+  if (format == "json") {
+    JsonWriter j(std::cout);
+    j.begin_object();
+    j.key("model").value(w.model.name);
+    j.key("dataset").value(spec.dataset);
+    j.key("system").value(w.system.name);
+    j.key("variant").value(strategy::variant_name(*variant));
+    j.key("objective").value(objective_name(*objective));
+    j.key("evaluated").value(static_cast<std::int64_t>(evals.size()));
+    j.key("feasible").value(static_cast<std::int64_t>(feasible));
+    j.key("ranked").begin_array();
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      const Eval& e = *ranked[i];
+      j.begin_object();
+      j.key("rank").value(static_cast<std::int64_t>(i + 1));
+      j.key("strategy").value(strategy::kind_name(e.kind));
+      j.key("gpus").value(e.gpus);
+      j.key("batch").value(e.batch);
+      j.key("epoch_time_s").value(e.epoch_s);
+      j.key("compute_s").value(e.compute_s);
+      j.key("communication_s").value(e.communication_s);
+      j.key("memory_per_gpu_bytes").value(e.memory_bytes);
+      j.key("memory_headroom_bytes").value(usable - e.memory_bytes);
+      j.key("gpu_hours").value(e.gpu_hours());
+      j.key("limiting_factor").value(strategy::limit_name(e.limit));
+      j.key("status").value(strategy::status_name(e.status));
+      j.end_object();
+    }
+    j.end_array();
+    j.key("why_not").begin_object();
+    for (const auto& [k, reason] : losers) j.key(strategy::kind_name(k)).value(reason);
+    j.end_object();
+    j.end_object();
+    std::cout << '\n';
+    return 0;
+  }
+
+  std::cout << "ParaDiSE recommendation (" << strategy::variant_name(*variant) << " model)\n"
+            << "  model      " << w.model.name << " at " << w.model.input.str() << ", "
+            << with_commas(w.dataset_samples) << " samples per epoch\n"
+            << "  system     " << w.system.name << " (" << w.system.gpu.name << ", "
+            << human_bytes(usable) << " usable per GPU)\n"
+            << "  searched   " << kinds.size() << " strategies x GPUs " << join(counts)
+            << " x batch " << join(batches) << ": " << evals.size() << " configurations, "
+            << feasible << " feasible\n"
+            << "  objective  " << objective_name(*objective)
+            << (*objective == Objective::Time       ? " (epoch time, shortest first)"
+                : *objective == Objective::GpuHours ? " (epoch time x GPUs, fewest first)"
+                                                    : " (free device memory, most first)")
+            << "\n  compute    " << w.time_source << "\n\n";
+  if (ranked.empty()) {
+    std::cout << "no feasible configuration\n\n";
+  } else {
+    TextTable t;
+    t.add_column("rank");
+    t.add_column("strategy", TextTable::Align::Left);
+    t.add_column("GPUs");
+    t.add_column("batch");
+    t.add_column("epoch s");
+    t.add_column("compute s");
+    t.add_column("comm s");
+    t.add_column("memory/GPU");
+    if (*objective == Objective::MemoryHeadroom) t.add_column("headroom");
+    t.add_column("GPU-h/epoch");
+    t.add_column("limited by", TextTable::Align::Left);
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+      const Eval& e = *ranked[i];
+      std::vector<std::string> row{
+          std::to_string(i + 1),       std::string(strategy::kind_name(e.kind)),
+          std::to_string(e.gpus),      std::to_string(e.batch),
+          fixed(e.epoch_s, 2),         fixed(e.compute_s, 2),
+          fixed(e.communication_s, 2), human_bytes(e.memory_bytes)};
+      if (*objective == Objective::MemoryHeadroom)
+        row.push_back(human_bytes(usable - e.memory_bytes));
+      row.push_back(fixed(e.gpu_hours(), 3));
+      row.emplace_back(strategy::limit_name(e.limit));
+      t.add_row(std::move(row));
+    }
+    t.print(std::cout);
+  }
+  if (!losers.empty()) {
+    if (ranked.empty()) {
+      std::cout << "why each strategy fails:\n";
+    } else {
+      std::cout << "\nwhy not the others (not in the top " << ranked.size() << "):\n";
+    }
+    std::size_t width = 0;
+    for (const auto& l : losers) width = std::max(width, strategy::kind_name(l.first).size());
+    for (const auto& [k, reason] : losers) {
+      const auto name = strategy::kind_name(k);
+      std::cout << "  " << name << std::string(width - name.size(), ' ') << "  " << reason << '\n';
+    }
+  }
+  return 0;
+}
+
+}  // namespace paradise::app

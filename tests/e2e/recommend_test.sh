@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# End-to-end checks of `paradise recommend`: the ranking against separate `paradise predict`
+# runs, the three objectives, --top, why-not reasons, bad input, and its speed.
+# Usage: recommend_test.sh PATH/TO/paradise
+set -uo pipefail
+paradise=$1
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+expect_rc() {  # expect_rc RC DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat "$tmp/err")"; fi
+}
+rec=("$paradise" recommend --model resnet50 --dataset imagenet --system abci)
+
+# (1) ranked by epoch time; each row equals a separate `predict` of that configuration, and
+# the winner beats every feasible configuration predicted here.
+expect_rc 0 "recommend json" -- "${rec[@]}" --max-gpus 64 --batch 1024 --format json
+cp "$tmp/out" "$tmp/time.json"
+$py - "$tmp/time.json" <<'PY' && ok || bad "recommend json: keys, order, why_not"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert {"ranked", "why_not", "objective", "model", "system"} <= set(r), set(r)
+assert r["objective"] == "time" and r["model"] == "resnet50" and r["system"] == "abci"
+rows = r["ranked"]
+assert rows, "no feasible configuration"
+need = {"strategy", "gpus", "batch", "epoch_time_s", "compute_s", "communication_s",
+        "memory_per_gpu_bytes", "gpu_hours", "limiting_factor", "status"}
+assert all(need <= set(x) for x in rows)
+assert all(x["status"] == "ok" and x["batch"] == 1024 and x["gpus"] <= 64 for x in rows)
+t = [x["epoch_time_s"] for x in rows]
+assert t == sorted(t), t
+# every strategy is either ranked or explained
+strategies = {"serial", "data", "spatial", "filter", "channel", "pipeline", "data+filter", "data+spatial"}
+assert set(r["why_not"]) == strategies - {x["strategy"] for x in rows}, r["why_not"]
+assert all(isinstance(v, str) and v for v in r["why_not"].values())
+PY
+# the ranked rows, then a handful of other configurations, each predicted separately
+configs=$($py -c '
+import json, sys
+for x in json.load(open(sys.argv[1]))["ranked"][:4]: print(x["strategy"], x["gpus"], x["batch"])
+' "$tmp/time.json")
+configs+=$'\n'"data 8 1024"$'\n'"data 16 1024"$'\n'"data 64 1024"$'\n'"pipeline 16 1024"
+configs+=$'\n'"filter 64 1024"$'\n'"data+filter 64 1024"$'\n'"data+spatial 32 1024"$'\n'"serial 1 1024"
+: >"$tmp/predicted"
+while read -r kind gpus batch; do
+  expect_rc 0 "predict $kind $gpus $batch" -- "$paradise" predict --model resnet50 --dataset imagenet \
+    --system abci --strategy "$kind" --gpus "$gpus" --batch "$batch" --format json
+  cat "$tmp/out" >>"$tmp/predicted"
+done <<<"$configs"
+$py - "$tmp/time.json" "$tmp/predicted" <<'PY' && ok || bad "recommend rows equal predict"
+import json, sys
+r = json.load(open(sys.argv[1]))
+predicted = [json.loads(line) for line in open(sys.argv[2]) if line.strip()]
+by_key = {(p["strategy"], p["gpus"], p["batch"]): p for p in predicted}
+checked = 0
+for x in r["ranked"][:4]:
+    p = by_key[(x["strategy"], x["gpus"], x["batch"])]
+    assert p["status"] == "ok", p
+    # the same numbers, bit for bit (both print %.17g)
+    assert x["epoch_time_s"] == p["epoch_time_s"], (x, p)
+    assert x["compute_s"] == p["epoch_compute_s"], (x, p)
+    assert x["communication_s"] == p["epoch_communication_s"], (x, p)
+    assert x["memory_per_gpu_bytes"] == p["memory_per_gpu_bytes"], (x, p)
+    assert x["limiting_factor"] == p["limiting_factor"], (x, p)
+    assert abs(x["gpu_hours"] - p["epoch_time_s"] * p["gpus"] / 3600) <= 1e-12 * x["gpu_hours"]
+    checked += 1
+assert checked >= 1
+feasible = [p["epoch_time_s"] for p in predicted if p["status"] == "ok"]
+assert len(feasible) >= 2, feasible
+assert r["ranked"][0]["epoch_time_s"] == min(feasible), (r["ranked"][0], min(feasible))
+# every infeasible configuration predicted here is absent from the ranking
+bad = {(p["strategy"], p["gpus"], p["batch"]) for p in predicted if p["status"] != "ok"}
+assert not bad & {(x["strategy"], x["gpus"], x["batch"]) for x in r["ranked"]}
+PY
+
+# (2) gpu-hours: epoch time x GPUs / 3600, fewest first
+expect_rc 0 "recommend gpu-hours" -- "${rec[@]}" --max-gpus 512 --batch-range 64..1024 \
+  --objective gpu-hours --top 25 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "gpu-hours order"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["objective"] == "gpu-hours"
+rows = r["ranked"]
+assert len(rows) == 25, len(rows)
+h = [x["epoch_time_s"] * x["gpus"] / 3600 for x in rows]
+assert all(abs(a - x["gpu_hours"]) <= 1e-12 * a for a, x in zip(h, rows))
+assert h == sorted(h), h
+assert {x["batch"] for x in rows} <= {64, 128, 256, 512, 1024}
+assert {x["gpus"] for x in rows} <= {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}
+assert len({x["gpus"] for x in rows}) > 1 and len({x["batch"] for x in rows}) > 1
+# not simply the fastest: the time ranking differs
+t = [x["epoch_time_s"] for x in rows]
+assert t != sorted(t)
+PY
+
+# (3) memory-headroom: the least memory per GPU first, ties by epoch time then fewer GPUs
+expect_rc 0 "recommend memory-headroom" -- "${rec[@]}" --max-gpus 512 --batch-range 64..1024 \
+  --objective memory-headroom --top 25 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "memory-headroom order"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["objective"] == "memory-headroom"
+rows = r["ranked"]
+assert len(rows) == 25, len(rows)
+key = [(x["memory_per_gpu_bytes"], x["epoch_time_s"], x["gpus"]) for x in rows]
+assert key == sorted(key), key
+PY
+
+# (4) nothing fits: every strategy explained, serial and filter out of memory
+expect_rc 0 "recommend nothing fits" -- "$paradise" recommend --model vgg16 --dataset imagenet \
+  --system abci --max-gpus 4 --batch 4096 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "why_not out of memory"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["ranked"] == [], r["ranked"]
+w = r["why_not"]
+assert len(w) == 8, w
+for k in ("serial", "filter", "data"):
+    assert w[k].startswith("out of memory: needs "), (k, w[k])
+    assert "per GPU, the GPU has" in w[k], (k, w[k])
+PY
+expect_rc 0 "recommend nothing fits (table)" -- "$paradise" recommend --model vgg16 --dataset imagenet \
+  --system abci --max-gpus 4 --batch 4096
+grep -q "no feasible configuration" "$tmp/out" && grep -Eq "^  serial +out of memory: needs" "$tmp/out" \
+  && ok || bad "table: no feasible configuration, serial out of memory"
+
+# a strategy with feasible points that lost: its best point relative to the winner
+expect_rc 0 "recommend losers" -- "${rec[@]}" --max-gpus 4096 --batch-range 32..8192 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "why_not for feasible losers"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+w = r["why_not"]
+assert r["ranked"][0]["strategy"] == "data"
+for k in ("pipeline", "data+filter"):
+    m = re.match(r"best at (\d+) GPUs?, batch (\d+) \(([\d.]+) s per epoch\): ([\d.]+)x the winner's epoch time", w[k])
+    assert m, (k, w[k])
+    assert float(m.group(4)) > 1
+    assert abs(float(m.group(3)) / r["ranked"][0]["epoch_time_s"] - float(m.group(4))) < 0.1
+assert "communication-bound" in w["data+filter"], w["data+filter"]
+assert "invalid: " in w["spatial"], w["spatial"]
+PY
+
+# (5) --top 3: three rows, in JSON and in the table
+expect_rc 0 "recommend top 3 json" -- "${rec[@]}" --max-gpus 256 --batch-range 128..2048 --top 3 --format json
+$py -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["ranked"]) == 3' "$tmp/out" && ok || bad "top 3 json"
+expect_rc 0 "recommend top 3 table" -- "${rec[@]}" --max-gpus 256 --batch-range 128..2048 --top 3
+[ "$(grep -Ec '^ +[0-9]+  [a-z+]+ +[0-9]+ +[0-9]+ ' "$tmp/out")" -eq 3 ] && grep -q "epoch s" "$tmp/out" \
+  && grep -q "why not the others (not in the top 3)" "$tmp/out" && ok || bad "top 3 table: $(cat "$tmp/out")"
+
+# speed: 8 strategies x 13 GPU counts x 8 batches, in-process, well under a second
+start=$(date +%s%N)
+expect_rc 0 "recommend large" -- "${rec[@]}" --max-gpus 4096 --batch-range 32..4096 --format json
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$ms" -lt 1000 ] && ok || bad "recommend over 8 x 13 x 8 configurations took $ms ms"
+$py -c 'import json,sys; assert json.load(open(sys.argv[1]))["evaluated"] == 7 * 13 * 8 + 8' "$tmp/out" \
+  && ok || bad "evaluated count (serial only on 1 GPU)"
+
+# (6) bad input: exit 2, the message names the option and the value
+bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `recommend`
+  local want=$1; shift 2
+  expect_rc 2 "recommend $*" -- "$paradise" recommend "$@"
+  grep -qF -- "$want" "$tmp/err" && ok || bad "recommend $*: message lacks '$want': $(cat "$tmp/err")"
+}
+base=(--model resnet50 --dataset imagenet --system abci)
+bad_input "--max-gpus '0'" -- "${base[@]}" --max-gpus 0 --batch 64
+bad_input "--max-gpus' is required" -- "${base[@]}" --batch 64
+bad_input "--batch-range '10..5'" -- "${base[@]}" --max-gpus 8 --batch-range 10..5
+bad_input "--batch-range '64-128'" -- "${base[@]}" --max-gpus 8 --batch-range 64-128
+bad_input "--batch-range '0..8'" -- "${base[@]}" --max-gpus 8 --batch-range 0..8
+bad_input "--batch-range 'a..b'" -- "${base[@]}" --max-gpus 8 --batch-range a..b
+bad_input "--batch '64' and --batch-range '1..8'" -- "${base[@]}" --max-gpus 8 --batch 64 --batch-range 1..8
+bad_input "--batch or --batch-range" -- "${base[@]}" --max-gpus 8
+bad_input "--batch '0'" -- "${base[@]}" --max-gpus 8 --batch 0
+bad_input "--model: unknown model 'resnet51'" -- --model resnet51 --dataset imagenet --max-gpus 8 --batch 64
+bad_input "--system: unknown system 'nosuch'" -- --model resnet50 --dataset imagenet --system nosuch --max-gpus 8 --batch 64
+bad_input "--strategies 'zigzag'" -- "${base[@]}" --max-gpus 8 --batch 64 --strategies data,zigzag
+bad_input "--objective 'speed'" -- "${base[@]}" --max-gpus 8 --batch 64 --objective speed
+bad_input "--variant 'paradl2'" -- "${base[@]}" --max-gpus 8 --batch 64 --variant paradl2
+bad_input "--top '0'" -- "${base[@]}" --max-gpus 8 --batch 64 --top 0
+bad_input "--format 'csv'" -- "${base[@]}" --max-gpus 8 --batch 64 --format csv
+
+echo "recommend_test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
