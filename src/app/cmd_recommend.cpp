@@ -50,13 +50,6 @@ std::optional<Objective> objective_from_name(std::string_view s) {
   return std::nullopt;
 }
 
-std::optional<strategy::Variant> parse_variant(std::string_view s) {
-  for (auto v : {strategy::Variant::Paradl, strategy::Variant::Paradise}) {
-    if (strategy::variant_name(v) == s) return v;
-  }
-  return std::nullopt;
-}
-
 /// One evaluated configuration: the scalars of its prediction (the reason only when not ok).
 struct Eval {
   Kind kind = Kind::Data;
@@ -303,7 +296,7 @@ int run_recommend(const Args& args) {
   if (!objective)
     throw InputError("--objective '" + objective_text +
                      "': expected time, gpu-hours or memory-headroom");
-  const auto variant = parse_variant(variant_text);
+  const auto variant = strategy::variant_from_name(variant_text);
   if (!variant) throw InputError("--variant '" + variant_text + "': expected paradl or paradise");
   if (format != "table" && format != "json")
     throw InputError("--format '" + format + "': expected table or json");
