@@ -31,6 +31,7 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c) {
   j.key("epoch_time_s").value(p.epoch_time_s);
   j.key("epoch_compute_s").value(p.epoch_compute_s);
   j.key("epoch_communication_s").value(p.epoch_communication_s);
+  j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
   j.key("communication").begin_object();
   for (const auto& part : p.communication) {
@@ -104,6 +105,9 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
                std::string(part.collective), std::to_string(part.gpus), fixed(part.epoch_s, 3),
                share(part.epoch_s)});
   }
+  if (p.epoch_overlapped_s > 0)
+    t.add_row({"hidden behind the backward pass", "", "", fixed(-p.epoch_overlapped_s, 3),
+               share(-p.epoch_overlapped_s)});
   t.add_row({"total", "", "", fixed(p.epoch_time_s, 3), "100.0%"});
   t.print(std::cout);
   std::cout << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
@@ -128,7 +132,9 @@ int run_predict(const Args& args) {
   strategy::WorkloadSpec spec;
   std::string spatial_split = "w";
   std::string kind = "data", variant = "paradl", format = "table", precision = "fp32",
-              allreduce = "ring";
+              allreduce = "ring", optimizer = "momentum";
+  bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
+       keep_gradients = false;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -140,9 +146,19 @@ int run_predict(const Args& args) {
       "gpus", po::value(&c.gpus)->required(), "number of GPUs P")(
       "batch", po::value(&c.batch)->required(), "global mini-batch B")(
       "variant", po::value(&variant), "paradl (default for now) or paradise")(
+      "optimizer", po::value(&optimizer), "paradise: sgd, momentum (default) or adam")(
+      "zero", po::value(&c.policies.zero_stage), "paradise: ZeRO stage 0-3 (sharded state)")(
+      "no-roofline", po::bool_switch(&no_roofline), "paradise: ParaDL's compute (t_l / p)")(
+      "no-overlap", po::bool_switch(&no_overlap), "paradise: blocking gradient allreduce")(
+      "no-algorithm-choice", po::bool_switch(&no_choice),
+      "paradise: use --allreduce, not NCCL's choice")("gpipe", po::bool_switch(&gpipe),
+                                                      "paradise: GPipe schedule instead of 1F1B")(
+      "keep-activation-gradients", po::bool_switch(&keep_gradients),
+      "paradise: every dL/dy alive to the end (TensorFlow's tape), not only the largest")(
       "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
-      "precision", po::value(&precision), "fp32 (activations and weights, 4 bytes)")(
+      "precision", po::value(&precision),
+      "fp32 (default), tf32 or mixed (fp16/bf16 with fp32 master weights; paradise only)")(
       "p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
       "segments", po::value(&c.segments), "pipeline: micro-batches S")(
       "spatial-split", po::value(&spatial_split),
@@ -162,10 +178,24 @@ int run_predict(const Args& args) {
                      "': expected serial, data, spatial, filter, channel, pipeline, data+filter or "
                      "data+spatial");
   c.kind = *k;
-  if (variant != "paradl")
-    throw InputError("--variant '" + variant + "': only paradl is implemented so far");
-  if (precision != "fp32")
-    throw InputError("--precision '" + precision + "': only fp32 is implemented so far");
+  const auto v = strategy::variant_from_name(variant);
+  if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
+  c.variant = *v;
+  const auto prec = strategy::precision_from_name(precision);
+  if (!prec) throw InputError("--precision '" + precision + "': expected fp32, tf32 or mixed");
+  if (*prec != strategy::Precision::Fp32 && c.variant == strategy::Variant::Paradl)
+    throw InputError("--precision '" + precision + "': the paradl variant models fp32 only");
+  c.precision = *prec;
+  const auto opt = strategy::optimizer_from_name(optimizer);
+  if (!opt) throw InputError("--optimizer '" + optimizer + "': expected sgd, momentum or adam");
+  c.policies.optimizer = *opt;
+  if (c.policies.zero_stage < 0 || c.policies.zero_stage > 3)
+    throw InputError("--zero '" + std::to_string(c.policies.zero_stage) + "': expected 0 to 3");
+  c.policies.roofline_compute = !no_roofline;
+  c.policies.overlap_gradients = !no_overlap;
+  c.policies.choose_algorithm = !no_choice;
+  c.policies.one_f_one_b = !gpipe;
+  c.policies.free_activation_gradients = !keep_gradients;
   if (format != "table" && format != "json" && format != "csv")
     throw InputError("--format '" + format + "': expected table, json or csv");
   const auto algorithm = cost::algorithm_from_name(allreduce);

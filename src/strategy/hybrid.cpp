@@ -127,8 +127,9 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     }
   }
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
-  b.compute(static_cast<double>(w.dataset_samples) *
-            split_time(w, p, static_cast<int>(w.model.layers.size()) - 1));
+  const double D = static_cast<double>(w.dataset_samples);
+  b.compute(paradise(c) ? paradise_compute(w, c, D, B, p)
+                        : D * split_time(w, p, static_cast<int>(w.model.layers.size()) - 1));
   const system::Link link = w.system.link_for(c.gpus);
   double halo = 0;
   for (int i = 0; i <= split; ++i) {
@@ -165,6 +166,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     if (l.op == model::Op::Input) continue;
     act += static_cast<double>(l.input_elements + l.output_elements) / (w.active[i] ? p : 1);
   }
+  if (paradise(c)) return paradise_memory(b, w, c, B * act / (s.x + s.y), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * B * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }
@@ -186,8 +188,9 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
                      std::to_string(min_filters));
   const double q = static_cast<double>(p2), d = b.delta();
   const double per_group = static_cast<double>(c.batch / p1);
-  b.compute(b.iterations() * per_group *
-            split_time(w, q, static_cast<int>(w.model.layers.size()) - 1));
+  b.compute(paradise(c) ? paradise_compute(w, c, b.iterations() * per_group, per_group, q)
+                        : b.iterations() * per_group *
+                              split_time(w, q, static_cast<int>(w.model.layers.size()) - 1));
   const system::Link node = w.system.link_for(p2);
   double layerwise = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
@@ -213,6 +216,7 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
     b.comm("gradient allreduce across groups", gradient_label(c), "GE", p1,
            cost::allreduce(c.gradient_allreduce, net, p1, bytes));
   }
+  if (paradise(c)) return paradise_memory(b, w, c, per_group, split_weights, p1);
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * (s.x + s.y));
   b.memory("weights and gradients", 2 * d * split_weights);
 }
@@ -231,9 +235,12 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const int upto =
       c.fix_paradl_bugs ? static_cast<int>(w.model.layers.size()) - 1 : split;  // §1.9.4
   const double t = split_time(w, q, upto);
-  b.compute(v.ds_compute_uses_iterations
-                ? b.iterations() * per_group * t
-                : static_cast<double>(w.dataset_samples) / static_cast<double>(p1) * t);
+  if (paradise(c))
+    b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q));
+  else
+    b.compute(v.ds_compute_uses_iterations
+                  ? b.iterations() * per_group * t
+                  : static_cast<double>(w.dataset_samples) / static_cast<double>(p1) * t);
   // Halo and gather go through the host without GPUDirect, the group's flows sharing PCIe.
   const system::Link host = w.system.link_for(p2, true);
   system::Link halo_link{host.alpha_s, host.beta_s_per_byte * 2 * q, 0};
@@ -273,6 +280,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (w.active[static_cast<std::size_t>(i)] ? q : 1);
   }
+  if (paradise(c)) return paradise_memory(b, w, c, per_group * act / (s.x + s.y), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }

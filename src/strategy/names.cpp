@@ -45,6 +45,48 @@ std::string_view variant_name(Variant v) {
   return v == Variant::Paradl ? "paradl" : "paradise";
 }
 
+std::optional<Variant> variant_from_name(std::string_view name) {
+  if (name == "paradl") return Variant::Paradl;
+  if (name == "paradise") return Variant::Paradise;
+  return std::nullopt;
+}
+
+namespace {
+constexpr std::pair<Precision, std::string_view> kPrecisions[] = {
+    {Precision::Fp32, "fp32"}, {Precision::Tf32, "tf32"}, {Precision::Mixed, "mixed"}};
+constexpr std::pair<Optimizer, std::string_view> kOptimizers[] = {
+    {Optimizer::Sgd, "sgd"}, {Optimizer::Momentum, "momentum"}, {Optimizer::Adam, "adam"}};
+
+template <class E, std::size_t N>
+std::string_view name_of(const std::pair<E, std::string_view> (&table)[N], E e) {
+  for (const auto& [value, name] : table) {
+    if (value == e) return name;
+  }
+  return "?";
+}
+template <class E, std::size_t N>
+std::optional<E> value_of(const std::pair<E, std::string_view> (&table)[N], std::string_view n) {
+  for (const auto& [value, name] : table) {
+    if (name == n) return value;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::string_view precision_name(Precision p) {
+  return name_of(kPrecisions, p);
+}
+std::optional<Precision> precision_from_name(std::string_view name) {
+  if (name == "fp16" || name == "bf16") return Precision::Mixed;
+  return value_of(kPrecisions, name);
+}
+std::string_view optimizer_name(Optimizer o) {
+  return name_of(kOptimizers, o);
+}
+std::optional<Optimizer> optimizer_from_name(std::string_view name) {
+  return value_of(kOptimizers, name);
+}
+
 std::string_view status_name(Status s) {
   switch (s) {
     case Status::Ok:

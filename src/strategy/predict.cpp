@@ -25,9 +25,34 @@ double gradient_allreduce(const Workload& w, const Config& c, std::int64_t p, do
 void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (c.gpus != 1) b.invalid("serial runs on exactly 1 GPU");
   const auto B = static_cast<double>(c.batch);
-  b.compute(static_cast<double>(w.dataset_samples) * s.t);
+  const auto D = static_cast<double>(w.dataset_samples);
+  if (paradise(c)) {
+    b.compute(paradise_compute(w, c, D, B, 1));
+    return paradise_memory(b, w, c, B, static_cast<double>(w.model.params()), 1);
+  }
+  b.compute(D * s.t);
   b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
   b.memory("weights and gradients", 2 * b.delta() * s.w);
+}
+
+// The paradise variant of data parallelism: roofline compute of B/p samples per GPU, the
+// gradient allreduce NCCL would pick, in buckets overlapped with the backward pass, and
+// memory by component (model state sharded over the replicas per the ZeRO stage).
+void paradise_data(const Workload& w, const Config& c, Builder& b) {
+  const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch);
+  const double per_gpu = B / p;
+  const double epoch =
+      paradise_compute(w, c, std::ceil(static_cast<double>(w.dataset_samples) / p), per_gpu, 1);
+  b.compute(epoch);
+  const double params = static_cast<double>(w.model.params());
+  if (c.gpus > 1) {
+    const double iteration = epoch / b.iterations(), bwd = iteration * backward_share(w);
+    const auto x =
+        overlapped_allreduce(w, c, c.gpus, params * element_bytes(c), iteration - bwd, bwd);
+    b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
+    b.overlapped(x.total_s - x.exposed_s);
+  }
+  paradise_memory(b, w, c, per_gpu, params, c.gpus);
 }
 
 // Data (eqs. 5-7): (D/p) sum(FW+BW); 2(p-1)(D/B)(a + (sum|w|/p) delta b);
@@ -36,6 +61,7 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (c.batch % c.gpus != 0)
     b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
               std::to_string(c.gpus) + " GPUs");
+  if (paradise(c)) return paradise_data(w, c, b);
   const double p = static_cast<double>(c.gpus);
   // ParaDL's code: each GPU processes ceil(D/p) samples per epoch
   b.compute(std::ceil(static_cast<double>(w.dataset_samples) / p) * s.t);
@@ -70,7 +96,9 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
     b.invalid(std::to_string(c.gpus) + " GPUs > the smallest " + (filter ? "filter" : "channel") +
               " count " + std::to_string(limit) + " of the parallel layers");
   }
-  b.compute(static_cast<double>(w.dataset_samples) * (s.t - s.t_active + s.t_active / p));
+  const double D = static_cast<double>(w.dataset_samples);
+  b.compute(paradise(c) ? paradise_compute(w, c, D, B, p)
+                        : D * (s.t - s.t_active + s.t_active / p));
   system::Link link = w.system.link_for(c.gpus);
   if (c.paradl.filter_nvlink_latency) link.alpha_s = w.system.levels.front().latency_s;
   double forward = 0, backward = 0;
@@ -85,9 +113,10 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
          filter ? "allgather/ring" : "allreduce/ring", "FB", c.gpus, filter ? forward : backward);
   b.comm(filter ? "backward allreduce of dL/dx" : "backward allgather of dL/dx",
          filter ? "allreduce/ring" : "allgather/ring", "FB", c.gpus, filter ? backward : forward);
-  b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
   // ParaDL's code divides the split weights by p twice (§1.9.1); fixed on request.
   const double weights = s.w - s.w_active + s.w_active / p;
+  if (paradise(c)) return paradise_memory(b, w, c, B, weights, 1);
+  b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
   b.memory("weights and gradients", 2 * b.delta() * (c.fix_paradl_bugs ? weights : weights / p));
 }
 
@@ -157,30 +186,43 @@ void pipeline(const Workload& w, const Config& c, Builder& b) {
   const auto ends = balanced_partition(t, static_cast<std::size_t>(c.gpus));
   const double B = static_cast<double>(c.batch), S = static_cast<double>(segments);
   const double p = static_cast<double>(c.gpus), D = static_cast<double>(w.dataset_samples);
-  double max_t = 0, max_mem = 0, max_boundary = 0;
+  double max_t = 0, max_mem = 0, max_boundary = 0, max_params = 0, max_paradise_s = 0;
   std::size_t begin = 0;
   for (std::size_t g = 0; g < ends.size(); ++g) {
-    double time = 0, mem = 0;
+    double time = 0, mem = 0, paradise_s = 0, stage_params = 0;
     for (std::size_t k = begin; k < ends[g]; ++k) {
       const auto& l = layer(k);
       time += t[k];
+      if (paradise(c)) paradise_s += paradise_layer_s(w, c, first + k, B / S, 1);
       mem += static_cast<double>(l.params);
+      stage_params += static_cast<double>(l.params);
       if (counts_for_memory(l))
         mem += B * static_cast<double>(l.input_elements + l.output_elements);
     }
     max_t = std::max(max_t, time);
     max_mem = std::max(max_mem, mem);
+    max_paradise_s = std::max(max_paradise_s, paradise_s);
+    max_params = std::max(max_params, stage_params);
     if (g + 1 < ends.size()) {
       max_boundary =
           std::max(max_boundary, static_cast<double>(layer(ends[g] - 1).output_elements));
     }
     begin = ends[g];
   }
-  b.compute(D * (p + S - 1) / S * max_t);
+  // paradise: the slowest stage's roofline time per micro-batch, (S + p - 1) slots per
+  // iteration for GPipe and 1F1B alike (the bubble is the same; cost-model-notes §6.1)
+  b.compute(paradise(c) ? b.iterations() * (p + S - 1) * max_paradise_s
+                        : D * (p + S - 1) / S * max_t);
   if (c.gpus > 1) {
     const double per_epoch = 2 * (D * (p + S - 2) / B) *
                              cost::p2p(w.system.link_for(c.gpus), B / S * max_boundary * b.delta());
     b.comm("stage boundary send/recv", "p2p", "FB", c.gpus, per_epoch / b.iterations());
+  }
+  if (paradise(c)) {
+    // activations of the micro-batches in flight: all S (GPipe), at most p on the first
+    // stage with 1F1B (PipeDream-Flush); a stage's share approximated by 1/p of the model
+    const double in_flight = c.policies.one_f_one_b ? std::min(S, p) : S;
+    return paradise_memory(b, w, c, B / S * in_flight / p, max_params, 1);
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
 }

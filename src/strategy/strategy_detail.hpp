@@ -18,13 +18,18 @@ class Builder {
  public:
   /// Resets `out` (keeping its vectors' capacity: no allocation per point in a sweep).
   Builder(const Workload& w, const Config& c, Prediction& out)
-      : w_(w), d_(static_cast<double>(c.activation_bytes)), p_(out) {
+      : w_(w),
+        d_(c.variant == Variant::Paradise && c.precision == Precision::Mixed
+               ? 2
+               : static_cast<double>(c.activation_bytes)),
+        p_(out) {
     p_.status = Status::Ok;
     p_.reason.clear();
     p_.limit = Limit::None;
     p_.communication.clear();
     p_.memory.clear();
     p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_time_s = p_.iteration_time_s = 0;
+    p_.epoch_overlapped_s = 0;
     p_.memory_per_gpu_bytes = 0;
     p_.iterations_per_epoch = c.batch > 0 ? (w.dataset_samples + c.batch - 1) / c.batch : 0;
   }
@@ -43,10 +48,15 @@ class Builder {
     p_.communication.push_back({name, collective, phase, gpus, per_iteration_s * iterations()});
   }
   void memory(std::string_view name, double bytes) { p_.memory.push_back({name, bytes}); }
+  /// Communication hidden behind compute (per iteration): counted in its part, not in time.
+  void overlapped(double per_iteration_s) {
+    p_.epoch_overlapped_s += per_iteration_s * iterations();
+  }
   void finish() {
     for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
     for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
-    p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s;  // no overlap (TR §IV-B)
+    // ParaDL: no overlap (TR §IV-B); the paradise variant hides some communication
+    p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s - p_.epoch_overlapped_s;
     p_.iteration_time_s = p_.iterations_per_epoch > 0 ? p_.epoch_time_s / iterations() : 0;
     const double capacity = w_.system.gpu.memory_bytes * (1 - w_.system.memory_margin_fraction);
     if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
@@ -55,9 +65,10 @@ class Builder {
                   " MB per GPU, the GPU has " + std::to_string(std::llround(capacity / 1e6)) +
                   " MB";
     }
-    p_.limit = p_.status == Status::OutOfMemory                ? Limit::Memory
-               : p_.epoch_communication_s > p_.epoch_compute_s ? Limit::Communication
-                                                               : Limit::Compute;
+    const double exposed = p_.epoch_communication_s - p_.epoch_overlapped_s;
+    p_.limit = p_.status == Status::OutOfMemory ? Limit::Memory
+               : exposed > p_.epoch_compute_s   ? Limit::Communication
+                                                : Limit::Compute;
     if (p_.status == Status::Invalid) p_.limit = Limit::None;
   }
 
@@ -70,5 +81,39 @@ class Builder {
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b);
 void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b);
 void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b);
+
+// The paradise variant's policies (paradise_policies.cpp).
+inline bool paradise(const Config& c) {
+  return c.variant == Variant::Paradise;
+}
+/// Bytes per activation, weight and gradient element: 2 for mixed precision, else 4.
+double element_bytes(const Config& c);
+/// Seconds of layer i for n samples on one GPU, its work split q ways if it is parallel.
+double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q);
+/// Seconds per epoch of every layer for `samples` samples per GPU in kernels of `call`
+/// samples, the parallel layers split q ways.
+double paradise_compute(const Workload& w, const Config& c, double samples, double call, double q);
+struct GradientExchange {
+  double seconds = 0;
+  std::string_view label;  ///< static string
+};
+/// The allreduce NCCL would pick (ring, double binary tree, two-level) for p GPUs.
+GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int64_t p,
+                                    double bytes);
+struct GradientOverlap {
+  double total_s = 0, exposed_s = 0;  ///< per iteration
+  std::string_view label;
+};
+/// Bucketed gradient allreduce overlapped with a backward pass of backward_s seconds that
+/// follows forward_s seconds of forward pass (per iteration).
+GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
+                                     double gradient_bytes, double forward_s, double backward_s);
+/// Backward FLOPs / all FLOPs of the model (2/3 for a model without FLOP counts).
+double backward_share(const Workload& w);
+/// Memory by component: activations of `activation_samples` samples, model state of
+/// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
+/// workspace, communication buffers, context.
+void paradise_memory(Builder& b, const Workload& w, const Config& c, double activation_samples,
+                     double local_params, std::int64_t data_parallel);
 
 }  // namespace paradise::strategy::detail

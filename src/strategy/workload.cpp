@@ -74,6 +74,7 @@ Workload make_workload(const WorkloadSpec& spec) {
   }
   double t = spec.time_per_sample_s;
   if (t < 0) throw InputError("time per sample must be positive");
+  w.measured_time = true;
   if (t > 0) {
     w.time_source = "measured " + std::to_string(t) + " s per sample (given), spread by FLOPs";
   } else if (src.paradl() && src.paradl()->measured_time_per_sample_s() > 0) {
@@ -81,9 +82,11 @@ Workload make_workload(const WorkloadSpec& spec) {
     w.time_source =
         "ParaDL file's measured " + std::to_string(t) + " s per sample, spread by FLOPs";
   } else {
+    w.measured_time = false;
     t = (w.model.forward_flops() + w.model.backward_flops()) / w.system.gpu.peak_fp32_flops;
     w.time_source = "FLOPs at the GPU's fp32 peak (no measured time given: optimistic)";
   }
+
   w.layer_time_s = spread_by_flops(w.model, t);
   w.active = spec.layer_config.empty() ? default_active_layers(w.model)
                                        : model::read_layer_config(spec.layer_config, w.model);

@@ -32,6 +32,51 @@ enum class Variant : std::uint8_t {
   Paradise  ///< the extended model (roofline compute, algorithm choice, overlap, full memory)
 };
 std::string_view variant_name(Variant v);
+std::optional<Variant> variant_from_name(std::string_view name);
+
+/// Arithmetic of the training run: fp32; tf32 (fp32 storage, tensor-core GEMMs); mixed
+/// (fp16/bf16 activations, weights and gradients, fp32 master weights; cost-model-notes §6.3).
+enum class Precision : std::uint8_t { Fp32, Tf32, Mixed };
+std::string_view precision_name(Precision p);
+std::optional<Precision> precision_from_name(std::string_view name);
+
+enum class Optimizer : std::uint8_t { Sgd, Momentum, Adam };
+std::string_view optimizer_name(Optimizer o);
+std::optional<Optimizer> optimizer_from_name(std::string_view name);
+
+/// The `paradise` variant's policies (cost-model-notes §3, §5.3, §6). Each one can be
+/// switched off to get ParaDL's behaviour back for that part alone.
+struct Policies {
+  /// Compute: per-layer roofline, max(FLOPs / (peak x efficiency), bytes / memory
+  /// bandwidth), with the GEMM efficiency of the layer's kernel after partitioning,
+  /// efficiency_max x g(M) g(N) g(K), g(x) = x / (x + gemm_half_dim) over the implicit
+  /// GEMM's dimensions (samples x positions, filters, channels x kernel), scaled to the
+  /// measured time per layer when there is one. Off: ParaDL's t_l / p.
+  bool roofline_compute = true;
+  double efficiency_max = 0.8;
+  double gemm_half_dim = 32;
+  /// Gradient allreduce: the fastest of ring, double binary tree and (across nodes) the
+  /// two-level hierarchical form, as NCCL's tuner picks (§5.3). Off: Config's algorithm.
+  bool choose_algorithm = true;
+  /// Gradient allreduce in buckets overlapped with the backward pass (§3, DDP's 25 MB
+  /// buckets). Off: blocking, after the backward pass (ParaDL).
+  bool overlap_gradients = true;
+  double bucket_bytes = 25e6;
+  /// Memory by component (§6.2-6.4): saved-for-backward activations, optimizer state,
+  /// workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
+  bool full_memory = true;
+  Optimizer optimizer = Optimizer::Momentum;
+  /// PyTorch's autograd frees each dL/dy once used (only the largest pair is alive);
+  /// off: TensorFlow's tape keeps every layer's activation gradient to the end (HyPar-Flow).
+  bool free_activation_gradients = true;
+  int zero_stage = 0;                          ///< 0-3: shard optimizer state / gradients / weights
+  double workspace_bytes = 256.0 * (1 << 20);  ///< convolution workspace (cuDNN, per GPU)
+  double context_bytes = 400e6;                ///< CUDA context and framework (300-500 MB, §6.4)
+  double comm_buffer_bytes = 32.0 * (1 << 20);  ///< NCCL: channels x 2 x 4 MiB
+  /// Pipeline schedule: 1F1B (PipeDream-Flush: at most p micro-batches in flight) or, off,
+  /// GPipe (all S micro-batches' activations kept; cost-model-notes §6.1).
+  bool one_f_one_b = true;
+};
 
 /// ParaDL's code changed between the runs behind its published logs; these settings select
 /// a version (defaults: the released code, github.com/TruongThaoNguyen/paraDL-analysis
@@ -64,6 +109,8 @@ struct Config {
   std::int64_t segments = 0;  ///< pipeline micro-batches S (0: = p)
   int activation_bytes = 4;   ///< delta (fp32)
   Variant variant = Variant::Paradl;
+  Precision precision = Precision::Fp32;  ///< paradise variant only (paradl: fp32)
+  Policies policies;                      ///< paradise variant only
   /// ParaDL's code divides the filter/channel weights by p twice (cost-model-notes §1.9.1);
   /// false reproduces its logs, true fixes it.
   bool fix_paradl_bugs = false;

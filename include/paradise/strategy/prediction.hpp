@@ -38,7 +38,8 @@ struct Prediction {
   std::int64_t iterations_per_epoch = 0;
   double epoch_compute_s = 0;
   double epoch_communication_s = 0;
-  double epoch_time_s = 0;
+  double epoch_overlapped_s = 0;  ///< communication hidden behind compute (paradise variant)
+  double epoch_time_s = 0;        ///< compute + communication - overlapped
   double iteration_time_s = 0;
   double memory_per_gpu_bytes = 0;
   std::vector<CommPart> communication;

@@ -16,6 +16,7 @@ struct Workload {
   model::ModelStats model;
   std::vector<double> layer_time_s;  ///< forward + backward (+ update) seconds per sample
   std::string time_source;           ///< where layer_time_s comes from, for people
+  bool measured_time = false;        ///< layer_time_s is a measurement (else FLOPs at peak)
   std::vector<bool> active;          ///< the layers the strategy parallelises (.lc file)
   std::int64_t dataset_samples = 0;  ///< D
   system::System system;

@@ -1,0 +1,173 @@
+// The `paradise` variant's policies (cost-model-notes §3, §5.3, §6): roofline compute with a
+// kernel-size efficiency, NCCL-like allreduce choice, gradient buckets overlapped with the
+// backward pass, and memory by component. The strategies call these instead of ParaDL's
+// rules when Config::variant is Paradise; ParaDL's code paths are untouched.
+#include <algorithm>
+#include <cmath>
+
+#include "paradise/cost/collectives.hpp"
+#include "strategy_detail.hpp"
+
+namespace paradise::strategy::detail {
+namespace {
+
+double peak_flops(const Workload& w, const Config& c) {
+  const auto& g = w.system.gpu;
+  if (c.precision == Precision::Mixed && g.peak_fp16_flops > 0) return g.peak_fp16_flops;
+  if (c.precision == Precision::Tf32 && g.peak_tf32_flops > 0) return g.peak_tf32_flops;
+  return g.peak_fp32_flops;
+}
+
+// GEMM efficiency of a layer's kernel on one GPU: e_max x g(M) g(N) g(K), g(x) = x / (x + h),
+// for the implicit GEMM of a convolution (M = samples x output positions, N = filters,
+// K = input channels x kernel volume); the split divides N (filter), K (channel) or M
+// (spatial). A dimension of h runs at half speed: few filters or tiny tiles starve the
+// tensor cores (cost-model-notes §1.11: a convolution's time "barely changes" with fewer
+// filters).
+double gemm_efficiency(const Config& c, const model::LayerStats& l, double n, double q) {
+  if (l.macs <= 0 || l.output.channels <= 0 || l.output_elements <= 0) return 0;
+  const double out = static_cast<double>(l.output_elements);
+  double m = n * out / static_cast<double>(l.output.channels);
+  double f = static_cast<double>(l.output.channels);
+  double k = static_cast<double>(l.macs) / out;  // MACs per output = C_in / groups x kernel
+  switch (c.kind) {
+    case Kind::Filter:
+    case Kind::DataFilter:
+      f /= q;
+      break;
+    case Kind::Channel:
+      k /= q;
+      break;
+    default:
+      m /= q;
+  }
+  const double h = c.policies.gemm_half_dim;
+  const auto g = [h](double x) { return x / (x + h); };
+  return c.policies.efficiency_max * g(m) * g(f) * g(k);
+}
+
+// Roofline seconds of layer l (forward and backward) for n samples with its work split q
+// ways: max(FLOPs / (peak x efficiency), bytes / memory bandwidth) (Williams et al. 2009;
+// cost-model-notes §3); layers without a GEMM are bound by memory traffic.
+double roofline_s(const Workload& w, const Config& c, const model::LayerStats& l, double n,
+                  double q) {
+  const double flops = (l.forward_flops + l.backward_data_flops + l.backward_weight_flops) * n / q;
+  const double efficiency = gemm_efficiency(c, l, n, q);
+  // forward reads x and writes y; backward reads both and writes dL/dx: about 3x, plus the
+  // weights and their gradient
+  const double bytes =
+      element_bytes(c) * (3 * static_cast<double>(l.read_elements + l.written_elements) * n / q +
+                          3 * static_cast<double>(l.params) / q);
+  const double compute = efficiency > 0 ? flops / (peak_flops(w, c) * efficiency) : 0;
+  return std::max(compute, bytes / w.system.gpu.memory_bandwidth_Bps);
+}
+
+}  // namespace
+
+double element_bytes(const Config& c) {
+  return c.precision == Precision::Mixed ? 2 : 4;
+}
+
+double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q) {
+  const double split = w.active[i] ? q : 1;
+  const double measured = w.layer_time_s[i] * n;  // ParaDL's parametrisation (§1.5)
+  if (!c.policies.roofline_compute) return measured / split;
+  const auto& l = w.model.layers[i];
+  const double r = roofline_s(w, c, l, n, split);
+  if (!w.measured_time) return r;
+  // scaled to the measurement: the roofline's ratio split / unsplit applied to it
+  const double whole = roofline_s(w, c, l, n, 1);
+  return whole > 0 ? measured * r / whole : measured / split;
+}
+
+double paradise_compute(const Workload& w, const Config& c, double samples, double call, double q) {
+  if (samples <= 0 || call <= 0) return 0;
+  double t = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) t += paradise_layer_s(w, c, i, call, q);
+  return samples / call * t;
+}
+
+GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int64_t p,
+                                    double bytes) {
+  const system::Link link = w.system.link_for(p);
+  if (!c.policies.choose_algorithm)
+    return {cost::allreduce(c.gradient_allreduce, link, p, bytes),
+            cost::allreduce_label(c.gradient_allreduce)};
+  // NCCL's tuner (§5.3): ring or tree by predicted time; across nodes also the two-level
+  // form (reduce-scatter in the node, allreduce of n/g across nodes, allgather)
+  GradientExchange best{cost::allreduce_ring(link, p, bytes), "allreduce/ring"};
+  const double tree = cost::allreduce_double_binary_tree(link, p, bytes);
+  if (tree < best.seconds) best = {tree, "allreduce/double-binary-tree"};
+  const std::int64_t g = w.system.gpus_per_node;
+  if (p > g && g > 1 && p % g == 0) {
+    const double two_level =
+        cost::allreduce_hierarchical(w.system.link_for(g), link, g, p / g, bytes);
+    if (two_level < best.seconds) best = {two_level, "allreduce/hierarchical"};
+  }
+  return best;
+}
+
+GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
+                                     double gradient_bytes, double forward_s, double backward_s) {
+  GradientOverlap o;
+  if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
+    const auto x = paradise_allreduce(w, c, p, gradient_bytes);
+    return {x.seconds, x.seconds, x.label};
+  }
+  // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
+  // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
+  // DDP's buckets): exposed = what runs past the end of the backward pass.
+  const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
+  const auto bucket = paradise_allreduce(w, c, p, gradient_bytes / k);
+  double finish = 0;
+  for (double j = 1; j <= k; ++j)
+    finish = std::max(finish, forward_s + backward_s * j / k) + bucket.seconds;
+  o.total_s = k * bucket.seconds;
+  o.exposed_s = finish - (forward_s + backward_s);
+  o.label = bucket.label;
+  return o;
+}
+
+double backward_share(const Workload& w) {
+  double fwd = 0, bwd = 0;
+  for (const auto& l : w.model.layers) {
+    fwd += l.forward_flops;
+    bwd += l.backward_data_flops + l.backward_weight_flops;
+  }
+  return fwd + bwd > 0 ? bwd / (fwd + bwd) : 2.0 / 3.0;
+}
+
+// Model state per parameter (cost-model-notes §6.3): weights, gradients, optimizer state;
+// mixed precision keeps fp16 weights and gradients and an fp32 master copy.
+void paradise_memory(Builder& b, const Workload& w, const Config& c, double activation_samples,
+                     double local_params, std::int64_t data_parallel) {
+  const auto& pol = c.policies;
+  const double e = element_bytes(c), mixed = c.precision == Precision::Mixed ? 4 : 0;
+  const double state = (pol.optimizer == Optimizer::Adam       ? 8
+                        : pol.optimizer == Optimizer::Momentum ? 4
+                                                               : 0) +
+                       mixed;
+  const double dp = static_cast<double>(std::max<std::int64_t>(1, data_parallel));
+  const auto shard = [&](int stage) { return pol.zero_stage >= stage ? dp : 1.0; };
+  // saved for backward (issue 2's rule per layer) and the largest pair of transient
+  // gradient buffers dL/dy, dL/dx (§6.2: not the sum over layers)
+  double saved = 0, fixed = 0, largest = 0, outputs = 0;
+  for (const auto& l : w.model.layers) {
+    saved += static_cast<double>(l.saved_elements);
+    fixed += static_cast<double>(l.saved_fixed_bytes);
+    largest = std::max(largest, static_cast<double>(l.input_elements + l.output_elements));
+    if (counts_for_memory(l)) outputs += static_cast<double>(l.output_elements);
+  }
+  b.memory("saved activations (autograd)", activation_samples * (saved * e + fixed));
+  b.memory("activation gradients",
+           activation_samples * e * (c.policies.free_activation_gradients ? largest : outputs));
+  b.memory("weights", local_params * e / shard(3));
+  b.memory("gradients", local_params * e / shard(2));
+  b.memory("optimizer state", local_params * state / shard(1));
+  b.memory("convolution workspace", pol.workspace_bytes);
+  b.memory("communication buffers",
+           pol.comm_buffer_bytes + (data_parallel > 1 ? local_params * e / shard(2) : 0));
+  b.memory("runtime context", pol.context_bytes);
+}
+
+}  // namespace paradise::strategy::detail

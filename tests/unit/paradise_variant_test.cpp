@@ -1,0 +1,227 @@
+// The paradise variant's policies against published measurements and hand-derived values.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "paradise/strategy/predict.hpp"
+
+namespace paradise::strategy {
+namespace {
+
+Config paradise_config(Kind k, std::int64_t gpus, std::int64_t batch) {
+  Config c;
+  c.kind = k;
+  c.gpus = gpus;
+  c.batch = batch;
+  c.variant = Variant::Paradise;
+  return c;
+}
+
+// One CSV record; fields may be quoted and hold commas.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += ch;
+    }
+  }
+  return out;
+}
+
+// NVIDIA's published ResNet-50 v1.5 PyTorch training throughput (DeepLearningExamples
+// READMEs; tests/data/measured/, a copy of shared/reference/measured). Compute is
+// calibrated on each configuration's 1-GPU figure (seconds per sample = 1 / images/s);
+// the 8-GPU throughput then follows from the model's communication and overlap.
+TEST(ParadiseVariant, ResNet50EightGpuThroughputWithinFivePercentOfNvidiasTables) {
+  std::ifstream in(PARADISE_TEST_DATA "/measured/resnet50-pytorch-throughput.csv");
+  ASSERT_TRUE(in) << "missing measured data";
+  std::string line;
+  std::getline(in, line);
+  const auto header = csv_fields(line);
+  const auto col = [&](const std::string& name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    ADD_FAILURE() << "no column " << name;
+    return std::size_t{0};
+  };
+  std::map<std::string, std::vector<std::string>> one_gpu;
+  std::vector<std::vector<std::string>> eight;
+  while (std::getline(in, line)) {
+    const auto f = csv_fields(line);
+    if (f[col("system")] != "DGX A100" && f[col("system")] != "DGX-1") continue;
+    const std::string key = f[col("gpu")] + "|" + f[col("precision")] + "|" + f[col("container")];
+    if (f[col("gpus")] == "1") one_gpu[key] = f;
+    if (f[col("gpus")] == "8") eight.push_back(f);
+  }
+  ASSERT_EQ(eight.size(), 16u);  // DGX A100 and DGX-1, three containers, 16 pairs in all
+  int checked = 0;
+  for (const auto& f : eight) {
+    const std::string key = f[col("gpu")] + "|" + f[col("precision")] + "|" + f[col("container")];
+    ASSERT_TRUE(one_gpu.count(key)) << key;
+    const bool amp = f[col("precision")].starts_with("AMP");
+    // pytorch-19.10 rows do not state the batch; its scripts use 256 (AMP) and 128 (FP32)
+    const std::int64_t per_gpu =
+        f[col("batch_per_gpu")].empty() ? (amp ? 256 : 128) : std::stoll(f[col("batch_per_gpu")]);
+    const double t = 1 / std::stod(one_gpu[key][col("images_per_sec")]);
+    const auto w = make_workload(
+        {"resnet50", "imagenet", f[col("system")] == "DGX-1" ? "dgx1-v100" : "dgx-a100", "", t});
+    auto c = paradise_config(Kind::Data, 8, 8 * per_gpu);
+    c.precision = amp                             ? Precision::Mixed
+                  : f[col("precision")] == "TF32" ? Precision::Tf32
+                                                  : Precision::Fp32;
+    const auto p = predict(w, c);
+    ASSERT_EQ(p.status, Status::Ok) << key << ": " << p.reason;
+    const double predicted = static_cast<double>(c.batch) / p.iteration_time_s;
+    const double measured = std::stod(f[col("images_per_sec")]);
+    const double error = (predicted - measured) / measured;
+    if (amp && f[col("container")] == "pytorch-21.03") {
+      // Known limit: at 1,200-2,470 images/s per GPU the 21.03 AMP runs lose 13-16% at 8 GPUs
+      // to the host input pipeline (JPEG decoding, not modelled); NCCL's allreduce of 51 MB
+      // over NVLink takes about a millisecond per 100-200 ms iteration.
+      EXPECT_GT(error, 0.10) << key;
+      EXPECT_LT(error, 0.25) << key;
+    } else {
+      EXPECT_LT(std::abs(error), 0.05) << key << ": predicted " << predicted << " images/s";
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 13);
+}
+
+// ParaDL (TR §1.11, Fig. 6): a convolution's time "barely changes" with fewer filters, so
+// filter-parallel compute per GPU falls far less than 1/p; ParaDL's own model says 1/p.
+TEST(ParadiseVariant, FilterComputePerGpuFallsFarLessThanOneOverP) {
+  const auto w = make_workload(
+      {PARADISE_PARADL_DIR "/model/RESNET50_ImageNet_profall.net_sc", "", "abci", "", 0});
+  for (std::int64_t p : {4, 8, 16, 32}) {
+    const double one = predict(w, paradise_config(Kind::Filter, 1, 64)).epoch_compute_s;
+    const double many = predict(w, paradise_config(Kind::Filter, p, 64)).epoch_compute_s;
+    const double ratio = many / one;
+    // at least 1.5x the ideal 1/p, twice from 8 GPUs on (ResNet-50's 64-filter layers are
+    // down to 8 filters per GPU there)
+    EXPECT_GT(ratio, (p >= 8 ? 2.0 : 1.5) / static_cast<double>(p)) << p << " GPUs";
+    EXPECT_LT(ratio, 1.0) << p << " GPUs";  // but it does shrink
+    auto paradl = paradise_config(Kind::Filter, p, 64);
+    paradl.policies.roofline_compute = false;  // the policy off: ParaDL's t_l / p again
+    Config reference = paradl;
+    reference.variant = Variant::Paradl;
+    EXPECT_NEAR(predict(w, paradl).epoch_compute_s, predict(w, reference).epoch_compute_s,
+                1e-9 * predict(w, reference).epoch_compute_s);
+  }
+}
+
+// Overlap (cost-model-notes §3): the hidden part never exceeds the allreduce, the exposed
+// part is at least the last bucket's allreduce, and switching the policy off gives
+// compute + communication (ParaDL's blocking exchange).
+TEST(ParadiseVariant, GradientOverlapHidesAtMostTheAllreduce) {
+  const auto w = make_workload({"vgg16", "imagenet", "abci", "", 0});
+  for (std::int64_t p : {8, 64, 512}) {
+    auto c = paradise_config(Kind::Data, p, 64 * p);
+    const auto on = predict(w, c);
+    ASSERT_EQ(on.status, Status::Ok) << on.reason;
+    EXPECT_GT(on.epoch_overlapped_s, 0);
+    EXPECT_LT(on.epoch_overlapped_s, on.epoch_communication_s);
+    EXPECT_NEAR(on.epoch_time_s,
+                on.epoch_compute_s + on.epoch_communication_s - on.epoch_overlapped_s,
+                1e-9 * on.epoch_time_s);
+    c.policies.overlap_gradients = false;
+    const auto off = predict(w, c);
+    EXPECT_EQ(off.epoch_overlapped_s, 0);
+    EXPECT_NEAR(off.epoch_time_s, off.epoch_compute_s + off.epoch_communication_s,
+                1e-9 * off.epoch_time_s);
+    EXPECT_LT(on.epoch_time_s, off.epoch_time_s);
+  }
+}
+
+// Algorithm choice (§5.3): never slower than the ring, and equal to the fastest candidate.
+TEST(ParadiseVariant, AllreduceChoiceIsTheFastestCandidate) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  for (std::int64_t p : {4, 16, 256, 1024}) {
+    auto c = paradise_config(Kind::Data, p, 32 * p);
+    c.policies.overlap_gradients = false;
+    const double chosen = predict(w, c).epoch_communication_s;
+    c.policies.choose_algorithm = false;
+    double best = 1e300;
+    for (auto a : {cost::AllreduceAlgorithm::Ring, cost::AllreduceAlgorithm::DoubleBinaryTree}) {
+      c.gradient_allreduce = a;
+      best = std::min(best, predict(w, c).epoch_communication_s);
+    }
+    EXPECT_LE(chosen, best * (1 + 1e-12)) << p;
+  }
+}
+
+// Model state by hand (cost-model-notes §6.3): ResNet-50 has 25,557,032 parameters.
+TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
+  const auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
+  const double n = 25557032;
+  const auto part = [](const Prediction& p, std::string_view name) {
+    for (const auto& m : p.memory)
+      if (m.name == name) return m.bytes;
+    ADD_FAILURE() << "no memory part " << name;
+    return 0.0;
+  };
+  auto c = paradise_config(Kind::Data, 8, 256);
+  c.policies.optimizer = Optimizer::Adam;
+  auto p = predict(w, c);
+  EXPECT_EQ(part(p, "weights"), 4 * n);
+  EXPECT_EQ(part(p, "gradients"), 4 * n);
+  EXPECT_EQ(part(p, "optimizer state"), 8 * n);  // fp32 Adam: m and v
+  c.precision = Precision::Mixed;
+  p = predict(w, c);
+  EXPECT_EQ(part(p, "weights"), 2 * n);
+  EXPECT_EQ(part(p, "optimizer state"), 12 * n);  // fp32 master + m + v (ZeRO's K = 12)
+  c.policies.zero_stage = 1;
+  EXPECT_EQ(part(predict(w, c), "optimizer state"), 12 * n / 8);
+  c.policies.zero_stage = 3;
+  p = predict(w, c);
+  EXPECT_EQ(part(p, "weights"), 2 * n / 8);
+  EXPECT_EQ(part(p, "gradients"), 2 * n / 8);
+  c.policies.optimizer = Optimizer::Sgd;
+  c.precision = Precision::Fp32;
+  c.policies.zero_stage = 0;
+  EXPECT_EQ(part(predict(w, c), "optimizer state"), 0);
+}
+
+// HyPar-Flow (Awan et al., ISC'20, Springer intro): ResNet-1001 at batch 1 needs about
+// 16.8 GB at 224x224 and 153 GB at 720x720 (TensorFlow). Within 25% when the activation
+// gradients stay alive as TensorFlow's tape keeps them; PyTorch's autograd frees them, and
+// the default policy predicts about half.
+TEST(ParadiseVariant, HyparflowResnet1001Memory) {
+  for (const auto& [side, published] : {std::pair{224, 16.8e9}, std::pair{720, 153e9}}) {
+    const std::string shape = "3x" + std::to_string(side) + "x" + std::to_string(side);
+    const auto w = make_workload({"resnet1001", "x:1000:" + shape, "dgx-h200", "", 0});
+    auto c = paradise_config(Kind::Serial, 1, 1);
+    c.policies.optimizer = Optimizer::Sgd;
+    c.policies.free_activation_gradients = false;
+    const double tf = predict(w, c).memory_per_gpu_bytes;
+    EXPECT_NEAR(tf / published, 1.0, 0.25) << side;
+    c.policies.free_activation_gradients = true;
+    const double torch = predict(w, c).memory_per_gpu_bytes;
+    EXPECT_LT(torch, 0.7 * published) << side;
+  }
+}
+
+// 1F1B keeps at most p micro-batches in flight, GPipe all S: fewer activations, same time.
+TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::Pipeline, 4, 256);
+  c.segments = 32;
+  const auto one_f_one_b = predict(w, c);
+  c.policies.one_f_one_b = false;
+  const auto gpipe = predict(w, c);
+  EXPECT_LT(one_f_one_b.memory_per_gpu_bytes, gpipe.memory_per_gpu_bytes);
+  EXPECT_DOUBLE_EQ(one_f_one_b.epoch_compute_s, gpipe.epoch_compute_s);
+}
+
+}  // namespace
+}  // namespace paradise::strategy
