@@ -12,6 +12,7 @@
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/strategy/config.hpp"
 
 namespace po = boost::program_options;
 
@@ -196,8 +197,9 @@ SweepFile read_sweep_file(const std::string& path) {
   for (auto v : f.spec.batch) {
     if (v < 1) fail_input(at("sweep.batch"), "batch", batch, "every batch must be >= 1");
   }
-  if (variant != "paradl")
-    fail_input(at("sweep.variant"), "variant", variant, "only paradl is implemented so far");
+  const auto v = strategy::variant_from_name(variant);
+  if (!v) fail_input(at("sweep.variant"), "variant", variant, "expected paradl or paradise");
+  f.spec.variant = *v;
   if (f.storage != "full" && f.storage != "maps" && f.storage != "summary") {
     fail_input(at("output.storage"), "storage", f.storage, "expected full, maps or summary");
   }

@@ -127,6 +127,14 @@ bad_ini=/tmp/cli_sweep.$$.ini
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' > $bad_ini
 expect_rc 2 "sweep bad range" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.$$.ini:5: gpus '8..4 \*2': the range ends below its start" /tmp/cli_err.$$ && ok || bad "bad range names file, line, key, value: $(cat /tmp/cli_err.$$)"
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\nvariant = paradyse\n' > $bad_ini
+expect_rc 2 "sweep unknown variant" -- "$paradise" sweep $bad_ini
+grep -q "cli_sweep.$$.ini:7: variant 'paradyse': expected paradl or paradise" /tmp/cli_err.$$ && ok || bad "unknown variant: $(cat /tmp/cli_err.$$)"
+# the paradise variant in a sweep: the fastest point equals predict --variant paradise
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
+expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet
+want=$("$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 8 --batch 256 --variant paradise --format json | $py -c 'import json,sys; print("%.2f" % json.load(sys.stdin)["epoch_time_s"])')
+grep -q "resnet50  imagenet  dgx-a100  data      8     256   *$want" /tmp/cli_out.$$ && ok || bad "paradise sweep point $want: $(cat /tmp/cli_out.$$)"
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
 expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.$$.ini:7: sweep.colour" /tmp/cli_err.$$ && ok || bad "unknown key names its line: $(cat /tmp/cli_err.$$)"
