@@ -157,6 +157,8 @@ int run_predict(const Args& args) {
       "paradise: every dL/dy alive to the end (TensorFlow's tape), not only the largest")(
       "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
+      "layer-times", po::value(&spec.layer_times),
+      "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
       "precision", po::value(&precision),
       "fp32 (default), tf32 or mixed (fp16/bf16 with fp32 master weights; paradise only)")(
       "p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(

@@ -286,6 +286,8 @@ int run_recommend(const Args& args) {
       "variant", po::value(&variant_text), "cost model: paradl (default for now) or paradise")(
       "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
+      "layer-times", po::value(&spec.layer_times),
+      "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
       "format", po::value(&format), "table or json");
   po::variables_map vm;
   if (!parse_options(args, desc, vm,

@@ -52,12 +52,94 @@ std::vector<bool> default_active_layers(const model::ModelStats& m) {
 
 }  // namespace paradise::strategy
 
+#include <algorithm>
+#include <map>
+
+#include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/system/catalog.hpp"
 
 namespace paradise::strategy {
+
+std::vector<LayerTime> read_layer_times(const std::string& path) {
+  const CsvTable t = read_csv_file(path);
+  for (const char* name : {"layer", "forward_s", "backward_s", "batch"}) {
+    if (!t.column(name))
+      fail_input({path, t.header_line}, "column", name,
+                 "required column missing (layer, forward_s, backward_s, batch; optional "
+                 "precision, peak_memory_bytes)");
+  }
+  std::vector<LayerTime> out;
+  for (const auto& row : t.rows) {
+    const Origin o{path, row.line};
+    const auto cell = [&](const char* name) {
+      const auto c = t.column(name);
+      return c ? row.cells[*c] : std::string();
+    };
+    const auto seconds = [&](const char* name) {
+      const double v = parse_double(cell(name), o, std::string("column ") + name);
+      if (v < 0) fail_input(o, std::string("column ") + name, cell(name), "must be >= 0");
+      return v;
+    };
+    LayerTime l;
+    l.line = row.line;
+    l.layer = cell("layer");
+    if (l.layer.empty()) fail_input(o, "column layer", "", "empty layer name");
+    l.forward_s = seconds("forward_s");
+    l.backward_s = seconds("backward_s");
+    l.batch = parse_int(cell("batch"), o, "column batch");
+    if (l.batch < 1) fail_input(o, "column batch", cell("batch"), "must be >= 1");
+    l.precision = cell("precision");
+    if (!cell("peak_memory_bytes").empty()) l.peak_memory_bytes = seconds("peak_memory_bytes");
+    out.push_back(std::move(l));
+  }
+  if (out.empty()) fail_input({path, t.header_line}, "", "", "no layer rows after the header");
+  for (const auto& l : out) {
+    if (l.precision != out.front().precision)
+      fail_input({path, l.line}, "column precision", l.precision,
+                 "one precision per file (line " + std::to_string(out.front().line) + " has '" +
+                     out.front().precision + "')");
+  }
+  return out;
+}
+
+namespace {
+
+/// Each layer's forward + backward seconds per sample at the file's largest batch; a row for
+/// a layer the model does not have is an error naming it.
+std::vector<double> measured_layer_times(const model::ModelStats& m, const std::string& path,
+                                         std::string& source) {
+  const auto rows = read_layer_times(path);
+  std::int64_t batch = 0;
+  for (const auto& l : rows) batch = std::max(batch, l.batch);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < m.layers.size(); ++i) index.emplace(m.layers[i].name, i);
+  std::vector<double> t(m.layers.size(), 0.0);
+  std::vector<bool> seen(m.layers.size(), false);
+  std::size_t matched = 0;
+  for (const auto& l : rows) {
+    const auto it = index.find(l.layer);
+    if (it == index.end())
+      fail_input({path, l.line}, "layer", l.layer,
+                 "model '" + m.name + "' has no layer of this name (see paradise models --show)");
+    if (l.batch != batch) continue;
+    if (seen[it->second])
+      fail_input({path, l.line}, "layer", l.layer, "repeated at batch " + std::to_string(batch));
+    seen[it->second] = true;
+    ++matched;
+    t[it->second] = l.forward_s + l.backward_s;  // measured FW + BW per sample (§1.5 step 1)
+  }
+  source = "measured per-layer times from " + path + " (batch " + std::to_string(batch) +
+           (rows.front().precision.empty() ? "" : ", " + rows.front().precision) + "; " +
+           std::to_string(matched) + " of " + std::to_string(m.layers.size()) +
+           " layers, the others at 0)";
+  return t;
+}
+
+}  // namespace
 
 Workload make_workload(const WorkloadSpec& spec) {
   Workload w;
@@ -74,6 +156,16 @@ Workload make_workload(const WorkloadSpec& spec) {
   }
   double t = spec.time_per_sample_s;
   if (t < 0) throw InputError("time per sample must be positive");
+  if (!spec.layer_times.empty()) {
+    if (t > 0)
+      throw InputError("layer times '" + spec.layer_times + "' and a time per sample (" +
+                       std::to_string(t) + " s): give one of them");
+    w.measured_time = true;
+    w.layer_time_s = measured_layer_times(w.model, spec.layer_times, w.time_source);
+    w.active = spec.layer_config.empty() ? default_active_layers(w.model)
+                                         : model::read_layer_config(spec.layer_config, w.model);
+    return w;
+  }
   w.measured_time = true;
   if (t > 0) {
     w.time_source = "measured " + std::to_string(t) + " s per sample (given), spread by FLOPs";

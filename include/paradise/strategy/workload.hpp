@@ -51,11 +51,29 @@ struct WorkloadSpec {
   std::string system;            ///< built-in name or *.system file
   std::string layer_config;      ///< ParaDL .lc file; empty: convolutions are parallel
   double time_per_sample_s = 0;  ///< measured FW+BW seconds per sample; 0: from the model
+  /// Per-layer measured times (CSV: layer, forward_s, backward_s per sample, batch,
+  /// precision, peak_memory_bytes; analysis/profile_layers.py); empty: none.
+  std::string layer_times = {};
 };
 
-/// Loads model, dataset and system, and parametrises compute: a measured time per sample
-/// (the .net file's or time_per_sample_s) spread by FLOPs, else the FLOPs at the GPU's
-/// fp32 peak (said so in time_source). Throws InputError for bad names or files.
+/// One layer's measured times per sample, from a layer-times CSV.
+struct LayerTime {
+  std::string layer;
+  double forward_s = 0, backward_s = 0;  ///< seconds per sample
+  std::int64_t batch = 0;                ///< the batch it was measured at
+  std::string precision;
+  double peak_memory_bytes = 0;
+  int line = 0;  ///< in the file
+};
+/// Reads a layer-times CSV (columns in any order, '#' comments); errors name file:line.
+std::vector<LayerTime> read_layer_times(const std::string& path);
+
+/// Loads model, dataset and system, and parametrises compute: measured per-layer times
+/// (layer_times: each layer's forward + backward per sample, at the largest profiled batch;
+/// layers the file lacks at 0), or a measured time per sample (the .net file's or
+/// time_per_sample_s) spread by FLOPs, else the FLOPs at the GPU's fp32 peak (said so in
+/// time_source). Throws InputError for bad names or files, and for a layer-times row whose
+/// layer the model does not have.
 Workload make_workload(const WorkloadSpec& spec);
 
 }  // namespace paradise::strategy
