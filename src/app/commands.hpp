@@ -16,5 +16,6 @@ int run_systems(const Args& args);
 int run_sweep(const Args& args);
 int run_memlimit(const Args& args);
 int run_recommend(const Args& args);
+int run_validate(const Args& args);
 
 }  // namespace paradise::app

@@ -22,7 +22,9 @@ void usage(std::ostream& out) {
          "  memlimit   largest batch and input resolution, fewest GPUs per resolution\n"
          "  predict    time and memory of one configuration (strategy, GPUs, batch)\n"
          "  recommend  every strategy, GPU count and batch ranked by an objective, and why the\n"
-         "             others lost\n";
+         "             others lost\n"
+         "  validate   measured runs (CSV) against the projections: accuracy, rank agreement,\n"
+         "             anomalies and their likely cause\n";
 }
 
 }  // namespace
@@ -33,7 +35,7 @@ int main(int argc, char** argv) {
       {"models", paradise::app::run_models},       {"datasets", paradise::app::run_datasets},
       {"predict", paradise::app::run_predict},     {"systems", paradise::app::run_systems},
       {"sweep", paradise::app::run_sweep},         {"memlimit", paradise::app::run_memlimit},
-      {"recommend", paradise::app::run_recommend},
+      {"recommend", paradise::app::run_recommend}, {"validate", paradise::app::run_validate},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

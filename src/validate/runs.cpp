@@ -1,0 +1,165 @@
+// The measured-runs CSV: required and optional columns, checked values, names resolved
+// once per distinct value so that a bad one is reported with its file, line and column.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "paradise/core/csv.hpp"
+#include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
+#include "paradise/system/catalog.hpp"
+#include "paradise/validate/validate.hpp"
+
+namespace paradise::validate {
+namespace {
+
+const std::vector<std::string> kRequired = {"model", "dataset", "system",   "strategy",
+                                            "gpus",  "batch",   "precision"};
+const std::vector<std::string> kNumeric = {"gpus",
+                                           "batch",
+                                           "p2",
+                                           "measured_iteration_s",
+                                           "measured_epoch_s",
+                                           "measured_compute_s",
+                                           "measured_communication_s",
+                                           "measured_memory_bytes",
+                                           "time_per_sample"};
+// Keys the output rows add: an input column of that name would be ambiguous.
+const std::vector<std::string> kReserved = {"line",
+                                            "status",
+                                            "reason",
+                                            "basis",
+                                            "projected_s",
+                                            "measured_s",
+                                            "accuracy",
+                                            "relative_error",
+                                            "anomaly",
+                                            "projected_compute_s",
+                                            "projected_communication_s",
+                                            "projected_memory_bytes",
+                                            "projected_epoch_s",
+                                            "measured_epoch_s_used"};
+
+/// Checks a name once per distinct value with `load`; rethrows its error with the origin.
+template <typename Load>
+void check_name(std::set<std::string>& seen, const std::string& value, const Origin& o,
+                const std::string& column, Load load) {
+  if (!seen.insert(value).second) return;
+  try {
+    load(value);
+  } catch (const InputError& e) {
+    fail_input(o, "column " + column, value, e.what());
+  }
+}
+
+}  // namespace
+
+bool is_numeric_column(const std::string& name) {
+  return std::find(kNumeric.begin(), kNumeric.end(), name) != kNumeric.end();
+}
+
+std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
+                                   const std::string& system_override) {
+  const CsvTable t = read_csv(in, file);
+  for (const auto& name : kRequired) {
+    if (name == "system" && !system_override.empty()) continue;
+    if (!t.column(name))
+      fail_input({file, t.header_line}, "column", name, "required column missing from the header");
+  }
+  if (!t.column("measured_iteration_s") && !t.column("measured_epoch_s"))
+    fail_input({file, t.header_line}, "column", "measured_iteration_s",
+               "the header needs measured_iteration_s or measured_epoch_s (or both)");
+  for (const auto& name : t.header) {
+    if (std::find(kReserved.begin(), kReserved.end(), name) != kReserved.end())
+      fail_input({file, t.header_line}, "column", name,
+                 "this name is an output key of validate; rename the column");
+  }
+  if (!system_override.empty()) {
+    try {
+      system::find_system(system_override);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--system: ") + e.what());
+    }
+  }
+  std::set<std::string> models, datasets, systems;
+  std::vector<MeasuredRun> runs;
+  for (const auto& row : t.rows) {
+    MeasuredRun r;
+    r.file = file;
+    r.line = row.line;
+    const Origin o{file, row.line};
+    for (std::size_t i = 0; i < t.header.size(); ++i) {
+      // --system replaces the rows' system, echoed as used
+      const bool replaced = t.header[i] == "system" && !system_override.empty();
+      r.columns.emplace_back(t.header[i], replaced ? system_override : row.cells[i]);
+    }
+    if (!system_override.empty() && !t.column("system"))
+      r.columns.emplace_back("system", system_override);
+    const auto cell = [&](const std::string& name) -> std::string {
+      const auto c = t.column(name);
+      return c ? row.cells[*c] : std::string();
+    };
+    const auto text = [&](const std::string& name) {
+      std::string v = cell(name);
+      if (v.empty()) fail_input(o, "column " + name, v, "empty; a value is required");
+      return v;
+    };
+    const auto number = [&](const std::string& name, bool allow_zero) -> std::optional<double> {
+      const std::string v = cell(name);
+      if (v.empty()) return std::nullopt;
+      const double x = parse_double(v, o, "column " + name);
+      if (allow_zero ? x < 0 : x <= 0)
+        fail_input(o, "column " + name, v, allow_zero ? "must be >= 0" : "must be > 0");
+      return x;
+    };
+    const auto whole = [&](const std::string& name, bool required) -> std::int64_t {
+      const std::string v = required ? text(name) : cell(name);
+      if (v.empty()) return 0;
+      const std::int64_t x = parse_int(v, o, "column " + name);
+      if (x < 1) fail_input(o, "column " + name, v, "must be >= 1");
+      return x;
+    };
+    r.model = text("model");
+    r.dataset = text("dataset");
+    r.system = system_override.empty() ? text("system") : system_override;
+    r.strategy = text("strategy");
+    r.precision = text("precision");
+    r.gpus = whole("gpus", true);
+    r.batch = whole("batch", true);
+    r.p2 = whole("p2", false);
+    r.layer_config = cell("layer_config");
+    r.layer_times = cell("layer_times");
+    const auto k = strategy::kind_from_name(r.strategy);
+    if (!k)
+      fail_input(o, "column strategy", r.strategy,
+                 "expected serial, data, spatial, filter, channel, pipeline, data+filter or "
+                 "data+spatial");
+    r.kind = *k;
+    const auto prec = strategy::precision_from_name(r.precision);
+    if (!prec) fail_input(o, "column precision", r.precision, "expected fp32, tf32 or mixed");
+    r.precision_kind = *prec;
+    r.iteration_s = number("measured_iteration_s", false);
+    r.epoch_s = number("measured_epoch_s", false);
+    if (!r.iteration_s && !r.epoch_s)
+      fail_input(o, "column measured_iteration_s", "",
+                 "empty, and so is measured_epoch_s: a row needs one of them");
+    r.compute_s = number("measured_compute_s", true);
+    r.communication_s = number("measured_communication_s", true);
+    r.memory_bytes = number("measured_memory_bytes", true);
+    r.time_per_sample_s = number("time_per_sample", false).value_or(0);
+    check_name(models, r.model, o, "model",
+               [](const std::string& v) { model::ModelSource::load(v); });
+    check_name(datasets, r.dataset, o, "dataset",
+               [](const std::string& v) { model::find_dataset(v); });
+    if (system_override.empty())
+      check_name(systems, r.system, o, "system",
+                 [](const std::string& v) { system::find_system(v); });
+    runs.push_back(std::move(r));
+  }
+  if (runs.empty()) fail_input({file, t.header_line}, "", "", "no measured runs after the header");
+  return runs;
+}
+
+}  // namespace paradise::validate

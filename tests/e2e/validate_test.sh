@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# End-to-end checks of `paradise validate`: on NVIDIA's ResNet-50 runs (tests/data/measured/
+# runs.csv) every row's projection, accuracy and the summary equal a hand computation from
+# separate `paradise predict` runs; a run perturbed x2 is an anomaly with its cause; the rank
+# agreement of strategies by hand; the paradl variant refuses non-fp32 rows; bad CSVs exit 2
+# naming file, line, column and value.
+# Usage: validate_test.sh PATH/TO/paradise TESTS_DATA_DIR
+set -uo pipefail
+paradise=$1
+data=$2
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+expect_rc() {  # expect_rc RC DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat "$tmp/err")"; fi
+}
+runs=$data/measured/runs.csv
+
+# (1) NVIDIA's rows: each row predicted separately by `paradise predict` with the row's system,
+# precision, batch and 1-GPU time per sample; accuracy = 1 - |projected - measured| / measured
+# (ParaDL's metric), computed here from those outputs.
+expect_rc 0 "validate runs.csv" -- "$paradise" validate --measured "$runs" --variant paradise --format json
+cp "$tmp/out" "$tmp/nvidia.json"
+$py - "$runs" <<'PY' >"$tmp/configs" || bad "reading runs.csv"
+import csv, sys
+rows = csv.DictReader(line for line in open(sys.argv[1]) if not line.startswith("#"))
+for r in rows:
+    print(r["system"], r["strategy"], r["gpus"], r["batch"], r["precision"], r["time_per_sample"])
+PY
+: >"$tmp/predicted"
+while read -r system strategy gpus batch precision tps; do
+  expect_rc 0 "predict $system $precision $batch" -- "$paradise" predict --model resnet50 --dataset imagenet \
+    --system "$system" --strategy "$strategy" --gpus "$gpus" --batch "$batch" --variant paradise \
+    --precision "$precision" --time-per-sample "$tps" --format json
+  cat "$tmp/out" >>"$tmp/predicted"
+done <"$tmp/configs"
+$py - "$runs" "$tmp/nvidia.json" "$tmp/predicted" <<'PY' && ok || bad "validate rows and summary equal the hand computation"
+import csv, json, sys
+rows = list(csv.DictReader(line for line in open(sys.argv[1]) if not line.startswith("#")))
+v = json.load(open(sys.argv[2]))
+predicted = [json.loads(line) for line in open(sys.argv[3]) if line.strip()]
+assert len(rows) == len(v["rows"]) == len(predicted) == 16, (len(rows), len(v["rows"]))
+close = lambda a, b: abs(a - b) <= 1e-12 * max(abs(a), abs(b), 1e-300)
+acc = []
+for r, out, p in zip(rows, v["rows"], predicted):
+    # the input columns echoed: text as written, numbers as numbers
+    for k in ("model", "dataset", "system", "strategy", "precision", "gpu", "container", "images_per_sec_8"):
+        assert out[k] == r[k], (k, out[k], r[k])
+    assert out["batch_note"] == (r["batch_note"] or None)
+    assert out["gpus"] == int(r["gpus"]) and out["batch"] == int(r["batch"])
+    assert out["status"] == "ok" and out["basis"] == "iteration", out
+    m = float(r["measured_iteration_s"])
+    assert close(out["measured_s"], m)
+    assert close(out["projected_s"], p["iteration_time_s"]), (out["projected_s"], p["iteration_time_s"])
+    a = 1 - abs(p["iteration_time_s"] - m) / m  # ParaDL's accuracy metric
+    assert close(out["accuracy"], a), (out["accuracy"], a)
+    # the parts on the same (per-iteration) basis: predict's epoch totals / iterations
+    it = p["iterations_per_epoch"]
+    assert close(out["projected_compute_s"], p["epoch_compute_s"] / it)
+    assert close(out["projected_communication_s"], p["epoch_communication_s"] / it)
+    assert out["projected_memory_bytes"] == p["memory_per_gpu_bytes"]
+    assert out["anomaly"] is None, out  # all within 25% (README: 13 of 16 within 5%)
+    acc.append(a)
+s = v["summary"]
+assert s["rows"] == 16 and s["compared"] == 16 and s["anomalies"] == 0, s
+assert close(s["mean_accuracy"], sum(acc) / len(acc)), (s["mean_accuracy"], sum(acc) / len(acc))
+assert list(s["per_strategy"]) == ["data"] and close(s["per_strategy"]["data"], sum(acc) / len(acc))
+# one strategy only: no pair of strategies to rank
+assert s["rank_agreement"]["pairs"] == 0 and s["rank_agreement"]["kendall_tau"] is None
+open(sys.argv[2] + ".acc", "w").write(json.dumps(acc))
+PY
+
+# (2) --threshold 0.1: exactly the rows whose hand-computed error exceeds 10% are anomalies
+# (the 21.03 AMP rows, input-bound at 8 GPUs: README "The cost model (variant paradise)").
+expect_rc 0 "validate --threshold 0.1" -- "$paradise" validate --measured "$runs" --variant paradise \
+  --threshold 0.1 --format json
+$py - "$tmp/out" "$tmp/nvidia.json.acc" <<'PY' && ok || bad "threshold 0.1 flags the rows beyond 10%"
+import json, sys
+v = json.load(open(sys.argv[1]))
+acc = json.load(open(sys.argv[2]))
+flagged = [r["anomaly"] is not None for r in v["rows"]]
+assert flagged == [1 - a > 0.1 for a in acc], (flagged, acc)
+assert sum(flagged) == 3, flagged
+for r in v["rows"]:
+    if r["anomaly"]:
+        # no part columns: the projection's dominant part (compute) and the check for a run
+        # slower than projected
+        assert r["precision"] == "mixed" and r["container"] == "pytorch-21.03", r
+        assert r["anomaly"]["part"] == "compute", r["anomaly"]
+        assert "input pipeline" in r["anomaly"]["hint"], r["anomaly"]
+PY
+
+# (3) a perturbed row: measured time x2 -> an anomaly (error -50%: the projection is half);
+# another with its measured communication 10x the projection and compute as projected ->
+# the cause is communication.
+$py - "$runs" "$tmp/nvidia.json" "$tmp/perturbed.csv" <<'PY' || bad "writing the perturbed CSV"
+import csv, json, sys
+lines = [l for l in open(sys.argv[1]) if not l.startswith("#")]
+rows = list(csv.DictReader(lines))
+v = json.load(open(sys.argv[2]))["rows"]
+fields = list(rows[0]) + ["measured_compute_s", "measured_communication_s"]
+for r in rows:
+    r["measured_compute_s"] = r["measured_communication_s"] = ""
+rows[3]["measured_iteration_s"] = repr(2 * float(rows[3]["measured_iteration_s"]))
+rows[5]["measured_iteration_s"] = repr(2 * float(rows[5]["measured_iteration_s"]))
+rows[5]["measured_compute_s"] = repr(v[5]["projected_compute_s"])
+rows[5]["measured_communication_s"] = repr(10 * v[5]["projected_communication_s"])
+with open(sys.argv[3], "w", newline="") as f:
+    w = csv.DictWriter(f, fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+PY
+expect_rc 0 "validate perturbed" -- "$paradise" validate --measured "$tmp/perturbed.csv" --variant paradise --format json
+$py - "$tmp/out" "$tmp/nvidia.json" <<'PY' && ok || bad "perturbed rows are anomalies with their cause"
+import json, sys
+v = json.load(open(sys.argv[1]))
+base = json.load(open(sys.argv[2]))["rows"]
+flagged = [i for i, r in enumerate(v["rows"]) if r["anomaly"]]
+assert flagged == [3, 5], flagged
+r = v["rows"][3]
+# measured doubled: accuracy = 1 - |p - 2m| / 2m = p / 2m = (1 + a0 - 1 ...) by hand from the base row
+p, m = base[3]["projected_s"], base[3]["measured_s"]
+assert abs(r["accuracy"] - (1 - abs(p - 2 * m) / (2 * m))) < 1e-12
+assert r["line"] == 5 and r["anomaly"]["part"] == "compute", r  # header on line 1, rows from 2
+assert "kernel efficiency" in r["anomaly"]["hint"]
+c = v["rows"][5]["anomaly"]
+assert c["part"] == "communication", c
+assert "10.00x the projection" in c["cause"], c
+assert "congestion" in c["hint"] and "NCCL" in c["hint"], c
+# the summary's anomaly count and mean follow the rows
+assert v["summary"]["anomalies"] == 2
+accs = [x["accuracy"] for x in v["rows"]]
+assert abs(v["summary"]["mean_accuracy"] - sum(accs) / len(accs)) < 1e-12
+PY
+# the table names the anomalies and what to check
+expect_rc 0 "validate perturbed table" -- "$paradise" validate --measured "$tmp/perturbed.csv" --variant paradise
+grep -q "ANOMALY" "$tmp/out" && grep -q "^anomalies:" "$tmp/out" && grep -q "check: " "$tmp/out" \
+  && grep -q "mean accuracy" "$tmp/out" && ok || bad "table: anomalies and checks: $(cat "$tmp/out")"
+
+# (4) rank agreement: ResNet-50 on 16 ABCI GPUs (paradl variant), four strategies with
+# measured epoch times chosen so that the two fastest projected swap places: by hand, 6 pairs,
+# 5 concordant, 1 discordant: tau = (5 - 1) / 6.
+for k in data filter data+filter data+spatial; do
+  expect_rc 0 "predict $k" -- "$paradise" predict --model resnet50 --dataset imagenet --system abci \
+    --strategy "$k" --gpus 16 --batch 256 --format json
+  cp "$tmp/out" "$tmp/rank-$k.json"
+done
+$py - "$tmp" <<'PY' || bad "writing the rank CSV"
+import json, sys
+t = sys.argv[1]
+kinds = ("data", "filter", "data+filter", "data+spatial")
+p = {k: json.load(open(f"{t}/rank-{k}.json"))["epoch_time_s"] for k in kinds}
+assert len(set(p.values())) == 4, p  # no ties in the projection
+order = sorted(p, key=p.get)  # projected order, fastest first
+# measured: the projected order with the first two swapped (one discordant pair)
+measured = {order[1]: 100.0, order[0]: 110.0, order[2]: 300.0, order[3]: 400.0}
+with open(f"{t}/rank.csv", "w") as f:
+    f.write("# strategies of one (model, GPUs) with made-up measured epochs\n")
+    f.write("strategy,model,dataset,system,gpus,batch,precision,measured_epoch_s,site\n")
+    for k in kinds:
+        f.write(f"{k},resnet50,imagenet,abci,16,256,fp32,{measured[k]},lab\n")
+    # another group (8 GPUs) with a single strategy adds no pair
+    f.write("data,resnet50,imagenet,abci,8,256,fp32,500,lab\n")
+json.dump({"order": order, "measured": measured}, open(f"{t}/rank-expect.json", "w"))
+PY
+expect_rc 0 "validate rank" -- "$paradise" validate --measured "$tmp/rank.csv" --format json
+$py - "$tmp/out" "$tmp/rank-expect.json" <<'PY' && ok || bad "rank agreement by hand"
+import json, sys
+v = json.load(open(sys.argv[1]))
+e = json.load(open(sys.argv[2]))
+ra = v["summary"]["rank_agreement"]
+assert ra["pairs"] == 6 and ra["concordant"] == 5 and ra["discordant"] == 1 and ra["tied"] == 0, ra
+assert abs(ra["kendall_tau"] - 4 / 6) < 1e-12 and abs(ra["fraction_concordant"] - 5 / 6) < 1e-12, ra
+g, = ra["groups"]
+assert g["gpus"] == 16 and g["measured_order"] == sorted(e["measured"], key=e["measured"].get), g
+assert all(r["basis"] == "epoch" and r["site"] == "lab" for r in v["rows"])
+assert set(v["summary"]["per_strategy"]) == {"data", "filter", "data+filter", "data+spatial"}
+PY
+
+# (5) the paradl variant models fp32 only: mixed and tf32 rows are per-row errors, not compared
+expect_rc 0 "validate paradl" -- "$paradise" validate --measured "$runs" --variant paradl --format json
+$py - "$tmp/out" <<'PY' && ok || bad "paradl: non-fp32 rows are errors"
+import json, sys
+v = json.load(open(sys.argv[1]))
+for r in v["rows"]:
+    if r["precision"] == "fp32":
+        # ParaDL's memory model: 112-128 samples per 16 GB GPU do not fit, still compared
+        assert r["status"] in ("ok", "out_of_memory") and r["accuracy"] is not None, r
+    else:
+        assert r["status"] == "error" and "fp32 only" in r["reason"] and r["accuracy"] is None, r
+n = sum(r["precision"] == "fp32" for r in v["rows"])
+assert v["summary"]["compared"] == n == 6, (v["summary"], n)
+PY
+# --system overrides every row's system
+expect_rc 0 "validate --system" -- "$paradise" validate --measured "$runs" --variant paradise --system dgx-h100 --format json
+$py -c 'import json,sys; assert {r["system"] for r in json.load(open(sys.argv[1]))["rows"]} == {"dgx-h100"}' "$tmp/out" \
+  && ok || bad "--system override"
+
+# (6) bad input: exit 2, the message names the file, line, column and value
+bad_csv() {  # bad_csv WANTED... -- CSV_TEXT
+  local wants=()
+  while [ "$1" != "--" ]; do wants+=("$1"); shift; done
+  printf '%s\n' "$2" >"$tmp/bad.csv"
+  expect_rc 2 "bad csv ${wants[*]}" -- "$paradise" validate --measured "$tmp/bad.csv"
+  for w in "${wants[@]}"; do
+    grep -qF -- "$w" "$tmp/err" || bad "bad csv: message lacks '$w': $(cat "$tmp/err")"
+  done
+  ok
+}
+head="model,dataset,system,strategy,gpus,batch,precision,measured_iteration_s"
+bad_csv "bad.csv:1" "column 'precision'" "required column" -- \
+  "model,dataset,system,strategy,gpus,batch,measured_iteration_s"$'\n'"resnet50,imagenet,abci,data,8,512,0.3"
+bad_csv "bad.csv:1" "measured_epoch_s" -- \
+  "model,dataset,system,strategy,gpus,batch,precision"$'\n'"resnet50,imagenet,abci,data,8,512,fp32"
+bad_csv "bad.csv:3" "column gpus 'eight'" "integer" -- \
+  "$head"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3"$'\n'"resnet50,imagenet,abci,data,eight,512,fp32,0.3"
+bad_csv "bad.csv:2" "column measured_iteration_s '0.3s'" "number" -- \
+  "$head"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3s"
+bad_csv "bad.csv:2" "column model 'resnet51'" "unknown model" -- \
+  "$head"$'\n'"resnet51,imagenet,abci,data,8,512,fp32,0.3"
+bad_csv "bad.csv:2" "column system 'nosuch'" -- \
+  "$head"$'\n'"resnet50,imagenet,nosuch,data,8,512,fp32,0.3"
+bad_csv "bad.csv:2" "column strategy 'zigzag'" -- \
+  "$head"$'\n'"resnet50,imagenet,abci,zigzag,8,512,fp32,0.3"
+bad_csv "bad.csv:2" "column precision 'fp64'" -- \
+  "$head"$'\n'"resnet50,imagenet,abci,data,8,512,fp64,0.3"
+bad_csv "bad.csv:2" "9 fields" "has 8" -- \
+  "$head"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,extra"
+bad_csv "bad.csv:2" "column measured_iteration_s ''" -- \
+  "$head"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,"
+bad_csv "bad.csv:1" "column 'accuracy'" -- \
+  "$head,accuracy"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,0.9"
+expect_rc 2 "missing file" -- "$paradise" validate --measured "$tmp/nosuch.csv"
+grep -qF "nosuch.csv" "$tmp/err" && ok || bad "missing file named"
+expect_rc 2 "bad threshold" -- "$paradise" validate --measured "$runs" --threshold 0
+expect_rc 2 "bad variant" -- "$paradise" validate --measured "$runs" --variant x
+
+echo "validate_test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
