@@ -134,7 +134,7 @@ int run_predict(const Args& args) {
   std::string kind = "data", variant = "paradl", format = "table", precision = "fp32",
               allreduce = "ring", optimizer = "momentum";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
-       keep_gradients = false;
+       keep_gradients = false, leader_reduce = false;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -153,6 +153,8 @@ int run_predict(const Args& args) {
       "no-algorithm-choice", po::bool_switch(&no_choice),
       "paradise: use --allreduce, not NCCL's choice")("gpipe", po::bool_switch(&gpipe),
                                                       "paradise: GPipe schedule instead of 1F1B")(
+      "leader-reduce", po::bool_switch(&leader_reduce),
+      "paradise: hybrids exchange gradients through one leader GPU per group")(
       "keep-activation-gradients", po::bool_switch(&keep_gradients),
       "paradise: every dL/dy alive to the end (TensorFlow's tape), not only the largest")(
       "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
@@ -198,6 +200,7 @@ int run_predict(const Args& args) {
   c.policies.choose_algorithm = !no_choice;
   c.policies.one_f_one_b = !gpipe;
   c.policies.free_activation_gradients = !keep_gradients;
+  c.policies.leader_reduce = leader_reduce;
   if (format != "table" && format != "json" && format != "csv")
     throw InputError("--format '" + format + "': expected table, json or csv");
   const auto algorithm = cost::algorithm_from_name(allreduce);

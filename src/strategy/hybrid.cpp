@@ -158,8 +158,13 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", c.gpus, halo);
   b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
          2 * (p - 1) * cost::p2p(link, B * ys * d / p));
-  b.comm("gradient allreduce", gradient_label(c), "GE", c.gpus,
-         cost::allreduce(c.gradient_allreduce, link, c.gpus, s.w * d));
+  if (paradise(c)) {
+    const auto x = paradise_allreduce(w, c, c.gpus, c.gpus, s.w * element_bytes(c), 0);
+    b.comm("gradient allreduce", x.label, "GE", c.gpus, x.seconds);
+  } else {
+    b.comm("gradient allreduce", gradient_label(c), "GE", c.gpus,
+           cost::allreduce(c.gradient_allreduce, link, c.gpus, s.w * d));
+  }
   double act = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     const auto& l = w.model.layers[i];
@@ -203,7 +208,12 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   b.comm("filter allgather + allreduce in a group", "allgather+allreduce/ring", "FB", p2,
          layerwise);
   const double split_weights = s.w - s.w_active + s.w_active / q;
-  if (p1 > 1) {
+  if (p1 > 1 && paradise(c)) {
+    // each GPU exchanges 1/p2 of the gradients: its filters' and a share of the replicated
+    // layers' (the group then holds all of them)
+    const auto x = cross_group_exchange(w, c, p1, p2, s.w / q * element_bytes(c));
+    b.comm("gradient allreduce across groups", x.label, "GE", p1, x.seconds);
+  } else if (p1 > 1) {
     system::Link net = w.system.link_for(c.gpus);
     double bytes = s.w * d;
     using HE = ParadlVersion::HybridExchange;
@@ -265,9 +275,22 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const double gathered = (v.ds_width_only_halo || v.ds_gather_divided_by_p2) ? ys / q : ys;
   b.comm("allgather of the split layer's output (+ its gradient)", "allgather/ring", "FB", p2,
          2 * (q - 1) * cost::p2p(gather_link, gathered));
-  b.comm("gradient allreduce in a group", gradient_label(c), "GE", p2,
-         cost::allreduce(c.gradient_allreduce, w.system.link_for(p2), p2, s.w * d));
-  if (p1 > 1) {
+  if (paradise(c)) {
+    // reduce-scatter in the group, p2 concurrent allreduces of 1/p2 across the groups,
+    // allgather in the group; or the leader form, whose reduce and broadcast are in-group
+    const double n = s.w * element_bytes(c);
+    if (!c.policies.leader_reduce || p1 == 1)
+      b.comm("gradient allreduce in a group", "reduce-scatter+allgather/ring", "GE", p2,
+             cost::allreduce_ring(w.system.link_for(p2), p2, n));
+    if (p1 > 1) {
+      const auto x = cross_group_exchange(w, c, p1, p2, n / q);
+      b.comm("gradient allreduce across groups", x.label, "GE", p1, x.seconds);
+    }
+  } else {
+    b.comm("gradient allreduce in a group", gradient_label(c), "GE", p2,
+           cost::allreduce(c.gradient_allreduce, w.system.link_for(p2), p2, s.w * d));
+  }
+  if (p1 > 1 && !paradise(c)) {
     system::Link net = w.system.link_for(c.gpus);
     net.beta_s_per_byte *= v.ds_global_beta_factor > 0 ? v.ds_global_beta_factor : 2 * q;
     b.comm("gradient allreduce across groups", gradient_label(c), "GE", p1,

@@ -87,9 +87,22 @@ double paradise_compute(const Workload& w, const Config& c, double samples, doub
   return samples / call * t;
 }
 
+system::Link paradise_link(const Workload& w, std::int64_t span, std::int64_t flows) {
+  const auto& s = w.system;
+  const auto& level = s.level_for(span);
+  double bandwidth = level.bandwidth_Bps / level.oversubscription;
+  if (span > s.gpus_per_node) {
+    const double nics =
+        static_cast<double>(s.nics_per_node > 0 ? s.nics_per_node : s.gpus_per_node);
+    bandwidth *= flows == 0 ? std::min(nics, static_cast<double>(s.gpus_per_node))
+                            : std::min(1.0, nics / static_cast<double>(flows));
+  }
+  return {level.latency_s, 1 / bandwidth, 0};
+}
+
 GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int64_t p,
-                                    double bytes) {
-  const system::Link link = w.system.link_for(p);
+                                    std::int64_t span, double bytes, std::int64_t flows) {
+  const system::Link link = paradise_link(w, span, flows);
   if (!c.policies.choose_algorithm)
     return {cost::allreduce(c.gradient_allreduce, link, p, bytes),
             cost::allreduce_label(c.gradient_allreduce)};
@@ -99,9 +112,10 @@ GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int
   const double tree = cost::allreduce_double_binary_tree(link, p, bytes);
   if (tree < best.seconds) best = {tree, "allreduce/double-binary-tree"};
   const std::int64_t g = w.system.gpus_per_node;
-  if (p > g && g > 1 && p % g == 0) {
+  if (flows == 0 && p == span && p > g && g > 1 && p % g == 0) {
+    // the g GPUs of a node each reduce n/g across the nodes at once: g flows per node
     const double two_level =
-        cost::allreduce_hierarchical(w.system.link_for(g), link, g, p / g, bytes);
+        cost::allreduce_hierarchical(w.system.link_for(g), paradise_link(w, p, g), g, p / g, bytes);
     if (two_level < best.seconds) best = {two_level, "allreduce/hierarchical"};
   }
   return best;
@@ -111,14 +125,14 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
                                      double gradient_bytes, double forward_s, double backward_s) {
   GradientOverlap o;
   if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
-    const auto x = paradise_allreduce(w, c, p, gradient_bytes);
+    const auto x = paradise_allreduce(w, c, p, p, gradient_bytes, 0);
     return {x.seconds, x.seconds, x.label};
   }
   // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
   // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
   // DDP's buckets): exposed = what runs past the end of the backward pass.
   const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
-  const auto bucket = paradise_allreduce(w, c, p, gradient_bytes / k);
+  const auto bucket = paradise_allreduce(w, c, p, p, gradient_bytes / k, 0);
   double finish = 0;
   for (double j = 1; j <= k; ++j)
     finish = std::max(finish, forward_s + backward_s * j / k) + bucket.seconds;
@@ -126,6 +140,25 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
   o.exposed_s = finish - (forward_s + backward_s);
   o.label = bucket.label;
   return o;
+}
+
+GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,
+                                      std::int64_t p2, double shard_bytes) {
+  const std::int64_t p = p1 * p2;
+  if (!c.policies.leader_reduce) {
+    // every GPU of a group exchanges its own shard with its peers of the other groups: p2
+    // concurrent communicators per node share the node's adapters (ParaDL: bandwidth / 2 p2)
+    const auto x = paradise_allreduce(w, c, p1, p, shard_bytes, p2);
+    return {x.seconds, x.label};
+  }
+  // reduce to a leader, leaders allreduce everything, broadcast back (cost-model-notes
+  // §5.2 (b): what ParaDL's hybrids measured)
+  const double n = shard_bytes * static_cast<double>(p2);
+  const system::Link node = w.system.link_for(p2);
+  const auto leaders = paradise_allreduce(w, c, p1, p, n, 1);
+  return {
+      cost::reduce_binomial(node, p2, n) + leaders.seconds + cost::broadcast_binomial(node, p2, n),
+      "reduce+allreduce+broadcast"};
 }
 
 double backward_share(const Workload& w) {

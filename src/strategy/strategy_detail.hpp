@@ -97,9 +97,21 @@ struct GradientExchange {
   double seconds = 0;
   std::string_view label;  ///< static string
 };
-/// The allreduce NCCL would pick (ring, double binary tree, two-level) for p GPUs.
+/// The link of a communicator spanning `span` consecutive GPUs: the worst pair's level, its
+/// bandwidth (one network adapter's) divided by the level's over-subscription; across nodes
+/// a flat communicator (flows = 0: every GPU of each node) uses all the node's adapters,
+/// while `flows` concurrent communicators of one GPU per node share them (the principled
+/// form of ParaDL's contention divisors; cost-model-notes §1.6.3, §5.3).
+system::Link paradise_link(const Workload& w, std::int64_t span, std::int64_t flows);
+/// The allreduce NCCL would pick (ring, double binary tree, two-level) among p GPUs
+/// spanning `span` GPUs, with `flows` as for paradise_link.
 GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int64_t p,
-                                    double bytes);
+                                    std::int64_t span, double bytes, std::int64_t flows);
+/// A hybrid's gradient exchange across p1 groups of p2 GPUs, each GPU holding a shard of
+/// shard_bytes: p2 concurrent allreduces, or (policy leader_reduce) reduce to one GPU per
+/// group, allreduce among the leaders, broadcast.
+GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,
+                                      std::int64_t p2, double shard_bytes);
 struct GradientOverlap {
   double total_s = 0, exposed_s = 0;  ///< per iteration
   std::string_view label;

@@ -44,6 +44,7 @@ System abci(double plx_cable_latency_s) {
   s.description = "ABCI as ParaDL models it: 4x V100-16GB per node, NVLink 50 GB/s, EDR 12.5 GB/s";
   s.gpu = {"V100-SXM2-16GB", 15.7 * kTFLOPs, 0, 125 * kTFLOPs, 16e9, 900 * kGB};
   s.gpus_per_node = 4;
+  s.nics_per_node = 2;  // 2 EDR HCAs per node (ABCI spec; cost-model-notes §1.10)
   s.max_gpus = 4352;
   s.levels = {{"nvlink", 4, 50 * kGB, 9 * kUs, 1},
               {"leaf", 68, 12.5 * kGB, std::max(9 * kUs, endpoint + leaf), 1},

@@ -1,5 +1,6 @@
 // *.system files (INI). Units are in the key names and converted here, once:
-//   [system]  name, description, gpus_per_node, max_gpus, memory_margin (fraction)
+//   [system]  name, description, gpus_per_node, max_gpus, memory_margin (fraction),
+//             nics_per_node (optional: network adapters per node, default one per GPU)
 //   [gpu]     name, memory_GB, memory_bandwidth_GBps, peak_fp32_TFLOPs,
 //             peak_tf32_TFLOPs, peak_fp16_TFLOPs
 //   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription
@@ -68,7 +69,8 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
              {"description", text(s.description)},
              {"gpus_per_node", integer(s.gpus_per_node)},
              {"max_gpus", integer(s.max_gpus)},
-             {"memory_margin", number(s.memory_margin_fraction, 1, false)}},
+             {"memory_margin", number(s.memory_margin_fraction, 1, false)},
+             {"nics_per_node", integer(s.nics_per_node)}},
             {"name", "gpus_per_node", "max_gpus"}, file_name);
     } else if (section.name == "gpu") {
       has_gpu = true;

@@ -211,6 +211,54 @@ TEST(ParadiseVariant, HyparflowResnet1001Memory) {
   }
 }
 
+double part_s(const Prediction& p, std::string_view name) {
+  for (const auto& c : p.communication)
+    if (c.name == name) return c.epoch_s;
+  ADD_FAILURE() << "no communication part " << name;
+  return 0;
+}
+
+// ParaDL (TR §1.11, cost-model-notes §7.7): the hybrids' gradient exchange through a leader
+// GPU per node costs more than twice the flat data-parallel allreduce. In the model: the
+// flat allreduce spreads over both of an ABCI node's EDR adapters, the leaders use one, and
+// the in-node reduce and broadcast come on top. Without the leader, every GPU exchanging its
+// own shard costs about what the flat allreduce does (the same bytes leave the node).
+TEST(ParadiseVariant, LeaderReduceCostsMoreThanTwiceTheFlatAllreduce) {
+  const auto w = make_workload(
+      {PARADISE_PARADL_DIR "/model/RESNET50_ImageNet_profall.net_sc", "", "abci", "", 0});
+  for (std::int64_t p : {64, 256, 1024}) {
+    auto data = paradise_config(Kind::Data, p, 16384);
+    data.policies.overlap_gradients = false;
+    const double flat = part_s(predict(w, data), "gradient allreduce");
+    auto df = paradise_config(Kind::DataFilter, p, 16384);
+    const double sharded = part_s(predict(w, df), "gradient allreduce across groups");
+    df.policies.leader_reduce = true;
+    const double leader = part_s(predict(w, df), "gradient allreduce across groups");
+    EXPECT_GT(leader, 2 * flat) << p;
+    EXPECT_NEAR(sharded / flat, 1.0, 0.1) << p;
+  }
+}
+
+// ParaDL (TR §1.11): communication diverges at scale on ABCI's 1:3 over-subscribed upper
+// level. Data-parallel ResNet-50 at a fixed global batch: the allreduce per epoch grows
+// more than 2.5x from inside a rack (128 GPUs) to 1,024 GPUs, and barely without the
+// over-subscription.
+TEST(ParadiseVariant, CommunicationGrowsBeyondTheRackWithOversubscription) {
+  auto w = make_workload(
+      {PARADISE_PARADL_DIR "/model/RESNET50_ImageNet_profall.net_sc", "", "abci", "", 0});
+  auto c = paradise_config(Kind::Data, 128, 16384);
+  c.policies.overlap_gradients = false;
+  const auto comm = [&](std::int64_t p) {
+    c.gpus = p;
+    return predict(w, c).epoch_communication_s;
+  };
+  EXPECT_GT(comm(1024) / comm(128), 2.5);
+  EXPECT_GT(comm(512), comm(128));
+  ASSERT_EQ(w.system.levels.back().oversubscription, 3);  // ABCI's catalog entry
+  w.system.levels.back().oversubscription = 1;
+  EXPECT_LT(comm(1024) / comm(128), 1.2);
+}
+
 // 1F1B keeps at most p micro-batches in flight, GPipe all S: fewer activations, same time.
 TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});

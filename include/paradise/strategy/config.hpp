@@ -62,6 +62,10 @@ struct Policies {
   /// buckets). Off: blocking, after the backward pass (ParaDL).
   bool overlap_gradients = true;
   double bucket_bytes = 25e6;
+  /// Hybrids' gradient exchange across groups: off, every GPU of a group allreduces its own
+  /// shard with its peers (concurrent flows share the node's adapters); on, reduce to a
+  /// leader, allreduce among leaders, broadcast (what ParaDL's hybrids measured, §5.2 b).
+  bool leader_reduce = false;
   /// Memory by component (§6.2-6.4): saved-for-backward activations, optimizer state,
   /// workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
   bool full_memory = true;

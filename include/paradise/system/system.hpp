@@ -45,6 +45,9 @@ struct System {
   /// uses it for halo exchanges (cost-model-notes §1.6.3). Empty: same as `levels`.
   std::vector<NetworkLevel> host_staged_levels;
   double memory_margin_fraction = 0;  ///< device memory kept free (fragmentation)
+  /// Network adapters a node's GPUs share on the levels above the node; a level's
+  /// bandwidth is that of one adapter. 0: one per GPU (DGX). ABCI: 2 EDR HCAs for 4 GPUs.
+  std::int64_t nics_per_node = 0;
 
   /// The level whose span first covers p consecutive GPUs (ParaDL's worst-pair rule).
   const NetworkLevel& level_for(std::int64_t p, bool host_staged = false) const;
