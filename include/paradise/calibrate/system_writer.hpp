@@ -1,0 +1,16 @@
+// A System back to the *.system INI format that system::parse_system_file reads (README
+// "Systems"), for calibrated systems.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "paradise/system/system.hpp"
+
+namespace paradise::calibrate {
+
+/// Writes every field in the file's units (GB, GB/s, TFLOP/s, us), 17 significant digits;
+/// `comment` (may span lines) goes first as '#' lines.
+void write_system_file(std::ostream& out, const system::System& s, const std::string& comment);
+
+}  // namespace paradise::calibrate

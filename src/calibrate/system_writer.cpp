@@ -1,0 +1,56 @@
+#include "paradise/calibrate/system_writer.hpp"
+
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+
+namespace paradise::calibrate {
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+/// The INI reader cuts values at '#' and ';' (comments) and lines at newlines.
+std::string value(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (c == '#' || c == ';' || c == '\n' || c == '\r') ? ' ' : c;
+  return out;
+}
+
+void write_levels(std::ostream& out, const char* section,
+                  const std::vector<system::NetworkLevel>& levels) {
+  for (const auto& l : levels) {
+    out << '[' << section << '.' << value(l.name) << "]\n"
+        << "span_gpus = " << l.span_gpus << '\n'
+        << "bandwidth_GBps = " << number(l.bandwidth_Bps / 1e9) << '\n'
+        << "latency_us = " << number(l.latency_s * 1e6) << '\n'
+        << "oversubscription = " << number(l.oversubscription) << "\n\n";
+  }
+}
+
+}  // namespace
+
+void write_system_file(std::ostream& out, const system::System& s, const std::string& comment) {
+  std::istringstream lines(comment);
+  for (std::string l; std::getline(lines, l);) out << "# " << l << '\n';
+  out << "[system]\n"
+      << "name = " << value(s.name) << '\n';
+  if (!s.description.empty()) out << "description = " << value(s.description) << '\n';
+  out << "gpus_per_node = " << s.gpus_per_node << '\n'
+      << "max_gpus = " << s.max_gpus << '\n'
+      << "memory_margin = " << number(s.memory_margin_fraction) << "\n\n"
+      << "[gpu]\n"
+      << "name = " << value(s.gpu.name) << '\n'
+      << "memory_GB = " << number(s.gpu.memory_bytes / 1e9) << '\n'
+      << "memory_bandwidth_GBps = " << number(s.gpu.memory_bandwidth_Bps / 1e9) << '\n'
+      << "peak_fp32_TFLOPs = " << number(s.gpu.peak_fp32_flops / 1e12) << '\n'
+      << "peak_tf32_TFLOPs = " << number(s.gpu.peak_tf32_flops / 1e12) << '\n'
+      << "peak_fp16_TFLOPs = " << number(s.gpu.peak_fp16_flops / 1e12) << "\n\n";
+  write_levels(out, "level", s.levels);
+  write_levels(out, "host_level", s.host_staged_levels);
+}
+
+}  // namespace paradise::calibrate
