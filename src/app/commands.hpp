@@ -17,5 +17,6 @@ int run_sweep(const Args& args);
 int run_memlimit(const Args& args);
 int run_recommend(const Args& args);
 int run_validate(const Args& args);
+int run_calibrate(const Args& args);
 
 }  // namespace paradise::app

@@ -24,7 +24,9 @@ void usage(std::ostream& out) {
          "  recommend  every strategy, GPU count and batch ranked by an objective, and why the\n"
          "             others lost\n"
          "  validate   measured runs (CSV) against the projections: accuracy, rank agreement,\n"
-         "             anomalies and their likely cause\n";
+         "             anomalies and their likely cause\n"
+         "  calibrate  network alpha and beta from nccl-tests / OSU output, per-layer times\n"
+         "             from a profile: a calibrated system file\n";
 }
 
 }  // namespace
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
       {"predict", paradise::app::run_predict},     {"systems", paradise::app::run_systems},
       {"sweep", paradise::app::run_sweep},         {"memlimit", paradise::app::run_memlimit},
       {"recommend", paradise::app::run_recommend}, {"validate", paradise::app::run_validate},
+      {"calibrate", paradise::app::run_calibrate},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

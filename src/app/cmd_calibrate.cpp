@@ -1,0 +1,247 @@
+// `paradise calibrate`: a system file with alpha and beta fitted to nccl-tests / OSU
+// measurements per network level, and per-layer measured times of a model, with the fit
+// quality (residual per message size, efficiency per layer) printed.
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "paradise/calibrate/fit.hpp"
+#include "paradise/calibrate/measurements.hpp"
+#include "paradise/calibrate/system_writer.hpp"
+#include "paradise/core/error.hpp"
+#include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
+#include "paradise/model/model_source.hpp"
+#include "paradise/strategy/workload.hpp"
+#include "paradise/system/catalog.hpp"
+
+namespace po = boost::program_options;
+
+namespace paradise::app {
+namespace {
+
+struct Source {
+  std::string option, text, file, level;
+  std::int64_t gpus = 0;
+};
+
+/// "FILE:LEVEL[:GPUS]" (split from the right, so that FILE may hold ':').
+Source parse_source(const std::string& option, const std::string& text) {
+  Source s{option, text, "", "", 0};
+  std::string rest = text;
+  const auto fail = [&] {
+    throw InputError(option + " '" + text + "': expected FILE:LEVEL[:GPUS]");
+  };
+  auto colon = rest.rfind(':');
+  if (colon == std::string::npos) fail();
+  std::string last = rest.substr(colon + 1);
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (!last.empty() && std::all_of(last.begin(), last.end(), digit)) {
+    s.gpus = parse_int(last, {option, 0}, "GPUS");
+    rest = rest.substr(0, colon);
+    colon = rest.rfind(':');
+    if (colon == std::string::npos) fail();
+  }
+  s.file = rest.substr(0, colon);
+  s.level = rest.substr(colon + 1);
+  if (s.file.empty() || s.level.empty()) fail();
+  return s;
+}
+
+/// The network level named `name` ("NAME" or "host_level.NAME"); lists the names otherwise.
+system::NetworkLevel& find_level(system::System& s, const std::string& name, const Source& src) {
+  const bool host = name.starts_with("host_level.");
+  const std::string bare = host ? name.substr(11) : name;
+  auto& levels = host ? s.host_staged_levels : s.levels;
+  for (auto& l : levels) {
+    if (l.name == bare) return l;
+  }
+  std::string known;
+  for (const auto& l : s.levels) known += (known.empty() ? "" : ", ") + l.name;
+  for (const auto& l : s.host_staged_levels) known += ", host_level." + l.name;
+  throw InputError(src.option + " '" + src.text + "': system '" + s.name + "' has no level '" +
+                   name + "'; its levels: " + known);
+}
+
+std::string us(double s) {
+  return fixed(s * 1e6, 3);
+}
+
+void print_fit(const calibrate::Measurement& m, const calibrate::Fit& f, const Source& src,
+               const system::NetworkLevel& before, const system::NetworkLevel& after) {
+  std::cout << src.file << " (" << m.tool << ", " << calibrate::form_name(m.form) << " on "
+            << m.ranks << " GPUs) -> level " << src.level << ":\n"
+            << "  alpha " << us(f.alpha_s) << " us (was " << us(before.latency_s) << "), bandwidth "
+            << fixed(after.bandwidth_Bps / 1e9, 3) << " GB/s (was "
+            << fixed(before.bandwidth_Bps / 1e9, 3) << "); residuals: rms "
+            << fixed(100 * f.rms_relative, 2) << "%, max " << fixed(100 * f.max_relative, 2) << "%"
+            << (f.alpha_clamped ? "; alpha < 0 in the free fit, set to 0" : "")
+            << (f.beta_clamped ? "; beta < 0 in the free fit, set to 0" : "") << '\n';
+  TextTable t;
+  t.add_column("bytes");
+  t.add_column("measured us");
+  t.add_column("fitted us");
+  t.add_column("residual");
+  for (const auto& r : f.residuals)
+    t.add_row({with_commas(static_cast<std::int64_t>(r.bytes)), us(r.measured_s), us(r.fitted_s),
+               fixed(100 * r.relative(), 2) + "%"});
+  t.print(std::cout);
+  std::cout << '\n';
+}
+
+/// Checks the per-layer times against the model, prints each layer's efficiency (its
+/// forward + backward FLOPs per sample over its time, against the GPU's peak) and writes
+/// the layer-times CSV predict/recommend/sweep take.
+void calibrate_layers(const std::string& profile, const std::string& model,
+                      const std::string& dataset, const std::string& system_name,
+                      const std::string& out_path) {
+  strategy::WorkloadSpec spec;
+  spec.model = model;
+  spec.dataset = dataset;
+  const auto source = model::ModelSource::load(model);
+  if (spec.dataset.empty() && !source.paradl())  // the model's own input; D does not matter
+    spec.dataset = "profile:1:" + source.default_input().str();
+  spec.system = system_name;
+  spec.layer_times = profile;
+  const strategy::Workload w = strategy::make_workload(spec);  // names checked against the model
+  const auto rows = strategy::read_layer_times(profile);
+  std::set<std::int64_t> batches;
+  for (const auto& r : rows) batches.insert(r.batch);
+  std::cout << "layer times " << profile << " (" << rows.size() << " rows, batch";
+  for (auto b : batches) std::cout << ' ' << b;
+  std::cout << "): " << w.time_source << '\n';
+  TextTable t;
+  t.add_column("layer", TextTable::Align::Left);
+  t.add_column("ms/sample");
+  t.add_column("share");
+  t.add_column("GFLOP/sample");
+  t.add_column("TFLOP/s");
+  t.add_column("of fp32 peak");
+  double total_t = 0, total_flops = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) total_t += w.layer_time_s[i];
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    const auto& l = w.model.layers[i];
+    const double flops = l.forward_flops + l.backward_data_flops + l.backward_weight_flops;
+    const double tl = w.layer_time_s[i];
+    if (tl <= 0) continue;
+    total_flops += flops;
+    const double rate = flops / tl;
+    t.add_row({l.name, fixed(tl * 1e3, 4), fixed(100 * tl / total_t, 1) + "%",
+               fixed(flops / 1e9, 4), fixed(rate / 1e12, 3),
+               fixed(100 * rate / w.system.gpu.peak_fp32_flops, 1) + "%"});
+  }
+  t.add_row(
+      {"total", fixed(total_t * 1e3, 4), "100.0%", fixed(total_flops / 1e9, 4),
+       fixed(total_t > 0 ? total_flops / total_t / 1e12 : 0, 3),
+       fixed(total_t > 0 ? 100 * total_flops / total_t / w.system.gpu.peak_fp32_flops : 0, 1) +
+           "%"});
+  t.print(std::cout);
+  std::ofstream out(out_path);
+  if (!out) throw InputError("--layer-times-out '" + out_path + "': cannot write the file");
+  out.precision(17);
+  out << "# per-layer measured times of " << model << " from " << profile
+      << " (paradise calibrate --profile); seconds per sample\n"
+      << "layer,forward_s,backward_s,batch,precision,peak_memory_bytes\n";
+  for (const auto& r : rows)
+    out << r.layer << ',' << r.forward_s << ',' << r.backward_s << ',' << r.batch << ','
+        << r.precision << ',' << r.peak_memory_bytes << '\n';
+  if (!out) throw InputError("--layer-times-out '" + out_path + "': write failed");
+  std::cout << "wrote " << out_path << " (paradise predict --layer-times " << out_path << ")\n";
+}
+
+}  // namespace
+
+int run_calibrate(const Args& args) {
+  po::options_description desc(
+      "paradise calibrate --system S [--nccl FILE:LEVEL[:GPUS]]... [--osu FILE:LEVEL[:GPUS]]... "
+      "[-o OUT.system] [--profile LAYERS.csv --model M [--layer-times-out FILE]]");
+  std::string system_name, output, name, profile, model, dataset, layers_out;
+  std::vector<std::string> nccl, osu;
+  desc.add_options()("system", po::value(&system_name)->required(),
+                     "built-in system or *.system file to calibrate")(
+      "nccl", po::value(&nccl)->composing(),
+      "nccl-tests output FILE for network level LEVEL (GPUS: the run's GPU count if the output "
+      "lacks '#  Rank' lines); repeatable")(
+      "osu", po::value(&osu)->composing(),
+      "OSU micro-benchmarks output FILE for LEVEL (GPUS: required for collectives); repeatable")(
+      "output,o", po::value(&output), "the calibrated system file to write")(
+      "name", po::value(&name), "the calibrated system's name (default: NAME-calibrated)")(
+      "profile", po::value(&profile),
+      "per-layer times CSV (analysis/profile_layers.py) to check and convert")(
+      "model", po::value(&model), "the model the profile is of (zoo name or model file)")(
+      "dataset", po::value(&dataset), "dataset for the model's input (default: the model's own)")(
+      "layer-times-out", po::value(&layers_out),
+      "the layer-times CSV to write (default: MODEL-layer-times.csv)");
+  po::variables_map vm;
+  if (!parse_options(args, desc, vm,
+                     "Fits network alpha and beta to collective benchmarks and checks per-layer "
+                     "times; writes a calibrated system file."))
+    return 0;
+  system::System s;
+  try {
+    s = system::find_system(system_name);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--system: ") + e.what());
+  }
+  if (nccl.empty() && osu.empty() && profile.empty())
+    throw InputError("nothing to calibrate: give --nccl, --osu or --profile");
+  if ((!nccl.empty() || !osu.empty()) && output.empty())
+    throw InputError("-o OUT.system is required with --nccl or --osu");
+  if (!profile.empty() && model.empty()) throw InputError("--profile needs --model");
+  std::vector<Source> sources;
+  for (const auto& n : nccl) sources.push_back(parse_source("--nccl", n));
+  for (const auto& o : osu) sources.push_back(parse_source("--osu", o));
+  std::string comment = "calibrated from system '" + s.name + "' by paradise calibrate";
+  std::set<std::string> done;
+  for (const auto& src : sources) {
+    system::NetworkLevel& level = find_level(s, src.level, src);
+    if (!done.insert(src.level).second)
+      throw InputError(src.option + " '" + src.text + "': level '" + src.level +
+                       "' is calibrated by another measurement already");
+    std::ifstream in(src.file);
+    if (!in) throw InputError(src.option + " '" + src.text + "': cannot open " + src.file);
+    const calibrate::Measurement m = src.option == "--nccl"
+                                         ? calibrate::parse_nccl_tests(in, src.file, src.gpus)
+                                         : calibrate::parse_osu(in, src.file, src.gpus);
+    const calibrate::Fit f = calibrate::fit_alpha_beta(m);
+    if (!(f.beta_s_per_byte > 0))
+      throw InputError(src.file +
+                       ": the fit has no bandwidth term (beta = 0); measure larger "
+                       "messages");
+    const system::NetworkLevel before = level;
+    level.latency_s = f.alpha_s;
+    level.bandwidth_Bps = 1 / f.beta_s_per_byte;
+    print_fit(m, f, src, before, level);
+    if (m.ranks > level.span_gpus)
+      std::cout << "  note: " << m.ranks << " GPUs span more than level " << level.name << " ("
+                << level.span_gpus << " GPUs): the measurement includes a higher level\n\n";
+    comment += "\nlevel " + src.level + ": " + src.file + " (" + m.tool + ", " +
+               std::string(calibrate::form_name(m.form)) + " on " + std::to_string(m.ranks) +
+               " GPUs): alpha " + us(f.alpha_s) + " us, " + fixed(1e-9 / f.beta_s_per_byte, 3) +
+               " GB/s, rms residual " + fixed(100 * f.rms_relative, 2) + "%";
+  }
+  if (!output.empty()) {
+    s.name = name.empty() ? s.name + "-calibrated" : name;
+    s.validate();
+    std::ofstream out(output);
+    if (!out) throw InputError("-o '" + output + "': cannot write the file");
+    calibrate::write_system_file(out, s, comment);
+    if (!out) throw InputError("-o '" + output + "': write failed");
+    std::cout << "wrote " << output << " (system '" << s.name << "')\n";
+  }
+  if (!profile.empty()) {
+    if (layers_out.empty()) {
+      std::string stem = model.substr(model.find_last_of('/') + 1);
+      stem = stem.substr(0, stem.find('.'));
+      layers_out = stem + "-layer-times.csv";
+    }
+    calibrate_layers(profile, model, dataset, output.empty() ? system_name : output, layers_out);
+  }
+  return 0;
+}
+
+}  // namespace paradise::app

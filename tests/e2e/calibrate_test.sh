@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# End-to-end checks of `paradise calibrate`: nccl-tests and OSU outputs (written here in the
+# tools' documented layouts from known alpha and beta) give a system file with those values
+# for the named levels, which `predict` then uses (ring allreduce by hand); per-layer times
+# of a small model file become the layer-times CSV `predict --layer-times` takes (compute by
+# hand); bad input exits 2 naming what is wrong.
+# Usage: calibrate_test.sh PATH/TO/paradise
+set -uo pipefail
+paradise=$1
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+expect_rc() {  # expect_rc RC DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat "$tmp/err")"; fi
+}
+
+# all_reduce_perf on the 8 NVLink GPUs of a DGX A100 node: alpha 5 us, 200 GB/s
+# (t = 2(p-1) alpha + 2(p-1)/p n beta, cost-model-notes §5.1); osu_latency across nodes:
+# alpha 12 us, 20 GB/s (t = alpha + n beta). Times with 4 decimals of a microsecond.
+$py - "$tmp" <<'PY' || bad "writing the benchmark outputs"
+import sys
+t = sys.argv[1]
+p, a, b = 8, 5e-6, 1 / 200e9
+with open(f"{t}/all_reduce_perf.out", "w") as f:
+    f.write("# nThread 1 nGpus 8 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5 "
+            "iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n")
+    for r in range(p):
+        f.write(f"#  Rank {r:2d} Group  0 Pid  4242 on dgx01 device {r:2d} [0x07] NVIDIA A100-SXM4-80GB\n")
+    f.write("#\n#{:>62s}{:>35s}\n".format("out-of-place", "in-place"))
+    f.write("#       size         count      type   redop    root     time   algbw   busbw #wrong"
+            "     time   algbw   busbw #wrong\n")
+    f.write("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)"
+            "            (us)  (GB/s)  (GB/s)\n")
+    n = 8
+    while n <= 1 << 30:
+        s = 2 * (p - 1) * a + 2 * (p - 1) / p * n * b
+        alg = n / s / 1e9
+        f.write(f"{n:12d}{n // 4:14d}     float     sum      -1 {s * 1e6:10.4f} {alg:7.2f} "
+                f"{alg * 2 * (p - 1) / p:7.2f}      0 {s * 1e6:10.4f} {alg:7.2f} "
+                f"{alg * 2 * (p - 1) / p:7.2f}      0\n")
+        n *= 2
+    f.write("# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 123.4\n#\n")
+a, b = 12e-6, 1 / 20e9
+with open(f"{t}/osu_latency.out", "w") as f:
+    f.write("# OSU MPI-CUDA Latency Test v7.1\n# Send Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n")
+    f.write("# Size          Latency (us)\n")
+    n = 0
+    while n <= 1 << 22:
+        f.write(f"{n:<10d}{(a + n * b) * 1e6:18.4f}\n")
+        n = 1 if n == 0 else 2 * n
+PY
+expect_rc 0 "calibrate nccl + osu" -- "$paradise" calibrate --system dgx-a100 \
+  --nccl "$tmp/all_reduce_perf.out:nvlink" --osu "$tmp/osu_latency.out:leaf" -o "$tmp/cal.system"
+cp "$tmp/out" "$tmp/calibrate.txt"
+grep -q "allreduce on 8 GPUs" "$tmp/calibrate.txt" && grep -q "residual" "$tmp/calibrate.txt" \
+  && grep -q "1,073,741,824" "$tmp/calibrate.txt" && ok || bad "fit report: $(cat "$tmp/calibrate.txt")"
+$py - "$tmp/cal.system" <<'PY' && ok || bad "calibrated system file values"
+import configparser, sys
+c = configparser.ConfigParser(inline_comment_prefixes=("#", ";"))
+c.read(sys.argv[1])
+close = lambda x, y, tol: abs(x - y) <= tol * abs(y)
+assert c["system"]["name"] == "dgx-a100-calibrated"
+nv, leaf, spine = c["level.nvlink"], c["level.leaf"], c["level.spine"]
+# the fitted values: the times carry 4 decimals of a us, so 1e-5 relative
+assert close(float(nv["latency_us"]), 5, 1e-5) and close(float(nv["bandwidth_GBps"]), 200, 1e-5), dict(nv)
+assert close(float(leaf["latency_us"]), 12, 1e-5) and close(float(leaf["bandwidth_GBps"]), 20, 1e-5), dict(leaf)
+# untouched: the built-in DGX A100's spine (`paradise systems`: 25.0 GB/s, 10.60 us)
+assert close(float(spine["latency_us"]), 10.6, 1e-12) and close(float(spine["bandwidth_GBps"]), 25, 1e-12)
+assert int(nv["span_gpus"]) == 8 and int(c["system"]["gpus_per_node"]) == 8
+PY
+# the calibrated file in predict: ParaDL's data-parallel gradient allreduce on 8 GPUs is a ring
+# over NVLink, per iteration 2(p-1)(alpha + 4 |w| / p beta) with |w| = 25,557,032 (resnet50)
+expect_rc 0 "predict on the calibrated system" -- "$paradise" predict --model resnet50 --dataset imagenet \
+  --system "$tmp/cal.system" --strategy data --gpus 8 --batch 256 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "predict uses the calibrated alpha and beta"
+import json, math, sys
+p = json.load(open(sys.argv[1]))
+iters = math.ceil(1281167 / 256)  # imagenet: 1,281,167 samples
+a, b = 5e-6, 1 / 200e9
+want = iters * 2 * 7 * (a + 4 * 25557032 / 8 * b)
+got = p["communication"]["gradient allreduce"]["epoch_s"]
+assert abs(got - want) <= 1e-4 * want, (got, want)  # alpha, beta fitted to 1e-5
+PY
+
+# per-layer times of a small model: CSV rows (seconds per sample), batch 8 and 16; predict
+# --layer-times uses the batch-16 rows: data on 1 GPU, ParaDL variant: compute = D x sum of
+# (forward + backward) (cost-model-notes §1.5; ParaDL's ceil(D/p) samples per GPU).
+cat >"$tmp/tiny.model" <<'EOF'
+model tiny
+input 3x32x32
+stem  conv out=16 k=3 p=1
+bn    batchnorm
+relu  relu inplace=1
+pool  adaptive_avgpool size=1
+flat  flatten
+fc    dense out=10
+EOF
+cat >"$tmp/profile.csv" <<'EOF'
+# made-up times; columns in another order than documented, an extra column
+batch,layer,backward_s,forward_s,precision,peak_memory_bytes,calls
+8,stem,0.002,0.001,fp32,1000,1
+8,fc,0.0002,0.0001,fp32,1000,1
+16,stem,0.0016,0.0008,fp32,2000,1
+16,bn,0.0004,0.0002,fp32,2000,1
+16,fc,0.00016,0.00008,fp32,2000,1
+EOF
+expect_rc 0 "calibrate --profile" -- "$paradise" calibrate --system abci --profile "$tmp/profile.csv" \
+  --model "$tmp/tiny.model" --layer-times-out "$tmp/tiny-layers.csv"
+grep -q "3 of 7 layers" "$tmp/out" && grep -q "of fp32 peak" "$tmp/out" && ok || bad "profile report: $(cat "$tmp/out")"
+head -2 "$tmp/tiny-layers.csv" | tail -1 | grep -qx "layer,forward_s,backward_s,batch,precision,peak_memory_bytes" \
+  && ok || bad "layer-times header: $(head -2 "$tmp/tiny-layers.csv")"
+expect_rc 0 "predict --layer-times" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
+  --system abci --strategy data --gpus 1 --batch 16 --layer-times "$tmp/tiny-layers.csv" --format json
+$py - "$tmp/out" <<'PY' && ok || bad "predict compute from layer times"
+import json, sys
+p = json.load(open(sys.argv[1]))
+per_sample = (0.0008 + 0.0016) + (0.0002 + 0.0004) + (0.00008 + 0.00016)  # batch-16 rows
+want = 50000 * per_sample  # cifar10: 50,000 samples
+assert abs(p["epoch_compute_s"] - want) <= 1e-12 * want, (p["epoch_compute_s"], want)
+PY
+"$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 --system abci --strategy data --gpus 1 \
+  --batch 16 --layer-times "$tmp/tiny-layers.csv" | grep -q "measured per-layer times" && ok || bad "time source"
+
+# bad input
+bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `calibrate`
+  local want=$1; shift 2
+  expect_rc 2 "calibrate $*" -- "$paradise" calibrate "$@"
+  grep -qF -- "$want" "$tmp/err" && ok || bad "calibrate $*: message lacks '$want': $(cat "$tmp/err")"
+}
+bad_input "has no level 'fabric'; its levels: nvlink, leaf, spine" -- --system dgx-a100 \
+  --nccl "$tmp/all_reduce_perf.out:fabric" -o "$tmp/x.system"
+bad_input "expected FILE:LEVEL[:GPUS]" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out" -o "$tmp/x.system"
+bad_input "calibrated by another measurement" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" \
+  --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/x.system"
+bad_input "-o OUT.system is required" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink"
+bad_input "$tmp/tiny.model: no nccl-tests table" -- --system dgx-a100 --nccl "$tmp/tiny.model:nvlink" -o "$tmp/x.system"
+printf '# OSU MPI Allreduce Latency Test v7.1\n# Size       Avg Latency(us)\n4  10.0\n8  11.0\n' >"$tmp/osu_allreduce.out"
+bad_input "osu_allreduce output does not say how many ranks" -- --system dgx-a100 \
+  --osu "$tmp/osu_allreduce.out:leaf" -o "$tmp/x.system"
+bad_input "nothing to calibrate" -- --system dgx-a100
+bad_input "--system: unknown system 'nosuch'" -- --system nosuch --profile x.csv --model resnet18
+printf 'layer,forward_s,backward_s,batch\nstem,0.1,0.2,8\nconv9,0.1,0.2,8\n' >"$tmp/badlayer.csv"
+bad_input "badlayer.csv:3: layer 'conv9'" -- --system abci --profile "$tmp/badlayer.csv" --model "$tmp/tiny.model"
+printf 'layer,forward_s,backward_s,batch\nstem,0.1,fast,8\n' >"$tmp/badnum.csv"
+bad_input "badnum.csv:2: column backward_s 'fast'" -- --system abci --profile "$tmp/badnum.csv" --model "$tmp/tiny.model"
+expect_rc 2 "predict --layer-times with --time-per-sample" -- "$paradise" predict --model "$tmp/tiny.model" \
+  --dataset cifar10 --gpus 1 --batch 16 --layer-times "$tmp/tiny-layers.csv" --time-per-sample 0.1
+grep -qF "give one of them" "$tmp/err" && ok || bad "layer times and time per sample: $(cat "$tmp/err")"
+
+echo "calibrate_test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
