@@ -106,7 +106,7 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
                share(part.epoch_s)});
   }
   if (p.epoch_overlapped_s > 0)
-    t.add_row({"hidden behind the backward pass", "", "", fixed(-p.epoch_overlapped_s, 3),
+    t.add_row({"hidden behind compute (overlap)", "", "", fixed(-p.epoch_overlapped_s, 3),
                share(-p.epoch_overlapped_s)});
   t.add_row({"total", "", "", fixed(p.epoch_time_s, 3), "100.0%"});
   t.print(std::cout);

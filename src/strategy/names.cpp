@@ -6,7 +6,7 @@
 
 namespace paradise::strategy {
 namespace {
-constexpr std::array<std::pair<Kind, std::string_view>, 8> kKinds{{
+constexpr std::array<std::pair<Kind, std::string_view>, 9> kKinds{{
     {Kind::Serial, "serial"},
     {Kind::Data, "data"},
     {Kind::Spatial, "spatial"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<Kind, std::string_view>, 8> kKinds{{
     {Kind::Pipeline, "pipeline"},
     {Kind::DataFilter, "data+filter"},
     {Kind::DataSpatial, "data+spatial"},
+    {Kind::DataPipeline, "data+pipeline"},
 }};
 }  // namespace
 

@@ -162,30 +162,34 @@ std::vector<std::size_t> balanced_partition(std::span<const double> t, std::size
   return ends;
 }
 
-// Layer (pipeline) parallelism, GPipe schedule (TR eqs. 12-14, cost-model-notes §1.4.1):
+// Layer (pipeline) parallelism over `stages` GPUs, `replicas` copies of the pipeline each
+// taking batch / replicas samples (1 for ParaDL's pipeline; data+pipeline as HyPar-Flow,
+// cost-model-notes §2). ParaDL's GPipe (TR eqs. 12-14, §1.4.1):
 // T_comp = D (p+S-1)/S max_i T_{G_i}; T_comm = 2 (D (p+S-2)/B) max_i (a + (B/S)|y_{G_i}| delta b);
 // M = 2 delta max_i sum_{l in g_i} (B(|x_l|+|y_l|) + |w_l|) (all S micro-batches kept, note P2).
-void pipeline(const Workload& w, const Config& c, Builder& b) {
+void pipeline(const Workload& w, const Config& c, Builder& b, std::int64_t stages,
+              std::int64_t replicas) {
   // the model's layers without the input placeholder (only ever the first layer)
   const std::size_t first = !w.model.layers.empty() && w.model.layers[0].op == Op::Input ? 1 : 0;
   const std::span<const double> t(w.layer_time_s.data() + first, w.layer_time_s.size() - first);
   const auto layer = [&](std::size_t k) -> const model::LayerStats& {
     return w.model.layers[first + k];
   };
-  const std::int64_t segments = c.segments > 0 ? c.segments : c.gpus;
-  if (static_cast<std::size_t>(c.gpus) > t.size()) {
-    b.invalid(std::to_string(c.gpus) + " pipeline stages > " + std::to_string(t.size()) +
+  const std::int64_t segments = c.segments > 0 ? c.segments : stages;
+  if (static_cast<std::size_t>(stages) > t.size()) {
+    b.invalid(std::to_string(stages) + " pipeline stages > " + std::to_string(t.size()) +
               " layers");
     return;
   }
-  if (c.batch % segments != 0) {
+  if (c.batch % (replicas * segments) != 0) {
     b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
+              (replicas > 1 ? std::to_string(replicas) + " replicas x " : std::string()) +
               std::to_string(segments) + " micro-batches");
     return;
   }
-  const auto ends = balanced_partition(t, static_cast<std::size_t>(c.gpus));
-  const double B = static_cast<double>(c.batch), S = static_cast<double>(segments);
-  const double p = static_cast<double>(c.gpus), D = static_cast<double>(w.dataset_samples);
+  const auto ends = balanced_partition(t, static_cast<std::size_t>(stages));
+  const double B = static_cast<double>(c.batch / replicas), S = static_cast<double>(segments);
+  const double p = static_cast<double>(stages), D = static_cast<double>(w.dataset_samples);
   double max_t = 0, max_mem = 0, max_boundary = 0, max_params = 0, max_paradise_s = 0;
   std::size_t begin = 0;
   for (std::size_t g = 0; g < ends.size(); ++g) {
@@ -213,18 +217,39 @@ void pipeline(const Workload& w, const Config& c, Builder& b) {
   // iteration for GPipe and 1F1B alike (the bubble is the same; cost-model-notes §6.1)
   b.compute(paradise(c) ? b.iterations() * (p + S - 1) * max_paradise_s
                         : D * (p + S - 1) / S * max_t);
-  if (c.gpus > 1) {
-    const double per_epoch = 2 * (D * (p + S - 2) / B) *
-                             cost::p2p(w.system.link_for(c.gpus), B / S * max_boundary * b.delta());
-    b.comm("stage boundary send/recv", "p2p", "FB", c.gpus, per_epoch / b.iterations());
+  if (stages > 1) {
+    const double transfer = cost::p2p(w.system.link_for(stages), B / S * max_boundary * b.delta());
+    const double per_epoch = 2 * (D * (p + S - 2) / static_cast<double>(c.batch)) * transfer;
+    b.comm("stage boundary send/recv", "p2p", "FB", stages, per_epoch / b.iterations());
+    // paradise: a transfer overlaps the next micro-batch's compute; only the pipeline's
+    // fill and drain wait for them (2 (p - 1) of the 2 (p + S - 2))
+    if (paradise(c) && c.policies.overlap_pipeline_transfers) b.overlapped(2 * (S - 1) * transfer);
+  }
+  if (paradise(c) && replicas > 1) {
+    // HyPar-Flow: each stage's replicas allreduce its gradients; the stages' communicators
+    // run at once, sharing the nodes' adapters
+    const auto x = paradise_allreduce(w, c, replicas, c.gpus, max_params * element_bytes(c),
+                                      std::min(stages, w.system.gpus_per_node));
+    b.comm("gradient allreduce per stage across replicas", x.label, "GE", replicas, x.seconds);
   }
   if (paradise(c)) {
     // activations of the micro-batches in flight: all S (GPipe), at most p on the first
     // stage with 1F1B (PipeDream-Flush); a stage's share approximated by 1/p of the model
     const double in_flight = c.policies.one_f_one_b ? std::min(S, p) : S;
-    return paradise_memory(b, w, c, B / S * in_flight / p, max_params, 1);
+    return paradise_memory(b, w, c, B / S * in_flight / p, max_params, replicas);
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
+}
+
+// data+pipeline (HyPar-Flow, cost-model-notes §2): p = partitions x replicas, a replica's
+// partitions on p2 consecutive GPUs (default: one node). Modelled by the paradise variant.
+void data_pipeline(const Workload& w, const Config& c, Builder& b) {
+  if (!paradise(c)) return b.invalid("data+pipeline is modelled by the paradise variant only");
+  const std::int64_t stages = c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
+  if (c.gpus % stages != 0)
+    return b.invalid(std::to_string(c.gpus) + " GPUs are not a multiple of " +
+                     std::to_string(stages) + " pipeline stages");
+  pipeline(w, c, b, stages, c.gpus / stages);
 }
 
 }  // namespace
@@ -256,7 +281,10 @@ void predict_into(const Workload& w, const LayerSums& s, const Config& c, Predic
       model_parallel(w, c, s, b, false);
       break;
     case Kind::Pipeline:
-      pipeline(w, c, b);
+      pipeline(w, c, b, c.gpus, 1);
+      break;
+    case Kind::DataPipeline:
+      data_pipeline(w, c, b);
       break;
     case Kind::Spatial:
       spatial(w, c, s, b);

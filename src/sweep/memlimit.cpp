@@ -68,6 +68,10 @@ std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) 
       return c.gpus;
     case Kind::Pipeline:
       return c.segments > 0 ? c.segments : c.gpus;
+    case Kind::DataPipeline: {
+      const std::int64_t stages = c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
+      return c.gpus % stages == 0 ? c.gpus / stages * (c.segments > 0 ? c.segments : stages) : 0;
+    }
     case Kind::DataFilter:
     case Kind::DataSpatial: {
       const std::int64_t p2 = c.p2 > 0 ? c.p2 : w.system.gpus_per_node;

@@ -259,6 +259,45 @@ TEST(ParadiseVariant, CommunicationGrowsBeyondTheRackWithOversubscription) {
   EXPECT_LT(comm(1024) / comm(128), 1.2);
 }
 
+// data+pipeline (HyPar-Flow, cost-model-notes §2): R replicas of a K-stage pipeline are
+// independent but for the per-stage gradient allreduce, so compute equals one K-stage
+// pipeline's on batch / R; ParaDL's variant does not model it.
+TEST(ParadiseVariant, DataPipelineIsReplicatedPipelinesPlusAStageAllreduce) {
+  const auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
+  auto hybrid = paradise_config(Kind::DataPipeline, 64, 2048);  // 8 stages x 8 replicas
+  hybrid.segments = 8;
+  auto single = paradise_config(Kind::Pipeline, 8, 2048 / 8);
+  single.segments = 8;
+  const auto h = predict(w, hybrid), one = predict(w, single);
+  ASSERT_EQ(h.status, Status::Ok) << h.reason;
+  ASSERT_EQ(one.status, Status::Ok) << one.reason;
+  // one replica does D / R samples in D / B iterations of B / R: the same epoch compute
+  // as a lone pipeline's D samples at B / R divided by R
+  // (to the rounding of ceil(D / B) iterations: 626 x 8 vs 5,005)
+  EXPECT_NEAR(h.epoch_compute_s, one.epoch_compute_s / 8, 1e-3 * h.epoch_compute_s);
+  EXPECT_GT(part_s(h, "gradient allreduce per stage across replicas"), 0);
+  hybrid.gpus = 8;  // one replica: no allreduce
+  for (const auto& c : predict(w, hybrid).communication)
+    EXPECT_EQ(c.name.find("gradient"), std::string_view::npos);
+  hybrid.variant = Variant::Paradl;
+  EXPECT_EQ(predict(w, hybrid).status, Status::Invalid);
+}
+
+// Pipeline transfers overlapped with compute (§6.1): of the 2 (p + S - 2) transfers per
+// iteration only the fill and drain, 2 (p - 1), stay exposed.
+TEST(ParadiseVariant, PipelineTransfersOverlapAllButFillAndDrain) {
+  const auto w = make_workload({"vgg16", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::Pipeline, 4, 256);
+  c.segments = 16;
+  const auto on = predict(w, c);
+  const double transfers = part_s(on, "stage boundary send/recv");
+  // (to 1e-4: ParaDL's transfer count per epoch uses D / B, the overlap ceil(D / B) iterations)
+  EXPECT_NEAR(on.epoch_overlapped_s, transfers * 2 * (16 - 1) / (2 * (4 + 16 - 2)),
+              1e-4 * transfers);
+  c.policies.overlap_pipeline_transfers = false;
+  EXPECT_EQ(predict(w, c).epoch_overlapped_s, 0);
+}
+
 // 1F1B keeps at most p micro-batches in flight, GPipe all S: fewer activations, same time.
 TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});

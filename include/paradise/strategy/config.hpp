@@ -20,9 +20,11 @@ enum class Kind : std::uint8_t {
   Pipeline,
   DataFilter,
   DataSpatial,
+  DataPipeline,  ///< HyPar-Flow: pipeline partitions x replicas (paradise variant)
 };
 
-/// "serial", "data", "spatial", "filter", "channel", "pipeline", "data+filter", "data+spatial".
+/// "serial", "data", "spatial", "filter", "channel", "pipeline", "data+filter", "data+spatial",
+/// "data+pipeline".
 std::string_view kind_name(Kind k);
 std::optional<Kind> kind_from_name(std::string_view name);
 const std::vector<Kind>& all_kinds();
@@ -80,6 +82,9 @@ struct Policies {
   /// Pipeline schedule: 1F1B (PipeDream-Flush: at most p micro-batches in flight) or, off,
   /// GPipe (all S micro-batches' activations kept; cost-model-notes §6.1).
   bool one_f_one_b = true;
+  /// Pipeline: stage-boundary transfers overlap the next micro-batch's compute (only the
+  /// fill and drain wait). Off: every transfer blocks (ParaDL).
+  bool overlap_pipeline_transfers = true;
 };
 
 /// ParaDL's code changed between the runs behind its published logs; these settings select
@@ -109,7 +114,7 @@ struct Config {
   Kind kind = Kind::Data;
   std::int64_t gpus = 1;      ///< p
   std::int64_t batch = 1;     ///< global mini-batch B
-  std::int64_t p2 = 0;        ///< hybrids: GPUs per group (0: GPUs per node)
+  std::int64_t p2 = 0;        ///< hybrids: GPUs per group, data+pipeline: stages (0: GPUs per node)
   std::int64_t segments = 0;  ///< pipeline micro-batches S (0: = p)
   int activation_bytes = 4;   ///< delta (fp32)
   Variant variant = Variant::Paradl;
