@@ -1,0 +1,281 @@
+#!/usr/bin/python3
+"""profile_layers.py MODEL -o LAYERS.csv [--batch 8,32] [--input CxHxW] [--precision fp32]:
+times the forward and backward pass of every leaf layer of a model in training mode and
+writes the per-layer CSV that `paradise calibrate --profile` and `paradise predict
+--layer-times` read.
+
+MODEL: a torchvision model (resnet18, resnet50, vgg16, ...) or `cosmoflow` / `unet3d`
+defined here with the layer names of paradise's zoo (`paradise models --show MODEL`).
+
+Timing: forward pre-/post-hooks, and for backward a hook on the layer's output gradient
+(start) and one on the autograd node that made the output (end), at every call; torch.cuda.Event pairs on
+a GPU, time.perf_counter on the CPU (both synchronised). A module called k times per
+forward (torchvision's ReLU in a residual block) gives k rows named as the zoo names them:
+NAME1 ... NAME(k-1), then NAME. In-place activations run out of place (the hooks need the
+output's own node). A layer of several autograd nodes is timed by its last node's backward. Times are the mean over --iters iterations after --warmup, per sample (/ batch).
+
+Peak memory: torch.cuda.max_memory_allocated over one training iteration on a GPU (the same
+value on every row of that batch); 0 on the CPU (not measured).
+
+CSV: '#' comment lines (command, torch version, device), then
+layer,forward_s,backward_s,batch,precision,peak_memory_bytes,calls,device
+"""
+import argparse
+import os
+import sys
+import time
+
+import torch
+import torch.nn as nn
+
+import command
+from paradise_h5 import InputError
+
+ZOO_INPUTS = {"cosmoflow": (4, 128, 128, 128), "unet3d": (3, 128, 128, 128)}
+
+
+class Named(nn.Module):
+    """A network whose leaf modules carry paradise's zoo names (`zoo_names`)."""
+
+    def zoo_names(self):
+        return {}
+
+
+class CosmoFlow(Named):
+    """paradise's cosmoflow (src/model/zoo_hpc.cpp; analysis/reference/torch_counts.py)."""
+
+    def __init__(self, cin=4):
+        super().__init__()
+        self.names, self.features, c = {}, nn.ModuleList(), cin
+        for i, (f, k) in enumerate([(16, 3), (32, 3), (64, 3), (128, 3), (256, 2), (256, 2), (128, 2)]):
+            conv, relu = nn.Conv3d(c, f, k, padding=1 if 0 < i < 4 else 0), nn.ReLU()
+            self.features.extend([conv, relu])
+            self.names.update({conv: f"conv{i + 1}", relu: f"conv{i + 1}.relu"})
+            if i < 5:
+                pool = nn.AvgPool3d(2)
+                self.features.append(pool)
+                self.names[pool] = f"conv{i + 1}.pool"
+            c = f
+        self.pool, self.flat = nn.AdaptiveAvgPool3d(1), nn.Flatten()
+        self.head = nn.ModuleList([nn.Linear(128, 2048), nn.ReLU(), nn.Linear(2048, 256), nn.ReLU(),
+                                   nn.Linear(256, 4)])
+        self.names.update({self.pool: "avgpool", self.flat: "flatten"})
+        self.names.update(zip(self.head, ["fc1", "fc1.relu", "fc2", "fc2.relu", "fc3"]))
+
+    def zoo_names(self):
+        return self.names
+
+    def forward(self, x):
+        for m in list(self.features) + [self.pool, self.flat] + list(self.head):
+            x = m(x)
+        return x
+
+
+class UNet3D(Named):
+    """paradise's unet3d (Cicek et al. 2016, padded; src/model/zoo_hpc.cpp)."""
+
+    def __init__(self, cin=3, classes=3):
+        super().__init__()
+        self.names = {}
+
+        def block(name, a, mid, b):
+            mods = nn.ModuleList([nn.Conv3d(a, mid, 3, padding=1, bias=False), nn.BatchNorm3d(mid),
+                                  nn.ReLU(), nn.Conv3d(mid, b, 3, padding=1, bias=False),
+                                  nn.BatchNorm3d(b), nn.ReLU()])
+            self.names.update(zip(mods, [f"{name}.{s}" for s in
+                                         ("conv1", "bn1", "relu1", "conv2", "bn2", "relu2")]))
+            return mods
+
+        self.enc1, self.enc2, self.enc3 = block("enc1", cin, 32, 64), block("enc2", 64, 64, 128), \
+            block("enc3", 128, 128, 256)
+        self.bottom = block("bottom", 256, 256, 512)
+        self.dec3, self.dec2, self.dec1 = block("dec3", 768, 256, 256), block("dec2", 384, 128, 128), \
+            block("dec1", 192, 64, 64)
+        self.pools = nn.ModuleList([nn.MaxPool3d(2) for _ in range(3)])
+        self.ups = nn.ModuleList([nn.ConvTranspose3d(c, c, 2, 2) for c in (128, 256, 512)])
+        self.out = nn.Conv3d(64, classes, 1)
+        self.names.update({p: f"pool{i + 1}" for i, p in enumerate(self.pools)})
+        self.names.update({u: f"up{i + 1}" for i, u in enumerate(self.ups)})
+        self.names[self.out] = "out"
+
+    def zoo_names(self):
+        return self.names
+
+    def forward(self, x):
+        run = lambda mods, y: [y := m(y) for m in mods][-1]  # noqa: E731
+        s1 = run(self.enc1, x)
+        s2 = run(self.enc2, self.pools[0](s1))
+        s3 = run(self.enc3, self.pools[1](s2))
+        y = run(self.bottom, self.pools[2](s3))
+        y = run(self.dec3, torch.cat([self.ups[2](y), s3], 1))
+        y = run(self.dec2, torch.cat([self.ups[1](y), s2], 1))
+        y = run(self.dec1, torch.cat([self.ups[0](y), s1], 1))
+        return self.out(y)
+
+
+def build(name):
+    """(model, default input shape, segmentation?) for a torchvision name or cosmoflow/unet3d."""
+    if name == "cosmoflow":
+        return CosmoFlow(), ZOO_INPUTS[name], False
+    if name == "unet3d":
+        return UNet3D(), ZOO_INPUTS[name], True
+    import torchvision
+    try:
+        return getattr(torchvision.models, name)(), (3, 224, 224), False
+    except AttributeError:
+        raise InputError(f"model '{name}': not a torchvision model, cosmoflow or unet3d") from None
+
+
+class Timer:
+    """Start/stop marks per (layer, call, phase): CUDA events or perf_counter."""
+
+    def __init__(self, cuda):
+        self.cuda, self.marks = cuda, []
+
+    def mark(self):
+        if self.cuda:
+            e = torch.cuda.Event(enable_timing=True)
+            e.record()
+            return e
+        return time.perf_counter()
+
+    def seconds(self, a, b):
+        return a.elapsed_time(b) / 1e3 if self.cuda else b - a
+
+
+def leaf_names(model):
+    """{module: zoo name} of the leaf modules."""
+    if isinstance(model, Named):
+        return dict(model.zoo_names())
+    return {m: n for n, m in model.named_modules() if n and not list(m.children())}
+
+
+def profile(model, names, x, target, loss_fn, timer, iters, warmup):
+    """{(module name, call): [forward_s, backward_s]} summed over `iters` iterations."""
+    calls, marks = {}, {}
+
+    def pre(m, _inputs):
+        c = calls[m] = calls.get(m, 0) + 1
+        marks[(m, c, "f0")] = timer.mark()
+
+    def post(m, _inputs, out):
+        c = calls[m]
+        marks[(m, c, "f1")] = timer.mark()
+        if isinstance(out, torch.Tensor) and out.grad_fn is not None:
+            # backward of this call: from its output's gradient (a hook on the tensor, run
+            # before the node) to the end of the node that made it (a hook on the node)
+            out.register_hook(lambda g, m=m, c=c: marks.__setitem__((m, c, "b0"), timer.mark()))
+            out.grad_fn.register_hook(
+                lambda gi, go, m=m, c=c: marks.__setitem__((m, c, "b1"), timer.mark()))
+
+    handles = []
+    for m in list(names) + [loss_fn]:
+        if hasattr(m, "inplace"):
+            m.inplace = False  # an in-place op would move the output's hooks to its node
+        handles += [m.register_forward_pre_hook(pre), m.register_forward_hook(post)]
+    totals = {}
+    for it in range(warmup + iters):
+        calls.clear()
+        marks.clear()
+        model.zero_grad(set_to_none=True)
+        loss = loss_fn(model(x), target)
+        loss.backward()
+        if timer.cuda:
+            torch.cuda.synchronize()
+        if it < warmup:
+            continue
+        for m, n in calls.items():
+            for c in range(1, n + 1):
+                f = timer.seconds(marks[(m, c, "f0")], marks[(m, c, "f1")])
+                b0, b1 = marks.get((m, c, "b0")), marks.get((m, c, "b1"))
+                b = timer.seconds(b0, b1) if b0 is not None and b1 is not None else 0.0
+                key = (m, c, n)
+                t = totals.setdefault(key, [0.0, 0.0])
+                t[0] += f
+                t[1] += b
+    for h in handles:
+        h.remove()
+    return totals
+
+
+def row_name(base, call, calls):
+    """The zoo's names for a module called `calls` times: NAME1 .. NAME(k-1), then NAME."""
+    return base if call == calls else f"{base}{call}"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("model", help="torchvision model name, cosmoflow or unet3d")
+    p.add_argument("-o", "--output", required=True, help="the CSV to write")
+    p.add_argument("--batch", default="8", help="comma-separated batch sizes (default 8)")
+    p.add_argument("--input", help="sample shape CxHxW or CxDxHxW (default: the model's)")
+    p.add_argument("--precision", default="fp32", choices=("fp32", "tf32", "mixed"))
+    p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    p.add_argument("--iters", type=int, default=5, help="timed iterations (default 5)")
+    p.add_argument("--warmup", type=int, default=2, help="untimed iterations first (default 2)")
+    p.add_argument("--threads", type=int, help="CPU threads (torch.set_num_threads)")
+    args = p.parse_args()
+    try:
+        batches = [int(b) for b in args.batch.split(",")]
+        if any(b < 1 for b in batches):
+            raise ValueError
+    except ValueError:
+        raise InputError(f"--batch '{args.batch}': expected positive integers, e.g. 8,32") from None
+    if args.iters < 1 or args.warmup < 0:
+        raise InputError("--iters must be >= 1 and --warmup >= 0")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    cuda = args.device.startswith("cuda")
+    if cuda and not torch.cuda.is_available():
+        raise InputError(f"--device {args.device}: no CUDA device")
+    model, shape, segmentation = build(args.model)
+    if args.input:
+        try:
+            shape = tuple(int(d) for d in args.input.split("x"))
+        except ValueError:
+            raise InputError(f"--input '{args.input}': expected CxHxW or CxDxHxW") from None
+    if cuda:
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = \
+            args.precision == "tf32"
+    model = model.to(args.device).train()
+    names = leaf_names(model)
+    loss_fn = nn.CrossEntropyLoss()
+    names_with_loss = {**names, loss_fn: "loss"}
+    rows = []
+    timer = Timer(cuda)
+    for b in batches:
+        torch.manual_seed(0)
+        x = torch.randn(b, *shape, device=args.device, requires_grad=True)  # conv1's data gradient
+        with torch.no_grad():
+            out_shape = model(x[:1]).shape
+        classes = out_shape[1]
+        target = torch.randint(0, classes, (b, *out_shape[2:]) if segmentation else (b,),
+                               device=args.device)
+        if cuda:
+            torch.cuda.reset_peak_memory_stats()
+        autocast = torch.autocast(device_type="cuda" if cuda else "cpu",
+                                  dtype=torch.float16 if cuda else torch.bfloat16,
+                                  enabled=args.precision == "mixed")
+        with autocast:
+            totals = profile(model, names, x, target, loss_fn, timer, args.iters, args.warmup)
+        peak = torch.cuda.max_memory_allocated() if cuda else 0
+        for (m, call, calls), (f, bw) in totals.items():
+            rows.append((row_name(names_with_loss[m], call, calls), f / args.iters / b,
+                         bw / args.iters / b, b, args.precision, peak, calls))
+    device = (torch.cuda.get_device_name() if cuda else "cpu").replace(",", " ")
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(f"# {' '.join([os.path.basename(sys.argv[0])] + sys.argv[1:])}\n")
+            f.write(f"# torch {torch.__version__}, {device}, input {'x'.join(map(str, shape))}; "
+                    "seconds per sample, mean of the timed iterations\n")
+            f.write("layer,forward_s,backward_s,batch,precision,peak_memory_bytes,calls,device\n")
+            for r in rows:
+                f.write(f"{r[0]},{r[1]!r},{r[2]!r},{r[3]},{r[4]},{r[5]},{r[6]},{device}\n")
+    except OSError as e:
+        raise InputError(f"{args.output}: cannot write ({e.strerror})") from None
+    print(f"wrote {args.output}: {len(rows)} rows ({len(rows) // len(batches)} layers x "
+          f"{len(batches)} batches) on {device}")
+
+
+if __name__ == "__main__":
+    command.run(main)

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Tests of analysis/profile_layers.py on the CPU (python3-torch, python3-torchvision): a
+torchvision ResNet-18 at 3x64x64 is profiled at batches 2 and 4, the CSV has the documented
+columns and the zoo's layer names, and it feeds `paradise calibrate --profile` and then
+`paradise predict --layer-times`, whose compute must be the sum of the profiled times x the
+samples (data strategy on 1 GPU, paradl variant). No assertion on how long anything takes.
+
+    profile_layers_test.py --paradise BUILD/src/app/paradise [unittest arguments]
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis", "profile_layers.py")
+PARADISE = os.environ.get("PARADISE", "")
+WORK = ""
+COLUMNS = ["layer", "forward_s", "backward_s", "batch", "precision", "peak_memory_bytes", "calls",
+           "device"]
+DATASET = "small:1000:3x64x64"  # 1,000 samples of 3x64x64
+
+
+def setUpModule():
+    global WORK
+    if not PARADISE or not os.access(PARADISE, os.X_OK):
+        raise RuntimeError("no paradise binary: pass --paradise PATH or set PARADISE")
+    WORK = tempfile.mkdtemp(prefix="paradise-profile-")
+
+
+def tearDownModule():
+    if WORK:
+        shutil.rmtree(WORK, ignore_errors=True)
+
+
+def read_rows(path):
+    with open(path, encoding="utf-8") as f:
+        lines = [line for line in f if not line.startswith("#")]
+    return list(csv.DictReader(lines)), lines[0].strip().split(",")
+
+
+class ProfileLayers(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.csv = os.path.join(WORK, "resnet18.csv")
+        r = subprocess.run([sys.executable, SCRIPT, "resnet18", "--input", "3x64x64", "--batch",
+                            "2,4", "--iters", "2", "--warmup", "1", "--device", "cpu",
+                            "--threads", "2", "-o", cls.csv],
+                           capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            raise AssertionError(f"profile_layers.py failed ({r.returncode}): {r.stderr}")
+
+    def test_csv_has_the_documented_columns_and_the_zoos_layer_names(self):
+        rows, header = read_rows(self.csv)
+        self.assertEqual(header, COLUMNS)
+        show = subprocess.run([PARADISE, "models", "--show", "resnet18", "--input", "3x64x64",
+                               "--format", "json"], capture_output=True, text=True, check=True)
+        zoo = [layer["name"] for layer in json.loads(show.stdout)["layers"]]
+        for batch in ("2", "4"):
+            names = [r["layer"] for r in rows if r["batch"] == batch]
+            self.assertEqual(len(names), len(set(names)))
+            self.assertLessEqual(set(names), set(zoo))
+            # every module of torchvision's ResNet-18 is a zoo layer; the zoo's input, flatten,
+            # residual adds and torchvision's functional flatten are not modules
+            self.assertEqual(set(zoo) - set(names),
+                             {"input", "flatten"} | {n for n in zoo if n.endswith(".add")})
+        for r in rows:
+            self.assertEqual(r["precision"], "fp32")
+            self.assertEqual(r["device"], "cpu")
+            self.assertEqual(int(r["peak_memory_bytes"]), 0)  # not measured on the CPU
+            self.assertGreaterEqual(float(r["forward_s"]), 0)
+            if r["layer"].endswith("conv1") or r["layer"] == "fc":
+                # the hooks fired in both passes (a value, not a speed)
+                self.assertGreater(float(r["forward_s"]), 0, r)
+                self.assertGreater(float(r["backward_s"]), 0, r)
+        # torchvision's BasicBlock calls its one ReLU twice: the zoo's relu1 and relu
+        calls = {r["layer"]: int(r["calls"]) for r in rows}
+        self.assertEqual(calls["layer1.0.relu1"], 2)
+        self.assertEqual(calls["layer1.0.relu"], 2)
+        self.assertEqual(calls["conv1"], 1)
+
+    def test_profile_feeds_calibrate_and_predict_computes_the_sum_times_the_samples(self):
+        out = os.path.join(WORK, "resnet18-layers.csv")
+        r = subprocess.run([PARADISE, "calibrate", "--system", "abci", "--profile", self.csv,
+                            "--model", "resnet18", "--dataset", DATASET, "--layer-times-out", out],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("batch 4", r.stdout)  # the largest batch's rows are used
+        rows, header = read_rows(out)
+        self.assertEqual(header, COLUMNS[:6])
+        r = subprocess.run([PARADISE, "predict", "--model", "resnet18", "--dataset", DATASET,
+                            "--system", "abci", "--strategy", "data", "--gpus", "1", "--batch",
+                            "4", "--variant", "paradl", "--layer-times", out, "--format", "json"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        p = json.loads(r.stdout)
+        profiled, _ = read_rows(self.csv)
+        # ParaDL's data-parallel compute on 1 GPU: D samples x sum over layers of the measured
+        # forward + backward seconds per sample (cost-model-notes §1.5), batch-4 rows
+        per_sample = sum(float(x["forward_s"]) + float(x["backward_s"])
+                         for x in profiled if x["batch"] == "4")
+        self.assertAlmostEqual(p["epoch_compute_s"], 1000 * per_sample,
+                               delta=1e-12 * 1000 * per_sample)
+
+    def test_unknown_model_is_one_line_with_exit_code_2(self):
+        r = subprocess.run([sys.executable, SCRIPT, "resnet51", "-o", os.path.join(WORK, "x.csv")],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("model 'resnet51'", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
+
+if __name__ == "__main__":
+    if "--paradise" in sys.argv:
+        i = sys.argv.index("--paradise")
+        PARADISE = os.path.abspath(sys.argv[i + 1])
+        del sys.argv[i:i + 2]
+    unittest.main()
