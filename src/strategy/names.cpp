@@ -6,7 +6,7 @@
 
 namespace paradise::strategy {
 namespace {
-constexpr std::array<std::pair<Kind, std::string_view>, 9> kKinds{{
+constexpr std::array<std::pair<Kind, std::string_view>, 10> kKinds{{
     {Kind::Serial, "serial"},
     {Kind::Data, "data"},
     {Kind::Spatial, "spatial"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<Kind, std::string_view>, 9> kKinds{{
     {Kind::DataFilter, "data+filter"},
     {Kind::DataSpatial, "data+spatial"},
     {Kind::DataPipeline, "data+pipeline"},
+    {Kind::Daso, "daso"},
 }};
 }  // namespace
 

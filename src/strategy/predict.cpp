@@ -286,6 +286,9 @@ void predict_into(const Workload& w, const LayerSums& s, const Config& c, Predic
     case Kind::DataPipeline:
       data_pipeline(w, c, b);
       break;
+    case Kind::Daso:
+      daso(w, c, b);
+      break;
     case Kind::Spatial:
       spatial(w, c, s, b);
       break;

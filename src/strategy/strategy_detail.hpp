@@ -81,6 +81,7 @@ class Builder {
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b);
 void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b);
 void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b);
+void daso(const Workload& w, const Config& c, Builder& b);
 
 // The paradise variant's policies (paradise_policies.cpp).
 inline bool paradise(const Config& c) {

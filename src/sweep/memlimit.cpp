@@ -65,6 +65,7 @@ std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) 
   using strategy::Kind;
   switch (c.kind) {
     case Kind::Data:
+    case Kind::Daso:
       return c.gpus;
     case Kind::Pipeline:
       return c.segments > 0 ? c.segments : c.gpus;

@@ -37,7 +37,7 @@ t = [x["epoch_time_s"] for x in rows]
 assert t == sorted(t), t
 # every strategy is either ranked or explained
 strategies = {"serial", "data", "spatial", "filter", "channel", "pipeline", "data+filter", "data+spatial",
-              "data+pipeline"}
+              "data+pipeline", "daso"}
 assert set(r["why_not"]) == strategies - {x["strategy"] for x in rows}, r["why_not"]
 assert all(isinstance(v, str) and v for v in r["why_not"].values())
 PY
@@ -121,7 +121,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["ranked"] == [], r["ranked"]
 w = r["why_not"]
-assert len(w) == 9, w  # every strategy, data+pipeline too (paradise variant only)
+assert len(w) == 10, w  # every strategy, data+pipeline and daso too (paradise variant only)
 for k in ("serial", "filter", "data"):
     assert w[k].startswith("out of memory: needs "), (k, w[k])
     assert "per GPU, the GPU has" in w[k], (k, w[k])
@@ -154,10 +154,10 @@ expect_rc 0 "recommend top 3 table" -- "${rec[@]}" --max-gpus 256 --batch-range 
 [ "$(grep -Ec '^ +[0-9]+  [a-z+]+ +[0-9]+ +[0-9]+ ' "$tmp/out")" -eq 3 ] && grep -q "epoch s" "$tmp/out" \
   && grep -q "why not the others (not in the top 3)" "$tmp/out" && ok || bad "top 3 table: $(cat "$tmp/out")"
 
-# every configuration of 9 strategies x 13 GPU counts x 8 batches is evaluated (its speed is
+# every configuration of 10 strategies x 13 GPU counts x 8 batches is evaluated (its speed is
 # a benchmark matter, not a test's)
 expect_rc 0 "recommend large" -- "${rec[@]}" --max-gpus 4096 --batch-range 32..4096 --format json
-$py -c 'import json,sys; assert json.load(open(sys.argv[1]))["evaluated"] == 8 * 13 * 8 + 8' "$tmp/out" \
+$py -c 'import json,sys; assert json.load(open(sys.argv[1]))["evaluated"] == 9 * 13 * 8 + 8' "$tmp/out" \
   && ok || bad "evaluated count (serial only on 1 GPU)"
 
 # (6) bad input: exit 2, the message names the option and the value

@@ -21,10 +21,11 @@ enum class Kind : std::uint8_t {
   DataFilter,
   DataSpatial,
   DataPipeline,  ///< HyPar-Flow: pipeline partitions x replicas (paradise variant)
+  Daso,          ///< DASO: node-local data parallelism, periodic global sync (paradise)
 };
 
 /// "serial", "data", "spatial", "filter", "channel", "pipeline", "data+filter", "data+spatial",
-/// "data+pipeline".
+/// "data+pipeline", "daso".
 std::string_view kind_name(Kind k);
 std::optional<Kind> kind_from_name(std::string_view name);
 const std::vector<Kind>& all_kinds();
@@ -85,6 +86,10 @@ struct Policies {
   /// Pipeline: stage-boundary transfers overlap the next micro-batch's compute (only the
   /// fill and drain wait). Off: every transfer blocks (ParaDL).
   bool overlap_pipeline_transfers = true;
+  /// DASO's steady state (cost-model-notes §4; its defaults after warm-up): global sync
+  /// every daso_global_skip batches, node-local every daso_local_skip, the global result
+  /// merged daso_batches_to_wait batches later.
+  double daso_global_skip = 4, daso_local_skip = 1, daso_batches_to_wait = 1;
 };
 
 /// ParaDL's code changed between the runs behind its published logs; these settings select

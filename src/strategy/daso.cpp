@@ -1,0 +1,55 @@
+// Hierarchical data parallelism with periodic global synchronisation, as DASO (Coquelin et
+// al., J. Big Data 2022; cost-model-notes §4) does it, in its steady state (after warm-up):
+// gradients are averaged inside the node every local_skip batches; every global_skip
+// batches one GPU per node allreduces the parameters in bf16 across the nodes, without
+// blocking, and the result, merged batches_to_wait batches later, is broadcast in the node.
+// T_batch = T_comp + AR_node(n delta)/ls + [B_node(n delta) + max(0, AR_net(n 2) - btw T_comp)]/gs.
+#include <algorithm>
+#include <cmath>
+
+#include "paradise/cost/collectives.hpp"
+#include "strategy_detail.hpp"
+
+namespace paradise::strategy::detail {
+
+void daso(const Workload& w, const Config& c, Builder& b) {
+  if (!paradise(c)) return b.invalid("daso is modelled by the paradise variant only");
+  if (c.batch % c.gpus != 0)
+    return b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
+                     std::to_string(c.gpus) + " GPUs");
+  const std::int64_t g = std::min(c.gpus, w.system.gpus_per_node);
+  if (c.gpus % g != 0)
+    return b.invalid(std::to_string(c.gpus) + " GPUs are not whole nodes of " + std::to_string(g));
+  const std::int64_t nodes = c.gpus / g;
+  const auto& pol = c.policies;
+  const double p = static_cast<double>(c.gpus);
+  const double epoch = paradise_compute(w, c, std::ceil(static_cast<double>(w.dataset_samples) / p),
+                                        static_cast<double>(c.batch) / p, 1);
+  b.compute(epoch);
+  const double params = static_cast<double>(w.model.params());
+  const double n = params * element_bytes(c);
+  const system::Link node = w.system.link_for(g);
+  const double iteration = epoch / b.iterations();
+  if (g > 1) {  // DDP inside the node: buckets overlapped with the backward pass
+    const double bwd = iteration * backward_share(w);
+    const auto local = overlapped_allreduce(w, c, g, n, iteration - bwd, bwd);
+    b.comm("node-local gradient allreduce", local.label, "GE", g,
+           local.total_s / pol.daso_local_skip);
+    b.overlapped((local.total_s - local.exposed_s) / pol.daso_local_skip);
+  }
+  if (nodes > 1) {
+    // one group (local rank i of every node) at a time: one flow per node
+    const auto global = paradise_allreduce(w, c, nodes, c.gpus, params * 2, 1);
+    const double hidden = std::min(global.seconds, pol.daso_batches_to_wait * iteration);
+    b.comm("global parameter allreduce (bf16)", global.label, "GE", nodes,
+           global.seconds / pol.daso_global_skip);
+    b.overlapped(hidden / pol.daso_global_skip);
+    if (g > 1)
+      b.comm("node-local parameter broadcast", "broadcast/binomial", "GE", g,
+             cost::broadcast_binomial(node, g, n) / pol.daso_global_skip);
+  }
+  paradise_memory(b, w, c, static_cast<double>(c.batch) / p, params, 1);
+  if (nodes > 1) b.memory("global sync buffers (bf16 send and receive)", 2 * params * 2);
+}
+
+}  // namespace paradise::strategy::detail
