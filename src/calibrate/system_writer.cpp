@@ -41,7 +41,9 @@ void write_system_file(std::ostream& out, const system::System& s, const std::st
   if (!s.description.empty()) out << "description = " << value(s.description) << '\n';
   out << "gpus_per_node = " << s.gpus_per_node << '\n'
       << "max_gpus = " << s.max_gpus << '\n'
-      << "memory_margin = " << number(s.memory_margin_fraction) << "\n\n"
+      << "memory_margin = " << number(s.memory_margin_fraction) << '\n';
+  if (s.nics_per_node > 0) out << "nics_per_node = " << s.nics_per_node << '\n';
+  out << '\n'
       << "[gpu]\n"
       << "name = " << value(s.gpu.name) << '\n'
       << "memory_GB = " << number(s.gpu.memory_bytes / 1e9) << '\n'

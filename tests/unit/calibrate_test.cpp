@@ -224,6 +224,7 @@ TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
   EXPECT_EQ(r.name, s.name);
   EXPECT_EQ(r.gpus_per_node, s.gpus_per_node);
   EXPECT_EQ(r.max_gpus, s.max_gpus);
+  EXPECT_EQ(r.nics_per_node, s.nics_per_node);  // ABCI: 2 adapters for 4 GPUs
   EXPECT_NEAR(r.gpu.memory_bytes, s.gpu.memory_bytes, 1e-12 * s.gpu.memory_bytes);
   EXPECT_NEAR(r.gpu.peak_fp32_flops, s.gpu.peak_fp32_flops, 1e-12 * s.gpu.peak_fp32_flops);
   EXPECT_NEAR(r.memory_margin_fraction, s.memory_margin_fraction, 1e-15);
