@@ -20,15 +20,17 @@ int run_memlimit(const Args& args) {
       "paradise memlimit --model M --dataset D --system S --strategy K --gpus P --batch B "
       "[--resolution LO..HI] [--step N] [--sides A,B,C --gpu-counts LIST]");
   strategy::WorkloadSpec spec;
-  std::string kind = "data", resolution, sides, gpu_counts = "1..4096 *2";
+  std::string kind = "data", resolution, sides, gpu_counts = "1..4096 *2", variant = "paradise";
   std::int64_t step = 1, max_batch = 1 << 20;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(), "zoo name or model file")(
       "dataset", po::value(&spec.dataset)->required(),
       "dataset (its shape is re-sized for --resolution)")(
       "system", po::value(&spec.system)->default_value("abci"), "system")(
-      "strategy", po::value(&kind), "strategy")("gpus", po::value(&c.gpus)->required(), "GPUs P")(
-      "batch", po::value(&c.batch)->required(), "global batch for the resolution searches")(
+      "strategy", po::value(&kind), "strategy")("variant", po::value(&variant),
+                                                "cost model: paradise (default) or paradl")(
+      "gpus", po::value(&c.gpus)->required(), "GPUs P")("batch", po::value(&c.batch)->required(),
+                                                        "global batch for the resolution searches")(
       "max-batch", po::value(&max_batch), "upper end of the batch search")(
       "resolution", po::value(&resolution), "cube (or square) sides to search: LO..HI")(
       "step", po::value(&step), "side step the model accepts (8 for unet3d)")(
@@ -39,6 +41,9 @@ int run_memlimit(const Args& args) {
   const auto k = strategy::kind_from_name(kind);
   if (!k) throw InputError("--strategy '" + kind + "': unknown strategy");
   c.kind = *k;
+  const auto v = strategy::variant_from_name(variant);
+  if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
+  c.variant = *v;
   if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
   if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
   const auto w = strategy::make_workload(spec);

@@ -131,7 +131,7 @@ int run_predict(const Args& args) {
       "[options]");
   strategy::WorkloadSpec spec;
   std::string spatial_split = "w";
-  std::string kind = "data", variant = "paradl", format = "table", precision = "fp32",
+  std::string kind = "data", variant = "paradise", format = "table", precision = "fp32",
               allreduce = "ring", optimizer = "momentum";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
        keep_gradients = false, leader_reduce = false;
@@ -145,7 +145,8 @@ int run_predict(const Args& args) {
       "serial data spatial filter channel pipeline data+filter data+spatial")(
       "gpus", po::value(&c.gpus)->required(), "number of GPUs P")(
       "batch", po::value(&c.batch)->required(), "global mini-batch B")(
-      "variant", po::value(&variant), "paradl (default for now) or paradise")(
+      "variant", po::value(&variant),
+      "paradise (default: the extended model) or paradl (ParaDL's)")(
       "optimizer", po::value(&optimizer), "paradise: sgd, momentum (default) or adam")(
       "zero", po::value(&c.policies.zero_stage), "paradise: ZeRO stage 0-3 (sharded state)")(
       "no-roofline", po::bool_switch(&no_roofline), "paradise: ParaDL's compute (t_l / p)")(

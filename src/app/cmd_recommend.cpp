@@ -266,7 +266,8 @@ int run_recommend(const Args& args) {
       "paradise recommend --model M --dataset D --system S --max-gpus P (--batch B | "
       "--batch-range A..B) [options]");
   strategy::WorkloadSpec spec;
-  std::string objective_text = "time", variant_text = "paradl", format = "table", range, strategies;
+  std::string objective_text = "time", variant_text = "paradise", format = "table", range,
+              strategies;
   std::int64_t max_gpus = 0, batch = 0, top = 10;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -283,7 +284,7 @@ int run_recommend(const Args& args) {
       "top", po::value(&top), "configurations to list (default 10)")(
       "strategies", po::value(&strategies),
       "comma-separated strategies to consider (default: all; serial only on 1 GPU)")(
-      "variant", po::value(&variant_text), "cost model: paradl (default for now) or paradise")(
+      "variant", po::value(&variant_text), "cost model: paradise (default) or paradl")(
       "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
       "layer-times", po::value(&spec.layer_times),

@@ -215,13 +215,13 @@ int run_validate(const Args& args) {
   po::options_description desc(
       "paradise validate --measured RUNS.csv [--system S] [--variant paradl|paradise] "
       "[--threshold 0.25] [--format table|json]");
-  std::string measured, system, variant = "paradl", format = "table";
+  std::string measured, system, variant = "paradise", format = "table";
   validate::Options o;
   desc.add_options()("measured", po::value(&measured)->required(),
                      "CSV of measured runs (header: model,dataset,system,strategy,gpus,batch,"
                      "precision and measured_iteration_s and/or measured_epoch_s)")(
       "system", po::value(&system), "built-in system or *.system file for every row")(
-      "variant", po::value(&variant), "cost model: paradl (default) or paradise")(
+      "variant", po::value(&variant), "cost model: paradise (default) or paradl")(
       "threshold", po::value(&o.threshold),
       "relative error beyond which a run is an anomaly (default 0.25)")(
       "format", po::value(&format), "table or json");

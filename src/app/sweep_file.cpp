@@ -78,7 +78,7 @@ SweepFile read_sweep_file(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   f.text = buffer.str();
-  std::string model, dataset, system = "abci", strategy, gpus, batch, variant = "paradl";
+  std::string model, dataset, system = "abci", strategy, gpus, batch, variant = "paradise";
   po::options_description d;
   d.add_options()("sweep.model", po::value(&model)->required())(
       "sweep.dataset", po::value(&dataset)->required())("sweep.system", po::value(&system))(

@@ -51,7 +51,7 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   out.attribute("sweep_file", f.text);
   out.attribute("command_line", command);
   out.attribute("ranks", static_cast<std::int64_t>(comm.size()));
-  out.attribute("variant", std::string("paradl"));
+  out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
   out.attribute("storage", f.storage);
   for (const auto& a : grid.axes()) {
     if (a.categorical()) {

@@ -77,7 +77,7 @@ PY
 # the calibrated file in predict: ParaDL's data-parallel gradient allreduce on 8 GPUs is a ring
 # over NVLink, per iteration 2(p-1)(alpha + 4 |w| / p beta) with |w| = 25,557,032 (resnet50)
 expect_rc 0 "predict on the calibrated system" -- "$paradise" predict --model resnet50 --dataset imagenet \
-  --system "$tmp/cal.system" --strategy data --gpus 8 --batch 256 --format json
+  --system "$tmp/cal.system" --strategy data --gpus 8 --batch 256 --variant paradl --format json
 $py - "$tmp/out" <<'PY' && ok || bad "predict uses the calibrated alpha and beta"
 import json, math, sys
 p = json.load(open(sys.argv[1]))

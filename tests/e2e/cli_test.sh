@@ -92,7 +92,7 @@ mpiexec -n 3 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o "$h5dir/three
 [ ! -e "$h5dir/one.h5.tmp" ] && [ ! -e "$h5dir/three.h5.tmp" ] && ok || bad "temporary files left behind"
 diffs=$(h5diff "$h5dir/one.h5" "$h5dir/three.h5" | grep '^attribute:' | grep -v -e '<ranks of' -e '<command_line of' -e '<creation_time of')
 [ -z "$diffs" ] && [ "$(h5diff "$h5dir/one.h5" "$h5dir/three.h5" | grep -c '^dataset:')" -eq 0 ] && ok || bad "1-rank and 3-rank files differ: $diffs"
-"$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 64 --batch 2048 --format json > "$h5dir/p.json"
+"$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 64 --batch 2048 --variant paradl --format json > "$h5dir/p.json"
 $py - "$h5dir/three.h5" "$h5dir/p.json" <<'PY' && ok || bad "xarray reading of the sweep file"
 import json, sys
 import xarray as xr
@@ -144,7 +144,7 @@ grep -q "1,000,000,000,000 points" /tmp/cli_err.$$ && ok || bad "too large grid 
 rm -f $bad_ini
 
 # memory limits: ParaDL's ResNet-50 fits 66 samples per 16 GB GPU (cost-model-notes §7.1)
-expect_rc 0 "memlimit" -- "$paradise" memlimit --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
+expect_rc 0 "memlimit" -- "$paradise" memlimit --variant paradl --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
   --dataset imagenet-paradl --strategy data --gpus 8 --batch 8
 grep -q "largest feasible global batch: 528" /tmp/cli_out.$$ && ok || bad "memlimit batch 8 x 66 = 528: $(cat /tmp/cli_out.$$)"
 expect_rc 0 "memlimit resolution" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 4 --batch 4 --resolution 64..1024 --sides 128,512

@@ -131,8 +131,9 @@ expect_rc 0 "recommend nothing fits (table)" -- "$paradise" recommend --model vg
 grep -q "no feasible configuration" "$tmp/out" && grep -Eq "^  serial +out of memory: needs" "$tmp/out" \
   && ok || bad "table: no feasible configuration, serial out of memory"
 
-# a strategy with feasible points that lost: its best point relative to the winner
-expect_rc 0 "recommend losers" -- "${rec[@]}" --max-gpus 4096 --batch-range 32..8192 --format json
+# a strategy with feasible points that lost: its best point relative to the winner (ParaDL's
+# model: data parallelism wins, the hybrids are communication-bound)
+expect_rc 0 "recommend losers" -- "${rec[@]}" --variant paradl --max-gpus 4096 --batch-range 32..8192 --format json
 $py - "$tmp/out" <<'PY' && ok || bad "why_not for feasible losers"
 import json, re, sys
 r = json.load(open(sys.argv[1]))
