@@ -103,6 +103,7 @@ p = json.load(open(sys.argv[2]))
 pt = dict(model="resnet50", dataset="imagenet", system="dgx-a100", strategy="data", gpus=64, batch=2048)
 assert int(ds.status.sel(**pt)) == 0 and float(ds.memory_per_gpu_bytes.sel(**pt)) == p["memory_per_gpu_bytes"]
 assert ds.attrs["ranks"] == 3 and "[sweep]" in ds.attrs["sweep_file"]
+assert ds.attrs["variant"] == "paradl"  # quickstart.ini: variant = paradl
 # the pareto group: per (model, dataset, system, batch) no row dominates another
 pf = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto").to_dataframe()
 assert len(pf) > 0
