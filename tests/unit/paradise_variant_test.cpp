@@ -321,6 +321,33 @@ TEST(ParadiseVariant, DasoSavesUpToAThirdOverBlockingDataParallelism) {
   }
 }
 
+// Precision (cost-model-notes §6.3; datasheet peaks in the system catalog): without a
+// measured time, mixed precision times the GEMMs at the fp16 tensor-core peak and stores
+// activations in 2 bytes, tf32 at the tf32 peak with 4-byte activations.
+TEST(ParadiseVariant, PrecisionSetsThePeakAndTheActivationBytes) {
+  const auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
+  const auto part = [](const Prediction& p, std::string_view name) {
+    for (const auto& m : p.memory)
+      if (m.name == name) return m.bytes;
+    return -1.0;
+  };
+  auto c = paradise_config(Kind::Data, 1, 256);
+  const auto fp32 = predict(w, c);
+  c.precision = Precision::Tf32;
+  const auto tf32 = predict(w, c);
+  c.precision = Precision::Mixed;
+  const auto mixed = predict(w, c);
+  EXPECT_LT(tf32.epoch_compute_s, fp32.epoch_compute_s);   // 156 vs 19.5 TFLOP/s
+  EXPECT_LT(mixed.epoch_compute_s, tf32.epoch_compute_s);  // 312 TFLOP/s, half the bytes
+  EXPECT_DOUBLE_EQ(part(tf32, "saved activations (autograd)"),
+                   part(fp32, "saved activations (autograd)"));
+  // 2-byte activations; the int64 max-pool indices and dropout masks keep their size
+  EXPECT_LT(part(mixed, "saved activations (autograd)"),
+            0.55 * part(fp32, "saved activations (autograd)"));
+  EXPECT_GT(part(mixed, "saved activations (autograd)"),
+            0.45 * part(fp32, "saved activations (autograd)"));
+}
+
 // 1F1B keeps at most p micro-batches in flight, GPipe all S: fewer activations, same time.
 TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
