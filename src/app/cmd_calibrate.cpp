@@ -216,6 +216,14 @@ int run_calibrate(const Args& args) {
     level.latency_s = f.alpha_s;
     level.bandwidth_Bps = 1 / f.beta_s_per_byte;
     print_fit(m, f, src, before, level);
+    if (m.form != calibrate::Form::PointToPoint && m.ranks > s.gpus_per_node &&
+        s.nics_per_node != 1) {
+      // a collective across nodes runs over all of a node's adapters at once: its bus
+      // bandwidth is the node's, which the paradise variant must not multiply again
+      s.nics_per_node = 1;
+      std::cout << "  note: " << m.ranks << "-GPU " << calibrate::form_name(m.form)
+                << " spans nodes: its bandwidth is a whole node's; nics_per_node = 1\n\n";
+    }
     if (m.ranks > level.span_gpus)
       std::cout << "  note: " << m.ranks << " GPUs span more than level " << level.name << " ("
                 << level.span_gpus << " GPUs): the measurement includes a higher level\n\n";

@@ -142,8 +142,8 @@ int run_predict(const Args& args) {
       "dataset name or NAME:SAMPLES:SHAPE (default for .net: its own)")(
       "system", po::value(&spec.system)->default_value("abci"), "built-in system or *.system file")(
       "strategy", po::value(&kind),
-      "serial data spatial filter channel pipeline data+filter data+spatial")(
-      "gpus", po::value(&c.gpus)->required(), "number of GPUs P")(
+      "serial data spatial filter channel pipeline data+filter data+spatial; paradise variant "
+      "also data+pipeline daso")("gpus", po::value(&c.gpus)->required(), "number of GPUs P")(
       "batch", po::value(&c.batch)->required(), "global mini-batch B")(
       "variant", po::value(&variant),
       "paradise (default: the extended model) or paradl (ParaDL's)")(
@@ -178,10 +178,7 @@ int run_predict(const Args& args) {
                      "Predicts time and memory per GPU of one training configuration."))
     return 0;
   const auto k = strategy::kind_from_name(kind);
-  if (!k)
-    throw InputError("--strategy '" + kind +
-                     "': expected serial, data, spatial, filter, channel, pipeline, data+filter or "
-                     "data+spatial");
+  if (!k) throw InputError("--strategy '" + kind + "': expected " + strategy::kind_list());
   c.kind = *k;
   const auto v = strategy::variant_from_name(variant);
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");

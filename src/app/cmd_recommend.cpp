@@ -320,7 +320,8 @@ int run_recommend(const Args& args) {
   }
   std::vector<Kind> kinds;
   if (strategies.empty()) {
-    kinds = strategy::all_kinds();
+    for (const Kind k : strategy::all_kinds())  // what the variant models
+      if (strategy::models(*variant, k)) kinds.push_back(k);
   } else {
     std::size_t start = 0;
     while (start <= strategies.size()) {
@@ -328,10 +329,7 @@ int run_recommend(const Args& args) {
       if (end == std::string::npos) end = strategies.size();
       const std::string name = strategies.substr(start, end - start);
       const auto k = strategy::kind_from_name(name);
-      if (!k)
-        throw InputError("--strategies '" + name +
-                         "': expected serial, data, spatial, filter, channel, pipeline, "
-                         "data+filter or data+spatial");
+      if (!k) throw InputError("--strategies '" + name + "': expected " + strategy::kind_list());
       if (std::find(kinds.begin(), kinds.end(), *k) == kinds.end()) kinds.push_back(*k);
       start = end + 1;
     }

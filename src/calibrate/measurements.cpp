@@ -101,7 +101,7 @@ Measurement parse_nccl_tests(std::istream& in, const std::string& file, std::int
         gpus = parse_int(t[3], o, "nGpus");
       } else if (!t.empty() && t[0] == "Rank") {
         ++rank_lines;
-      } else if (nth(t, "size") && nth(t, "time") && nth(t, "busbw")) {
+      } else if (nth(t, "size") && nth(t, "time") && nth(t, "algbw") && nth(t, "busbw")) {
         header = t;
         header_line = line;
         time_col = nth(t, "time");  // the first: out-of-place
@@ -112,7 +112,8 @@ Measurement parse_nccl_tests(std::istream& in, const std::string& file, std::int
     }
     if (header.empty() || !starts_with_digit(text)) continue;  // NCCL INFO lines, banners
     const auto t = tokens(text);
-    if (t.size() < header.size() - 1)  // the in-place #wrong may be absent
+    const std::size_t needed = std::max({*time_col, *algbw_col, *busbw_col}) + 1;
+    if (t.size() < needed || t.size() < header.size() - 1)  // the in-place #wrong may be absent
       fail_input(o, "line", text,
                  std::to_string(t.size()) + " fields; the table header (line " +
                      std::to_string(header_line) + ") has " + std::to_string(header.size()));

@@ -48,7 +48,8 @@ void daso(const Workload& w, const Config& c, Builder& b) {
       b.comm("node-local parameter broadcast", "broadcast/binomial", "GE", g,
              cost::broadcast_binomial(node, g, n) / pol.daso_global_skip);
   }
-  paradise_memory(b, w, c, static_cast<double>(c.batch) / p, params, 1);
+  // node-local DDP: its bucket buffer and (with ZeRO) shards over the node's replicas
+  paradise_memory(b, w, c, static_cast<double>(c.batch) / p, params, g);
   if (nodes > 1) b.memory("global sync buffers (bf16 send and receive)", 2 * params * 2);
 }
 

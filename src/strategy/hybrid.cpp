@@ -56,6 +56,21 @@ double split_time(const Workload& w, double q, int upto) {
   return t;
 }
 
+// The paradise variant's activation share of a GPU under a spatial split: the model's
+// activations (ParaDL's memory rule, §1.5.4) with the parallel layers' divided by q, over
+// all of them.
+double split_share(const Workload& w, double q) {
+  double split = 0, all = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    const auto& l = w.model.layers[i];
+    if (!counts_for_memory(l)) continue;
+    const double e = static_cast<double>(l.input_elements + l.output_elements);
+    all += e;
+    split += w.active[i] ? e / q : e;
+  }
+  return all > 0 ? split / all : 1;
+}
+
 std::string_view gradient_label(const Config& c) {
   return cost::allreduce_label(c.gradient_allreduce);
 }
@@ -171,7 +186,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     if (l.op == model::Op::Input) continue;
     act += static_cast<double>(l.input_elements + l.output_elements) / (w.active[i] ? p : 1);
   }
-  if (paradise(c)) return paradise_memory(b, w, c, B * act / (s.x + s.y), s.w, c.gpus);
+  if (paradise(c)) return paradise_memory(b, w, c, B * split_share(w, p), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * B * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }
@@ -303,7 +318,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (w.active[static_cast<std::size_t>(i)] ? q : 1);
   }
-  if (paradise(c)) return paradise_memory(b, w, c, per_group * act / (s.x + s.y), s.w, c.gpus);
+  if (paradise(c)) return paradise_memory(b, w, c, per_group * split_share(w, q), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }

@@ -43,6 +43,16 @@ const std::vector<Kind>& all_kinds() {
   return kinds;
 }
 
+std::string kind_list() {
+  std::string s;
+  for (const auto& [kind, name] : kKinds) s += (s.empty() ? "" : ", ") + std::string(name);
+  return s;
+}
+
+bool models(Variant v, Kind k) {
+  return v == Variant::Paradise || (k != Kind::DataPipeline && k != Kind::Daso);
+}
+
 std::string_view variant_name(Variant v) {
   return v == Variant::Paradl ? "paradl" : "paradise";
 }

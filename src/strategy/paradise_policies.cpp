@@ -109,7 +109,11 @@ GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int
   // NCCL's tuner (§5.3): ring or tree by predicted time; across nodes also the two-level
   // form (reduce-scatter in the node, allreduce of n/g across nodes, allgather)
   GradientExchange best{cost::allreduce_ring(link, p, bytes), "allreduce/ring"};
-  const double tree = cost::allreduce_double_binary_tree(link, p, bytes);
+  // NCCL's tuning model (§5.3): the tree's algorithm bandwidth is 0.9 x 0.5 of the bus
+  // bandwidth, so its bandwidth term is n beta / 0.45 (the ring's is 2 (p-1)/p n beta)
+  system::Link tree_link = link;
+  tree_link.beta_s_per_byte /= 0.45;
+  const double tree = p > 1 ? cost::allreduce_double_binary_tree(tree_link, p, bytes) : 0;
   if (tree < best.seconds) best = {tree, "allreduce/double-binary-tree"};
   const std::int64_t g = w.system.gpus_per_node;
   if (flows == 0 && p == span && p > g && g > 1 && p % g == 0) {
@@ -148,14 +152,16 @@ GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::i
   if (!c.policies.leader_reduce) {
     // every GPU of a group exchanges its own shard with its peers of the other groups: p2
     // concurrent communicators per node share the node's adapters (ParaDL: bandwidth / 2 p2)
-    const auto x = paradise_allreduce(w, c, p1, p, shard_bytes, p2);
+    const auto x =
+        paradise_allreduce(w, c, p1, p, shard_bytes, std::min(p2, w.system.gpus_per_node));
     return {x.seconds, x.label};
   }
   // reduce to a leader, leaders allreduce everything, broadcast back (cost-model-notes
   // §5.2 (b): what ParaDL's hybrids measured)
   const double n = shard_bytes * static_cast<double>(p2);
   const system::Link node = w.system.link_for(p2);
-  const auto leaders = paradise_allreduce(w, c, p1, p, n, 1);
+  const auto leaders =
+      paradise_allreduce(w, c, p1, p, n, std::max<std::int64_t>(1, w.system.gpus_per_node / p2));
   return {
       cost::reduce_binomial(node, p2, n) + leaders.seconds + cost::broadcast_binomial(node, p2, n),
       "reduce+allreduce+broadcast"};

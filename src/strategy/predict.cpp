@@ -187,8 +187,15 @@ void pipeline(const Workload& w, const Config& c, Builder& b, std::int64_t stage
               std::to_string(segments) + " micro-batches");
     return;
   }
-  const auto ends = balanced_partition(t, static_cast<std::size_t>(stages));
   const double B = static_cast<double>(c.batch / replicas), S = static_cast<double>(segments);
+  // ParaDL balances the stages on its times; the paradise variant on its own per-layer times
+  std::vector<double> own;
+  if (paradise(c)) {
+    for (std::size_t k = 0; k < t.size(); ++k)
+      own.push_back(paradise_layer_s(w, c, first + k, B / S, 1));
+  }
+  const auto ends = balanced_partition(paradise(c) ? std::span<const double>(own) : t,
+                                       static_cast<std::size_t>(stages));
   const double p = static_cast<double>(stages), D = static_cast<double>(w.dataset_samples);
   double max_t = 0, max_mem = 0, max_boundary = 0, max_params = 0, max_paradise_s = 0;
   std::size_t begin = 0;
@@ -197,7 +204,7 @@ void pipeline(const Workload& w, const Config& c, Builder& b, std::int64_t stage
     for (std::size_t k = begin; k < ends[g]; ++k) {
       const auto& l = layer(k);
       time += t[k];
-      if (paradise(c)) paradise_s += paradise_layer_s(w, c, first + k, B / S, 1);
+      if (paradise(c)) paradise_s += own[k];
       mem += static_cast<double>(l.params);
       stage_params += static_cast<double>(l.params);
       if (counts_for_memory(l))
@@ -223,7 +230,8 @@ void pipeline(const Workload& w, const Config& c, Builder& b, std::int64_t stage
     b.comm("stage boundary send/recv", "p2p", "FB", stages, per_epoch / b.iterations());
     // paradise: a transfer overlaps the next micro-batch's compute; only the pipeline's
     // fill and drain wait for them (2 (p - 1) of the 2 (p + S - 2))
-    if (paradise(c) && c.policies.overlap_pipeline_transfers) b.overlapped(2 * (S - 1) * transfer);
+    if (paradise(c) && c.policies.overlap_pipeline_transfers)
+      b.overlapped(per_epoch / b.iterations() * (S - 1) / (p + S - 2));
   }
   if (paradise(c) && replicas > 1) {
     // HyPar-Flow: each stage's replicas allreduce its gradients; the stages' communicators

@@ -31,7 +31,9 @@ class Builder {
     p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_time_s = p_.iteration_time_s = 0;
     p_.epoch_overlapped_s = 0;
     p_.memory_per_gpu_bytes = 0;
-    p_.iterations_per_epoch = c.batch > 0 ? (w.dataset_samples + c.batch - 1) / c.batch : 0;
+    // ceil(D / B) without overflow for huge B
+    p_.iterations_per_epoch =
+        c.batch > 0 ? w.dataset_samples / c.batch + (w.dataset_samples % c.batch != 0 ? 1 : 0) : 0;
   }
   double iterations() const { return static_cast<double>(p_.iterations_per_epoch); }
   double delta() const { return d_; }

@@ -132,10 +132,7 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
     r.layer_config = cell("layer_config");
     r.layer_times = cell("layer_times");
     const auto k = strategy::kind_from_name(r.strategy);
-    if (!k)
-      fail_input(o, "column strategy", r.strategy,
-                 "expected serial, data, spatial, filter, channel, pipeline, data+filter or "
-                 "data+spatial");
+    if (!k) fail_input(o, "column strategy", r.strategy, "expected " + strategy::kind_list());
     r.kind = *k;
     const auto prec = strategy::precision_from_name(r.precision);
     if (!prec) fail_input(o, "column precision", r.precision, "expected fp32, tf32 or mixed");

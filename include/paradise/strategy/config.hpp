@@ -29,6 +29,8 @@ enum class Kind : std::uint8_t {
 std::string_view kind_name(Kind k);
 std::optional<Kind> kind_from_name(std::string_view name);
 const std::vector<Kind>& all_kinds();
+/// "serial, data, ..., daso": every strategy's name, for messages.
+std::string kind_list();
 
 enum class Variant : std::uint8_t {
   Paradl,   ///< ParaDL's formulas and parametrisation as published (issue 3)
@@ -36,6 +38,8 @@ enum class Variant : std::uint8_t {
 };
 std::string_view variant_name(Variant v);
 std::optional<Variant> variant_from_name(std::string_view name);
+/// Whether the variant models the strategy (data+pipeline and daso: paradise only).
+bool models(Variant v, Kind k);
 
 /// Arithmetic of the training run: fp32; tf32 (fp32 storage, tensor-core GEMMs); mixed
 /// (fp16/bf16 activations, weights and gradients, fp32 master weights; cost-model-notes §6.3).
