@@ -153,5 +153,39 @@ expect_rc 2 "predict --layer-times with --time-per-sample" -- "$paradise" predic
   --dataset cifar10 --gpus 1 --batch 16 --layer-times "$tmp/tiny-layers.csv" --time-per-sample 0.1
 grep -qF "give one of them" "$tmp/err" && ok || bad "layer times and time per sample: $(cat "$tmp/err")"
 
+# a flat all_reduce_perf across two DGX A100 nodes (16 GPUs): its bus bandwidth is a whole
+# node's, so both variants must give the measured ring back (alpha 20 us, 20 GB/s:
+# t = 2(p-1)(alpha + n/p beta)), not the paradise variant's 8 adapters x 20 GB/s
+$py - "$tmp" <<'PY' || bad "writing the 16-GPU table"
+import sys
+p, a, b = 16, 20e-6, 1 / 20e9
+with open(f"{sys.argv[1]}/all_reduce_16.out", "w") as f:
+    f.write("#       size         count      type   redop    root     time   algbw   busbw #wrong\n")
+    n = 1024
+    while n <= 1 << 30:
+        s = 2 * (p - 1) * a + 2 * (p - 1) / p * n * b
+        f.write(f"{n:12d}{n // 4:14d}     float     sum      -1 {s * 1e6:10.4f} {n / s / 1e9:7.2f} "
+                f"{n / s / 1e9 * 2 * (p - 1) / p:7.2f}      0\n")
+        n *= 4
+PY
+expect_rc 0 "calibrate across nodes" -- "$paradise" calibrate --system dgx-a100 \
+  --nccl "$tmp/all_reduce_16.out:leaf:16" -o "$tmp/cal16.system"
+grep -q "nics_per_node = 1" "$tmp/out" && ok || bad "across nodes: nics_per_node = 1 noted: $(cat "$tmp/out")"
+for variant in paradl paradise; do
+  expect_rc 0 "predict $variant on the node-calibrated system" -- "$paradise" predict --model resnet50 \
+    --dataset imagenet --system "$tmp/cal16.system" --strategy data --gpus 16 --batch 256 \
+    --variant $variant --no-overlap --no-algorithm-choice --format json
+  $py - "$tmp/out" <<'PY' && ok || bad "$variant: the calibrated 16-GPU ring"
+import json, math, sys
+p = json.load(open(sys.argv[1]))
+want = math.ceil(1281167 / 256) * 2 * 15 * (20e-6 + 4 * 25557032 / 16 / 20e9)
+got = p["communication"]["gradient allreduce"]["epoch_s"]
+assert abs(got - want) <= 1e-3 * want, (got, want)
+PY
+done
+# a row shorter than the columns it needs is an error, not a crash
+printf '#  size count type redop root time algbw busbw\n1024 256 float sum -1 12.5 0.08\n' >"$tmp/short.out"
+bad_input "short.out:2" -- --system dgx-a100 --nccl "$tmp/short.out:leaf:16" -o "$tmp/short.system"
+
 echo "calibrate_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -351,6 +351,22 @@ TEST(ParadiseVariant, PrecisionSetsThePeakAndTheActivationBytes) {
             0.45 * part(fp32, "saved activations (autograd)"));
 }
 
+// Overlap never hides more than the transfers it overlaps, whatever the batch: batches that
+// do not divide ImageNet's 1,281,167 samples (a short last iteration) and a batch of 2^62
+// (ceil(D/B) = 1, computed without overflow) keep epoch time >= compute.
+TEST(ParadiseVariant, OverlapNeverHidesMoreThanTheTransfers) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  for (std::int64_t batch : {std::int64_t{1} << 11, std::int64_t{3} << 20, std::int64_t{1} << 62}) {
+    auto c = paradise_config(Kind::Pipeline, 4, batch);
+    c.segments = 4;
+    const auto p = predict(w, c);
+    EXPECT_EQ(p.iterations_per_epoch, (1281167 + batch - 1) / batch) << batch;
+    EXPECT_LE(p.epoch_overlapped_s, p.epoch_communication_s) << batch;
+    EXPECT_GE(p.epoch_time_s, p.epoch_compute_s) << batch;
+    EXPECT_TRUE(std::isfinite(p.epoch_time_s)) << batch;
+  }
+}
+
 // 1F1B keeps at most p micro-batches in flight, GPipe all S: fewer activations, same time.
 TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
