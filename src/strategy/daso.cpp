@@ -12,7 +12,7 @@
 
 namespace paradise::strategy::detail {
 
-void daso(const Workload& w, const Config& c, Builder& b) {
+void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (!paradise(c)) return b.invalid("daso is modelled by the paradise variant only");
   if (c.batch % c.gpus != 0)
     return b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
@@ -31,7 +31,7 @@ void daso(const Workload& w, const Config& c, Builder& b) {
   const system::Link node = w.system.link_for(g);
   const double iteration = epoch / b.iterations();
   if (g > 1) {  // DDP inside the node: buckets overlapped with the backward pass
-    const double bwd = iteration * backward_share(w);
+    const double bwd = iteration * s.backward_share;
     const auto local = overlapped_allreduce(w, c, g, n, iteration - bwd, bwd);
     b.comm("node-local gradient allreduce", local.label, "GE", g,
            local.total_s / pol.daso_local_skip);
@@ -49,7 +49,7 @@ void daso(const Workload& w, const Config& c, Builder& b) {
              cost::broadcast_binomial(node, g, n) / pol.daso_global_skip);
   }
   // node-local DDP: its bucket buffer and (with ZeRO) shards over the node's replicas
-  paradise_memory(b, w, c, static_cast<double>(c.batch) / p, params, g);
+  paradise_memory(b, s, c, static_cast<double>(c.batch) / p, params, g);
   if (nodes > 1) b.memory("global sync buffers (bf16 send and receive)", 2 * params * 2);
 }
 

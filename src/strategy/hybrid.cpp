@@ -186,7 +186,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     if (l.op == model::Op::Input) continue;
     act += static_cast<double>(l.input_elements + l.output_elements) / (w.active[i] ? p : 1);
   }
-  if (paradise(c)) return paradise_memory(b, w, c, B * split_share(w, p), s.w, c.gpus);
+  if (paradise(c)) return paradise_memory(b, s, c, B * split_share(w, p), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * B * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }
@@ -241,7 +241,7 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
     b.comm("gradient allreduce across groups", gradient_label(c), "GE", p1,
            cost::allreduce(c.gradient_allreduce, net, p1, bytes));
   }
-  if (paradise(c)) return paradise_memory(b, w, c, per_group, split_weights, p1);
+  if (paradise(c)) return paradise_memory(b, s, c, per_group, split_weights, p1);
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * (s.x + s.y));
   b.memory("weights and gradients", 2 * d * split_weights);
 }
@@ -318,7 +318,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (w.active[static_cast<std::size_t>(i)] ? q : 1);
   }
-  if (paradise(c)) return paradise_memory(b, w, c, per_group * split_share(w, q), s.w, c.gpus);
+  if (paradise(c)) return paradise_memory(b, s, c, per_group * split_share(w, q), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }

@@ -72,6 +72,7 @@ double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, doubl
   const double split = w.active[i] ? q : 1;
   const double measured = w.layer_time_s[i] * n;  // ParaDL's parametrisation (§1.5)
   if (!c.policies.roofline_compute) return measured / split;
+  if (w.measured_time && split == 1) return measured;  // the roofline's ratio is 1
   const auto& l = w.model.layers[i];
   const double r = roofline_s(w, c, l, n, split);
   if (!w.measured_time) return r;
@@ -167,18 +168,9 @@ GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::i
       "reduce+allreduce+broadcast"};
 }
 
-double backward_share(const Workload& w) {
-  double fwd = 0, bwd = 0;
-  for (const auto& l : w.model.layers) {
-    fwd += l.forward_flops;
-    bwd += l.backward_data_flops + l.backward_weight_flops;
-  }
-  return fwd + bwd > 0 ? bwd / (fwd + bwd) : 2.0 / 3.0;
-}
-
 // Model state per parameter (cost-model-notes §6.3): weights, gradients, optimizer state;
 // mixed precision keeps fp16 weights and gradients and an fp32 master copy.
-void paradise_memory(Builder& b, const Workload& w, const Config& c, double activation_samples,
+void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
                      double local_params, std::int64_t data_parallel) {
   const auto& pol = c.policies;
   const double e = element_bytes(c), mixed = c.precision == Precision::Mixed ? 4 : 0;
@@ -189,17 +181,12 @@ void paradise_memory(Builder& b, const Workload& w, const Config& c, double acti
   const double dp = static_cast<double>(std::max<std::int64_t>(1, data_parallel));
   const auto shard = [&](int stage) { return pol.zero_stage >= stage ? dp : 1.0; };
   // saved for backward (issue 2's rule per layer) and the largest pair of transient
-  // gradient buffers dL/dy, dL/dx (§6.2: not the sum over layers)
-  double saved = 0, fixed = 0, largest = 0, outputs = 0;
-  for (const auto& l : w.model.layers) {
-    saved += static_cast<double>(l.saved_elements);
-    fixed += static_cast<double>(l.saved_fixed_bytes);
-    largest = std::max(largest, static_cast<double>(l.input_elements + l.output_elements));
-    if (counts_for_memory(l)) outputs += static_cast<double>(l.output_elements);
-  }
-  b.memory("saved activations (autograd)", activation_samples * (saved * e + fixed));
-  b.memory("activation gradients",
-           activation_samples * e * (c.policies.free_activation_gradients ? largest : outputs));
+  // gradient buffers dL/dy, dL/dx (§6.2: not the sum over layers), or all of them
+  b.memory("saved activations (autograd)",
+           activation_samples * (s.saved * e + s.saved_fixed_bytes));
+  b.memory(
+      "activation gradients",
+      activation_samples * e * (c.policies.free_activation_gradients ? s.largest_pair : s.outputs));
   b.memory("weights", local_params * e / shard(3));
   b.memory("gradients", local_params * e / shard(2));
   b.memory("optimizer state", local_params * state / shard(1));

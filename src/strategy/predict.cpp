@@ -28,7 +28,7 @@ void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const auto D = static_cast<double>(w.dataset_samples);
   if (paradise(c)) {
     b.compute(paradise_compute(w, c, D, B, 1));
-    return paradise_memory(b, w, c, B, static_cast<double>(w.model.params()), 1);
+    return paradise_memory(b, s, c, B, static_cast<double>(w.model.params()), 1);
   }
   b.compute(D * s.t);
   b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
@@ -38,7 +38,7 @@ void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
 // The paradise variant of data parallelism: roofline compute of B/p samples per GPU, the
 // gradient allreduce NCCL would pick, in buckets overlapped with the backward pass, and
 // memory by component (model state sharded over the replicas per the ZeRO stage).
-void paradise_data(const Workload& w, const Config& c, Builder& b) {
+void paradise_data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch);
   const double per_gpu = B / p;
   const double epoch =
@@ -46,13 +46,13 @@ void paradise_data(const Workload& w, const Config& c, Builder& b) {
   b.compute(epoch);
   const double params = static_cast<double>(w.model.params());
   if (c.gpus > 1) {
-    const double iteration = epoch / b.iterations(), bwd = iteration * backward_share(w);
+    const double iteration = epoch / b.iterations(), bwd = iteration * s.backward_share;
     const auto x =
         overlapped_allreduce(w, c, c.gpus, params * element_bytes(c), iteration - bwd, bwd);
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
     b.overlapped(x.total_s - x.exposed_s);
   }
-  paradise_memory(b, w, c, per_gpu, params, c.gpus);
+  paradise_memory(b, s, c, per_gpu, params, c.gpus);
 }
 
 // Data (eqs. 5-7): (D/p) sum(FW+BW); 2(p-1)(D/B)(a + (sum|w|/p) delta b);
@@ -61,7 +61,7 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (c.batch % c.gpus != 0)
     b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
               std::to_string(c.gpus) + " GPUs");
-  if (paradise(c)) return paradise_data(w, c, b);
+  if (paradise(c)) return paradise_data(w, c, s, b);
   const double p = static_cast<double>(c.gpus);
   // ParaDL's code: each GPU processes ceil(D/p) samples per epoch
   b.compute(std::ceil(static_cast<double>(w.dataset_samples) / p) * s.t);
@@ -115,7 +115,7 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
          filter ? "allreduce/ring" : "allgather/ring", "FB", c.gpus, filter ? backward : forward);
   // ParaDL's code divides the split weights by p twice (§1.9.1); fixed on request.
   const double weights = s.w - s.w_active + s.w_active / p;
-  if (paradise(c)) return paradise_memory(b, w, c, B, weights, 1);
+  if (paradise(c)) return paradise_memory(b, s, c, B, weights, 1);
   b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
   b.memory("weights and gradients", 2 * b.delta() * (c.fix_paradl_bugs ? weights : weights / p));
 }
@@ -167,7 +167,7 @@ std::vector<std::size_t> balanced_partition(std::span<const double> t, std::size
 // cost-model-notes §2). ParaDL's GPipe (TR eqs. 12-14, §1.4.1):
 // T_comp = D (p+S-1)/S max_i T_{G_i}; T_comm = 2 (D (p+S-2)/B) max_i (a + (B/S)|y_{G_i}| delta b);
 // M = 2 delta max_i sum_{l in g_i} (B(|x_l|+|y_l|) + |w_l|) (all S micro-batches kept, note P2).
-void pipeline(const Workload& w, const Config& c, Builder& b, std::int64_t stages,
+void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, std::int64_t stages,
               std::int64_t replicas) {
   // the model's layers without the input placeholder (only ever the first layer)
   const std::size_t first = !w.model.layers.empty() && w.model.layers[0].op == Op::Input ? 1 : 0;
@@ -244,20 +244,20 @@ void pipeline(const Workload& w, const Config& c, Builder& b, std::int64_t stage
     // activations of the micro-batches in flight: all S (GPipe), at most p on the first
     // stage with 1F1B (PipeDream-Flush); a stage's share approximated by 1/p of the model
     const double in_flight = c.policies.one_f_one_b ? std::min(S, p) : S;
-    return paradise_memory(b, w, c, B / S * in_flight / p, max_params, replicas);
+    return paradise_memory(b, s, c, B / S * in_flight / p, max_params, replicas);
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
 }
 
 // data+pipeline (HyPar-Flow, cost-model-notes §2): p = partitions x replicas, a replica's
 // partitions on p2 consecutive GPUs (default: one node). Modelled by the paradise variant.
-void data_pipeline(const Workload& w, const Config& c, Builder& b) {
+void data_pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (!paradise(c)) return b.invalid("data+pipeline is modelled by the paradise variant only");
   const std::int64_t stages = c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
   if (c.gpus % stages != 0)
     return b.invalid(std::to_string(c.gpus) + " GPUs are not a multiple of " +
                      std::to_string(stages) + " pipeline stages");
-  pipeline(w, c, b, stages, c.gpus / stages);
+  pipeline(w, c, s, b, stages, c.gpus / stages);
 }
 
 }  // namespace
@@ -289,13 +289,13 @@ void predict_into(const Workload& w, const LayerSums& s, const Config& c, Predic
       model_parallel(w, c, s, b, false);
       break;
     case Kind::Pipeline:
-      pipeline(w, c, b, c.gpus, 1);
+      pipeline(w, c, s, b, c.gpus, 1);
       break;
     case Kind::DataPipeline:
-      data_pipeline(w, c, b);
+      data_pipeline(w, c, s, b);
       break;
     case Kind::Daso:
-      daso(w, c, b);
+      daso(w, c, s, b);
       break;
     case Kind::Spatial:
       spatial(w, c, s, b);

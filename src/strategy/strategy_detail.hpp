@@ -83,7 +83,7 @@ class Builder {
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b);
 void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b);
 void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b);
-void daso(const Workload& w, const Config& c, Builder& b);
+void daso(const Workload& w, const Config& c, const Totals& s, Builder& b);
 
 // The paradise variant's policies (paradise_policies.cpp).
 inline bool paradise(const Config& c) {
@@ -123,12 +123,10 @@ struct GradientOverlap {
 /// follows forward_s seconds of forward pass (per iteration).
 GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
                                      double gradient_bytes, double forward_s, double backward_s);
-/// Backward FLOPs / all FLOPs of the model (2/3 for a model without FLOP counts).
-double backward_share(const Workload& w);
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
 /// workspace, communication buffers, context.
-void paradise_memory(Builder& b, const Workload& w, const Config& c, double activation_samples,
+void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
                      double local_params, std::int64_t data_parallel);
 
 }  // namespace paradise::strategy::detail

@@ -22,9 +22,17 @@ bool counts_for_memory(const model::LayerStats& l) {
 
 LayerSums sum_layers(const Workload& wl) {
   LayerSums s;
+  double forward = 0, backward = 0;
   for (std::size_t i = 0; i < wl.model.layers.size(); ++i) {
     const auto& l = wl.model.layers[i];
     const bool a = wl.active[i];
+    s.saved += static_cast<double>(l.saved_elements);
+    s.saved_fixed_bytes += static_cast<double>(l.saved_fixed_bytes);
+    s.largest_pair =
+        std::max(s.largest_pair, static_cast<double>(l.input_elements + l.output_elements));
+    if (counts_for_memory(l)) s.outputs += static_cast<double>(l.output_elements);
+    forward += l.forward_flops;
+    backward += l.backward_data_flops + l.backward_weight_flops;
     const auto w = static_cast<double>(l.params);
     s.w += w;
     s.t += wl.layer_time_s[i];
@@ -41,6 +49,7 @@ LayerSums sum_layers(const Workload& wl) {
       }
     }
   }
+  if (forward + backward > 0) s.backward_share = backward / (forward + backward);
   return s;
 }
 

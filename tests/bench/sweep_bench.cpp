@@ -51,8 +51,36 @@ void MixedStrategies(benchmark::State& state) {
   run(state, s);
 }
 
+// the same two grids under the paradise variant (per-layer roofline at every point)
+void DataParallelResnet50Paradise(benchmark::State& state) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data"};
+  for (std::int64_t g = 1; g <= 4096; g *= 2) s.gpus.push_back(g);
+  for (std::int64_t b = 32; b <= 65536; b += 32) s.batch.push_back(b);
+  s.variant = paradise::strategy::Variant::Paradise;
+  run(state, s);
+}
+
+void MixedStrategiesParadise(benchmark::State& state) {
+  SweepSpec s;
+  s.models = {"resnet50", "vgg16", "alexnet"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci", "dgx-a100"};
+  s.strategies = {"serial",  "data",     "spatial",     "filter",
+                  "channel", "pipeline", "data+filter", "data+spatial"};
+  for (std::int64_t g = 1; g <= 1024; g *= 2) s.gpus.push_back(g);
+  for (std::int64_t b = 64; b <= 4096; b *= 2) s.batch.push_back(b);
+  s.variant = paradise::strategy::Variant::Paradise;
+  run(state, s);
+}
+
 BENCHMARK(DataParallelResnet50);
 BENCHMARK(MixedStrategies);
+BENCHMARK(DataParallelResnet50Paradise);
+BENCHMARK(MixedStrategiesParadise);
 
 }  // namespace
 

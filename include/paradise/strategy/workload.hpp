@@ -28,6 +28,11 @@ struct LayerSums {
   double x_active = 0, y_active = 0;  ///< the same over the parallelised layers
   double w = 0, w_active = 0;         ///< sum |w_l|
   double t = 0, t_active = 0;         ///< seconds per sample
+  // for the paradise variant's memory and overlap (cost-model-notes §6.2, §3)
+  double saved = 0, saved_fixed_bytes = 0;  ///< saved-for-backward elements, fixed bytes
+  double largest_pair = 0;  ///< the largest |x_l| + |y_l|: the live activation gradients
+  double outputs = 0;       ///< sum |y_l| over the non-in-place layers (all gradients kept)
+  double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
 };
 LayerSums sum_layers(const Workload& w);
 /// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
