@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "paradise/cost/collectives.hpp"
+#include "paradise/strategy/compute_memo.hpp"
 #include "strategy_detail.hpp"
 
 namespace paradise::strategy::detail {
@@ -83,8 +84,19 @@ double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, doubl
 
 double paradise_compute(const Workload& w, const Config& c, double samples, double call, double q) {
   if (samples <= 0 || call <= 0) return 0;
+  // the split only matters through the GEMM dimension it divides (gemm_efficiency)
+  const auto split =
+      static_cast<std::uint8_t>(q == 1                                                 ? 0
+                                : c.kind == Kind::Filter || c.kind == Kind::DataFilter ? 1
+                                : c.kind == Kind::Channel                              ? 2
+                                                                                       : 3);
+  const ComputeMemo::Key key{call, q, split, static_cast<std::uint8_t>(c.precision)};
+  if (c.compute_memo) {
+    if (const double* t = c.compute_memo->find(key)) return samples / call * *t;
+  }
   double t = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) t += paradise_layer_s(w, c, i, call, q);
+  if (c.compute_memo) c.compute_memo->put(key, t);
   return samples / call * t;
 }
 

@@ -130,6 +130,8 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
     return r;
   }
   strategy::Prediction& p = scratch_;
+  if (memos_.size() != workloads_.size()) memos_.resize(workloads_.size());
+  c.compute_memo = &memos_[index];
   strategy::predict_into(workloads_[index], sums_[index], c, p);
   r.status = static_cast<std::uint8_t>(p.status);
   r.limit = static_cast<std::uint8_t>(p.limit);

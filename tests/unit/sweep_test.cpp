@@ -139,6 +139,40 @@ TEST(Evaluator, PointsEqualDirectPredictions) {
   }
 }
 
+// The paradise variant through the evaluator, whose compute memo is shared by the points of
+// a workload: every point (visited twice, in two orders) equals a fresh prediction without
+// the memo, bit for bit.
+TEST(Evaluator, ParadisePointsWithTheComputeMemoEqualFreshPredictions) {
+  SweepSpec s;
+  s.models = {"resnet50", "vgg16"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data", "filter", "channel", "spatial", "data+filter", "daso"};
+  s.gpus = {1, 4, 8, 16};
+  s.batch = {64, 128, 256};
+  s.variant = strategy::Variant::Paradise;
+  const Evaluator e(s);
+  std::vector<std::uint64_t> c;
+  const auto n = e.grid().points();
+  for (std::uint64_t pass = 0; pass < 2; ++pass) {
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t i = pass == 0 ? j : n - 1 - j;
+      e.grid().decode(i, c);
+      strategy::Config cfg;
+      cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
+      cfg.gpus = s.gpus[c[4]];
+      cfg.batch = s.batch[c[5]];
+      cfg.variant = strategy::Variant::Paradise;
+      const auto direct = strategy::predict(
+          strategy::make_workload({s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0}), cfg);
+      const auto r = e.evaluate(i);
+      EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
+      EXPECT_EQ(r.epoch_time_s, direct.epoch_time_s) << i;
+      EXPECT_EQ(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes) << i;
+    }
+  }
+}
+
 TEST(Evaluator, UnknownNamesAreInputErrors) {
   SweepSpec s;
   s.models = {"resnet50"};

@@ -11,6 +11,8 @@
 
 namespace paradise::strategy {
 
+class ComputeMemo;  // compute_memo.hpp
+
 enum class Kind : std::uint8_t {
   Serial,
   Data,
@@ -129,6 +131,10 @@ struct Config {
   Variant variant = Variant::Paradl;
   Precision precision = Precision::Fp32;  ///< paradise variant only (paradl: fp32)
   Policies policies;                      ///< paradise variant only
+  /// Optional memo of the paradise variant's compute for this configuration's workload (a
+  /// sweep's evaluator owns one per workload); null: none. Changing `policies` between
+  /// calls with the same memo is not supported.
+  ComputeMemo* compute_memo = nullptr;
   /// ParaDL's code divides the filter/channel weights by p twice (cost-model-notes §1.9.1);
   /// false reproduces its logs, true fixes it.
   bool fix_paradl_bugs = false;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "paradise/strategy/compute_memo.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
@@ -63,6 +64,7 @@ class Evaluator {
   std::vector<strategy::LayerSums> sums_;      // per workload, computed once
   std::vector<ResolutionFamily> families_;     // per workload
   mutable strategy::Prediction scratch_;       // reused by evaluate(): one Evaluator per thread
+  mutable std::vector<strategy::ComputeMemo> memos_;  // per workload (paradise variant)
 };
 
 /// The axes of a sweep in storage order: model, dataset, [resolution], system,

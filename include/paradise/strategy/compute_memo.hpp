@@ -1,0 +1,41 @@
+// A memo of the paradise variant's compute per kernel call for one workload: a sweep meets
+// the same per-GPU samples again and again across GPU counts and batches (B / p), and the
+// per-layer roofline sum behind it does not change. Owned by the caller (one per workload
+// and thread); bounded, cleared when full.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+namespace paradise::strategy {
+
+class ComputeMemo {
+ public:
+  struct Key {
+    double call = 0, q = 0;
+    std::uint8_t split = 0, precision = 0;
+    bool operator==(const Key&) const = default;
+  };
+  /// The memoised seconds for `k`, or nullptr.
+  const double* find(const Key& k) const {
+    const auto it = map_.find(k);
+    return it == map_.end() ? nullptr : &it->second;
+  }
+  void put(const Key& k, double seconds) {
+    if (map_.size() >= kLimit) map_.clear();
+    map_.emplace(k, seconds);
+  }
+
+ private:
+  static constexpr std::size_t kLimit = 1 << 16;
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      const std::hash<double> h;
+      return h(k.call) ^ (h(k.q) * 31) ^ (static_cast<std::size_t>(k.split) << 7) ^
+             (static_cast<std::size_t>(k.precision) << 11);
+    }
+  };
+  std::unordered_map<Key, double, Hash> map_;
+};
+
+}  // namespace paradise::strategy
