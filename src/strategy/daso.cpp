@@ -26,7 +26,7 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double epoch = paradise_compute(w, c, std::ceil(static_cast<double>(w.dataset_samples) / p),
                                         static_cast<double>(c.batch) / p, 1);
   b.compute(epoch);
-  const double params = static_cast<double>(w.model.params());
+  const double params = s.w;  // sum |w_l|: the model's parameters
   const double n = params * element_bytes(c);
   const system::Link node = w.system.link_for(g);
   const double iteration = epoch / b.iterations();

@@ -28,7 +28,7 @@ void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const auto D = static_cast<double>(w.dataset_samples);
   if (paradise(c)) {
     b.compute(paradise_compute(w, c, D, B, 1));
-    return paradise_memory(b, s, c, B, static_cast<double>(w.model.params()), 1);
+    return paradise_memory(b, s, c, B, s.w, 1);
   }
   b.compute(D * s.t);
   b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
@@ -44,7 +44,7 @@ void paradise_data(const Workload& w, const Config& c, const Totals& s, Builder&
   const double epoch =
       paradise_compute(w, c, std::ceil(static_cast<double>(w.dataset_samples) / p), per_gpu, 1);
   b.compute(epoch);
-  const double params = static_cast<double>(w.model.params());
+  const double params = s.w;  // sum |w_l|: the model's parameters
   if (c.gpus > 1) {
     const double iteration = epoch / b.iterations(), bwd = iteration * s.backward_share;
     const auto x =

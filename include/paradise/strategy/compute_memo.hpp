@@ -4,6 +4,7 @@
 // and thread); bounded, cleared when full.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <unordered_map>
 
@@ -29,10 +30,12 @@ class ComputeMemo {
  private:
   static constexpr std::size_t kLimit = 1 << 16;
   struct Hash {
+    // the doubles' bit patterns mixed by multiplication (std::hash<double> hashes bytes)
     std::size_t operator()(const Key& k) const {
-      const std::hash<double> h;
-      return h(k.call) ^ (h(k.q) * 31) ^ (static_cast<std::size_t>(k.split) << 7) ^
-             (static_cast<std::size_t>(k.precision) << 11);
+      std::uint64_t x = std::bit_cast<std::uint64_t>(k.call) * 0x9E3779B97F4A7C15ull;
+      x ^= std::bit_cast<std::uint64_t>(k.q) * 0xC2B2AE3D27D4EB4Full;
+      x ^= (static_cast<std::uint64_t>(k.split) << 8 | k.precision) * 0x165667B19E3779F9ull;
+      return static_cast<std::size_t>(x ^ (x >> 29));
     }
   };
   std::unordered_map<Key, double, Hash> map_;
