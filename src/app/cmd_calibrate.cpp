@@ -1,16 +1,19 @@
 // `paradise calibrate`: a system file with alpha and beta fitted to nccl-tests / OSU
-// measurements per network level, and per-layer measured times of a model, with the fit
-// quality (residual per message size, efficiency per layer) printed.
+// measurements per network level and the roofline's GEMM efficiency curve fitted to per-layer
+// measured times of a model, with the fit quality (residual per message size, efficiency per
+// layer, error per batch, also for batches left out of the fit) printed.
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "paradise/calibrate/fit.hpp"
 #include "paradise/calibrate/measurements.hpp"
+#include "paradise/calibrate/roofline_fit.hpp"
 #include "paradise/calibrate/system_writer.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
@@ -93,12 +96,56 @@ void print_fit(const calibrate::Measurement& m, const calibrate::Fit& f, const S
   std::cout << '\n';
 }
 
+/// The profile's precision column as the roofline's (empty: fp32); unknown names are errors.
+strategy::Precision profile_precision(const std::vector<strategy::LayerTime>& rows,
+                                      const std::string& profile) {
+  if (rows.front().precision.empty()) return strategy::Precision::Fp32;
+  const auto p = strategy::precision_from_name(rows.front().precision);
+  if (!p)
+    fail_input({profile, rows.front().line}, "column precision", rows.front().precision,
+               "expected fp32, tf32, mixed, fp16 or bf16");
+  return *p;
+}
+
+/// Prints the fitted GEMM efficiency curve and, per batch, the measured sum of the layers
+/// against the fit and against a fit that left the batch out.
+void print_curve_fit(const calibrate::RooflineFit& f, const strategy::GemmCurve& before,
+                     const std::string& profile) {
+  std::cout << "\nGEMM efficiency curve e_max g(M) g(N) g(K), g(x) = x / (x + h), fitted to "
+            << f.gemm_layers << " GEMM layer times of " << profile << ":\n  e_max "
+            << fixed(f.curve.efficiency_max, 4) << " (was " << fixed(before.efficiency_max, 4)
+            << "), h " << fixed(f.curve.half_dim, 2) << " (was " << fixed(before.half_dim, 2)
+            << (f.half_dim_fixed ? ", kept: one batch size only" : "")
+            << "); per-layer rms residual " << fixed(100 * f.rms_relative, 1) << "%\n";
+  if (f.efficiency_clamped)
+    std::cout << "  note: e_max reached 1: the layers ran at or above the system's peak "
+                 "FLOP/s; check peak_*_TFLOPs\n";
+  TextTable t;
+  t.add_column("batch");
+  t.add_column("measured ms");
+  t.add_column("fitted ms");
+  t.add_column("error");
+  t.add_column("held out ms");
+  t.add_column("held-out error");
+  const auto error = [](double x, double m) { return fixed(100 * (x - m) / m, 1) + "%"; };
+  for (const auto& b : f.batches) {
+    const bool held = b.held_out_s > 0;
+    t.add_row({std::to_string(b.batch), fixed(b.measured_s * 1e3, 3), fixed(b.fitted_s * 1e3, 3),
+               error(b.fitted_s, b.measured_s), held ? fixed(b.held_out_s * 1e3, 3) : "-",
+               held ? error(b.held_out_s, b.measured_s) : "-"});
+  }
+  t.print(std::cout);
+  std::cout << "  (held out: the batch predicted by a curve fitted to the other batches only)\n";
+}
+
 /// Checks the per-layer times against the model, prints each layer's efficiency (its
-/// forward + backward FLOPs per sample over its time, against the GPU's peak) and writes
-/// the layer-times CSV predict/recommend/sweep take.
-void calibrate_layers(const std::string& profile, const std::string& model,
-                      const std::string& dataset, const std::string& system_name,
-                      const std::string& out_path) {
+/// forward + backward FLOPs per sample over its time, against the GPU's peak), fits the
+/// roofline's GEMM efficiency curve to every batch and writes the layer-times CSV
+/// predict/recommend/sweep take. Returns the fit.
+calibrate::RooflineFit calibrate_layers(const std::string& profile, const std::string& model,
+                                        const std::string& dataset, const std::string& system_name,
+                                        const system::System& calibrated,
+                                        const std::string& out_path) {
   strategy::WorkloadSpec spec;
   spec.model = model;
   spec.dataset = dataset;
@@ -107,7 +154,8 @@ void calibrate_layers(const std::string& profile, const std::string& model,
     spec.dataset = "profile:1:" + source.default_input().str();
   spec.system = system_name;
   spec.layer_times = profile;
-  const strategy::Workload w = strategy::make_workload(spec);  // names checked against the model
+  strategy::Workload w = strategy::make_workload(spec);  // names checked against the model
+  w.system = calibrated;
   const auto rows = strategy::read_layer_times(profile);
   std::set<std::int64_t> batches;
   for (const auto& r : rows) batches.insert(r.batch);
@@ -140,6 +188,25 @@ void calibrate_layers(const std::string& profile, const std::string& model,
        fixed(total_t > 0 ? 100 * total_flops / total_t / w.system.gpu.peak_fp32_flops : 0, 1) +
            "%"});
   t.print(std::cout);
+
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) index.emplace(w.model.layers[i].name, i);
+  std::vector<calibrate::LayerObservation> observations;
+  for (const auto& r : rows) {
+    const auto b = static_cast<double>(r.batch);
+    observations.push_back({&w.model.layers[index.at(r.layer)], r.batch,
+                            (r.forward_s + r.backward_s) * b});  // per sample -> per batch
+  }
+  const strategy::GemmCurve before = strategy::gemm_curve(calibrated.gpu);
+  calibrate::RooflineFit fit;
+  try {
+    fit = calibrate::fit_gemm_curve(calibrated.gpu, profile_precision(rows, profile), observations,
+                                    before);
+  } catch (const InputError& e) {
+    throw InputError(profile + ": " + e.what());
+  }
+  print_curve_fit(fit, before, profile);
+
   std::ofstream out(out_path);
   if (!out) throw InputError("--layer-times-out '" + out_path + "': cannot write the file");
   out.precision(17);
@@ -151,6 +218,7 @@ void calibrate_layers(const std::string& profile, const std::string& model,
         << r.precision << ',' << r.peak_memory_bytes << '\n';
   if (!out) throw InputError("--layer-times-out '" + out_path + "': write failed");
   std::cout << "wrote " << out_path << " (paradise predict --layer-times " << out_path << ")\n";
+  return fit;
 }
 
 }  // namespace
@@ -171,15 +239,16 @@ int run_calibrate(const Args& args) {
       "output,o", po::value(&output), "the calibrated system file to write")(
       "name", po::value(&name), "the calibrated system's name (default: NAME-calibrated)")(
       "profile", po::value(&profile),
-      "per-layer times CSV (analysis/profile_layers.py) to check and convert")(
-      "model", po::value(&model), "the model the profile is of (zoo name or model file)")(
+      "per-layer times CSV (analysis/profile_layers.py): fit the GEMM efficiency curve, "
+      "write a layer-times CSV")("model", po::value(&model),
+                                 "the model the profile is of (zoo name or model file)")(
       "dataset", po::value(&dataset), "dataset for the model's input (default: the model's own)")(
       "layer-times-out", po::value(&layers_out),
       "the layer-times CSV to write (default: MODEL-layer-times.csv)");
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
-                     "Fits network alpha and beta to collective benchmarks and checks per-layer "
-                     "times; writes a calibrated system file."))
+                     "Fits network alpha and beta to collective benchmarks and the GEMM efficiency "
+                     "curve to per-layer times; writes a calibrated system file."))
     return 0;
   system::System s;
   try {
@@ -232,6 +301,22 @@ int run_calibrate(const Args& args) {
                " GPUs): alpha " + us(f.alpha_s) + " us, " + fixed(1e-9 / f.beta_s_per_byte, 3) +
                " GB/s, rms residual " + fixed(100 * f.rms_relative, 2) + "%";
   }
+  if (!profile.empty()) {
+    if (layers_out.empty()) {
+      std::string stem = model.substr(model.find_last_of('/') + 1);
+      stem = stem.substr(0, stem.find('.'));
+      layers_out = stem + "-layer-times.csv";
+    }
+    const calibrate::RooflineFit fit =
+        calibrate_layers(profile, model, dataset, system_name, s, layers_out);
+    s.gpu.gemm_efficiency_max = fit.curve.efficiency_max;
+    s.gpu.gemm_half_dim = fit.curve.half_dim;
+    comment += "\ngpu: GEMM efficiency e_max " + fixed(fit.curve.efficiency_max, 4) + ", h " +
+               fixed(fit.curve.half_dim, 2) + " fitted to " + profile + " (" + model +
+               "; per-layer rms residual " + fixed(100 * fit.rms_relative, 1) + "%)";
+    if (output.empty())
+      std::cout << "(give -o OUT.system to keep the fitted curve in a system file)\n";
+  }
   if (!output.empty()) {
     s.name = name.empty() ? s.name + "-calibrated" : name;
     s.validate();
@@ -240,14 +325,6 @@ int run_calibrate(const Args& args) {
     calibrate::write_system_file(out, s, comment);
     if (!out) throw InputError("-o '" + output + "': write failed");
     std::cout << "wrote " << output << " (system '" << s.name << "')\n";
-  }
-  if (!profile.empty()) {
-    if (layers_out.empty()) {
-      std::string stem = model.substr(model.find_last_of('/') + 1);
-      stem = stem.substr(0, stem.find('.'));
-      layers_out = stem + "-layer-times.csv";
-    }
-    calibrate_layers(profile, model, dataset, output.empty() ? system_name : output, layers_out);
   }
   return 0;
 }

@@ -50,7 +50,9 @@ void write_system_file(std::ostream& out, const system::System& s, const std::st
       << "memory_bandwidth_GBps = " << number(s.gpu.memory_bandwidth_Bps / 1e9) << '\n'
       << "peak_fp32_TFLOPs = " << number(s.gpu.peak_fp32_flops / 1e12) << '\n'
       << "peak_tf32_TFLOPs = " << number(s.gpu.peak_tf32_flops / 1e12) << '\n'
-      << "peak_fp16_TFLOPs = " << number(s.gpu.peak_fp16_flops / 1e12) << "\n\n";
+      << "peak_fp16_TFLOPs = " << number(s.gpu.peak_fp16_flops / 1e12) << '\n'
+      << "gemm_efficiency_max = " << number(s.gpu.gemm_efficiency_max) << '\n'
+      << "gemm_half_dim = " << number(s.gpu.gemm_half_dim) << "\n\n";
   write_levels(out, "level", s.levels);
   write_levels(out, "host_level", s.host_staged_levels);
 }

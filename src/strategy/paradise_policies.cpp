@@ -7,66 +7,34 @@
 
 #include "paradise/cost/collectives.hpp"
 #include "paradise/strategy/compute_memo.hpp"
+#include "paradise/strategy/roofline.hpp"
 #include "strategy_detail.hpp"
 
 namespace paradise::strategy::detail {
 namespace {
 
-double peak_flops(const Workload& w, const Config& c) {
-  const auto& g = w.system.gpu;
-  if (c.precision == Precision::Mixed && g.peak_fp16_flops > 0) return g.peak_fp16_flops;
-  if (c.precision == Precision::Tf32 && g.peak_tf32_flops > 0) return g.peak_tf32_flops;
-  return g.peak_fp32_flops;
-}
-
-// GEMM efficiency of a layer's kernel on one GPU: e_max x g(M) g(N) g(K), g(x) = x / (x + h),
-// for the implicit GEMM of a convolution (M = samples x output positions, N = filters,
-// K = input channels x kernel volume); the split divides N (filter), K (channel) or M
-// (spatial). A dimension of h runs at half speed: few filters or tiny tiles starve the
-// tensor cores (cost-model-notes §1.11: a convolution's time "barely changes" with fewer
-// filters).
-double gemm_efficiency(const Config& c, const model::LayerStats& l, double n, double q) {
-  if (l.macs <= 0 || l.output.channels <= 0 || l.output_elements <= 0) return 0;
-  const double out = static_cast<double>(l.output_elements);
-  double m = n * out / static_cast<double>(l.output.channels);
-  double f = static_cast<double>(l.output.channels);
-  double k = static_cast<double>(l.macs) / out;  // MACs per output = C_in / groups x kernel
+GemmSplit gemm_split(const Config& c) {
   switch (c.kind) {
     case Kind::Filter:
     case Kind::DataFilter:
-      f /= q;
-      break;
+      return GemmSplit::Filters;
     case Kind::Channel:
-      k /= q;
-      break;
+      return GemmSplit::Channels;
     default:
-      m /= q;
+      return GemmSplit::Samples;
   }
-  const double h = c.policies.gemm_half_dim;
-  const auto g = [h](double x) { return x / (x + h); };
-  return c.policies.efficiency_max * g(m) * g(f) * g(k);
 }
 
-// Roofline seconds of layer l (forward and backward) for n samples with its work split q
-// ways: max(FLOPs / (peak x efficiency), bytes / memory bandwidth) (Williams et al. 2009;
-// cost-model-notes §3); layers without a GEMM are bound by memory traffic.
 double roofline_s(const Workload& w, const Config& c, const model::LayerStats& l, double n,
                   double q) {
-  const double flops = (l.forward_flops + l.backward_data_flops + l.backward_weight_flops) * n / q;
-  const double efficiency = gemm_efficiency(c, l, n, q);
-  // forward reads x and writes y; backward reads both and writes dL/dx: about 3x, plus the
-  // weights and their gradient
-  const double bytes =
-      element_bytes(c) * (3 * static_cast<double>(l.read_elements + l.written_elements) * n / q +
-                          3 * static_cast<double>(l.params) / q);
-  const double compute = efficiency > 0 ? flops / (peak_flops(w, c) * efficiency) : 0;
-  return std::max(compute, bytes / w.system.gpu.memory_bandwidth_Bps);
+  return roofline_layer_s(w.system.gpu, c.precision, l, n, q, gemm_split(c),
+                          gemm_curve(w.system.gpu));
 }
 
 }  // namespace
 
 double element_bytes(const Config& c) {
-  return c.precision == Precision::Mixed ? 2 : 4;
+  return element_bytes(c.precision);
 }
 
 double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q) {

@@ -26,6 +26,9 @@ void System::validate() const {
   if (gpu.peak_fp32_flops <= 0) fail("the GPU needs peak_fp32_TFLOPs > 0");
   if (gpu.memory_bytes <= 0) fail("the GPU needs memory_GB > 0");
   if (gpu.memory_bandwidth_Bps <= 0) fail("the GPU needs memory_bandwidth_GBps > 0");
+  if (!(gpu.gemm_efficiency_max > 0 && gpu.gemm_efficiency_max <= 1))
+    fail("gemm_efficiency_max must be in (0, 1]");
+  if (!(gpu.gemm_half_dim >= 0)) fail("gemm_half_dim must be >= 0");
   if (memory_margin_fraction < 0 || memory_margin_fraction >= 1)
     fail("memory_margin must be in [0, 1)");
   for (const auto* ls : {&levels, &host_staged_levels}) {

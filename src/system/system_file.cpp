@@ -2,7 +2,8 @@
 //   [system]  name, description, gpus_per_node, max_gpus, memory_margin (fraction),
 //             nics_per_node (optional: network adapters per node, default one per GPU)
 //   [gpu]     name, memory_GB, memory_bandwidth_GBps, peak_fp32_TFLOPs,
-//             peak_tf32_TFLOPs, peak_fp16_TFLOPs
+//             peak_tf32_TFLOPs, peak_fp16_TFLOPs, gemm_efficiency_max and gemm_half_dim
+//             (optional: the paradise variant's GEMM efficiency curve, see System::Gpu)
 //   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription
 #include <algorithm>
 #include <functional>
@@ -80,7 +81,9 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
              {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true)},
              {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true)},
              {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false)},
-             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false)}},
+             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false)},
+             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true)},
+             {"gemm_half_dim", number(s.gpu.gemm_half_dim, 1, false)}},
             {"memory_GB", "memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
     } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {
       const bool host = section.name.starts_with("host_level.");

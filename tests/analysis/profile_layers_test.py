@@ -10,6 +10,7 @@ samples (data strategy on 1 GPU, paradl variant). No assertion on how long anyth
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -105,6 +106,33 @@ class ProfileLayers(unittest.TestCase):
                          for x in profiled if x["batch"] == "4")
         self.assertAlmostEqual(p["epoch_compute_s"], 1000 * per_sample,
                                delta=1e-12 * 1000 * per_sample)
+
+    def test_profile_fits_the_gemm_curve_into_the_calibrated_system_file(self):
+        cal = os.path.join(WORK, "cal.system")
+        args = ["--profile", self.csv, "--model", "resnet18", "--dataset", DATASET,
+                "--layer-times-out", os.path.join(WORK, "lt.csv")]
+        r = subprocess.run([PARADISE, "calibrate", "--system", "abci", "-o", cal] + args,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m = re.search(r"e_max ([0-9.]+) \(was 0\.8000\), h ([0-9.]+) \(was 32\.00\)", r.stdout)
+        self.assertIsNotNone(m, r.stdout)
+        # both batches have a row, each predicted by the curve fitted to the other alone
+        for batch in ("2", "4"):
+            self.assertRegex(r.stdout, rf"\n +{batch} +[0-9.]+ +[0-9.]+ +-?[0-9.]+% +[0-9.]+ +-?[0-9.]+%")
+        keys = {}
+        with open(cal, encoding="utf-8") as f:
+            for line in f:
+                if "=" in line and not line.startswith("#"):
+                    k, v = (x.strip() for x in line.split("=", 1))
+                    keys[k] = v
+        self.assertAlmostEqual(float(keys["gemm_efficiency_max"]), float(m.group(1)), places=4)
+        self.assertAlmostEqual(float(keys["gemm_half_dim"]), float(m.group(2)), places=2)
+        # the written file is read back with its curve: a second fit starts from it
+        r2 = subprocess.run([PARADISE, "calibrate", "--system", cal] + args,
+                            capture_output=True, text=True)
+        self.assertEqual(r2.returncode, 0, r2.stderr)
+        self.assertIn(f"(was {m.group(1)}), h", r2.stdout)
+        self.assertIn(f"(was {m.group(2)})", r2.stdout)
 
     def test_unknown_model_is_one_line_with_exit_code_2(self):
         r = subprocess.run([sys.executable, SCRIPT, "resnet51", "-o", os.path.join(WORK, "x.csv")],

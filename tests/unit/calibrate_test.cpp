@@ -216,7 +216,9 @@ TEST(Osu, CollectiveWithoutARankCountIsAnErrorNamingTheFile) {
 }
 
 TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
-  const system::System s = system::find_system("abci");
+  system::System s = system::find_system("abci");
+  s.gpu.gemm_efficiency_max = 0.123456789;  // a fitted curve survives the round trip
+  s.gpu.gemm_half_dim = 77.25;
   std::ostringstream out;
   write_system_file(out, s, "calibrated\nby a test");
   std::istringstream in(out.str());
@@ -228,6 +230,8 @@ TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
   EXPECT_NEAR(r.gpu.memory_bytes, s.gpu.memory_bytes, 1e-12 * s.gpu.memory_bytes);
   EXPECT_NEAR(r.gpu.peak_fp32_flops, s.gpu.peak_fp32_flops, 1e-12 * s.gpu.peak_fp32_flops);
   EXPECT_NEAR(r.memory_margin_fraction, s.memory_margin_fraction, 1e-15);
+  EXPECT_DOUBLE_EQ(r.gpu.gemm_efficiency_max, s.gpu.gemm_efficiency_max);
+  EXPECT_DOUBLE_EQ(r.gpu.gemm_half_dim, s.gpu.gemm_half_dim);
   ASSERT_EQ(r.levels.size(), s.levels.size());
   ASSERT_EQ(r.host_staged_levels.size(), s.host_staged_levels.size());
   for (std::size_t i = 0; i < s.levels.size(); ++i) {

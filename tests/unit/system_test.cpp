@@ -58,6 +58,18 @@ TEST(SystemFile, UnitsAreConvertedAtParseTime) {
   EXPECT_DOUBLE_EQ(s.link_for(3).alpha_s, 5e-6);
   EXPECT_DOUBLE_EQ(s.link_for(3).beta_s_per_byte, 1 / 10e9);
   EXPECT_DOUBLE_EQ(s.levels.back().oversubscription, 2);
+  // no curve given: the documented defaults (system.hpp, 0.8 and 32)
+  EXPECT_DOUBLE_EQ(s.gpu.gemm_efficiency_max, 0.8);
+  EXPECT_DOUBLE_EQ(s.gpu.gemm_half_dim, 32);
+}
+
+TEST(SystemFile, GemmEfficiencyCurveKeys) {
+  std::string text = kFile;
+  text.insert(text.find("[level.node]"), "gemm_efficiency_max = 0.55\ngemm_half_dim = 48\n");
+  std::istringstream in(text);
+  const System s = parse_system_file(in, "tiny.system");
+  EXPECT_DOUBLE_EQ(s.gpu.gemm_efficiency_max, 0.55);
+  EXPECT_DOUBLE_EQ(s.gpu.gemm_half_dim, 48);
 }
 
 std::string error_of(const std::string& text) {
@@ -82,6 +94,12 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   std::string shrinking = kFile;
   shrinking.replace(shrinking.find("span_gpus = 16"), 14, "span_gpus = 1 ");
   EXPECT_NE(error_of(shrinking).find("span_gpus must grow"), std::string::npos);
+  std::string over = kFile;  // an efficiency above 1 would beat the peak
+  over.insert(over.find("[level.node]"), "gemm_efficiency_max = 1.5\n");
+  EXPECT_EQ(error_of(over), "x.system: system 'tiny': gemm_efficiency_max must be in (0, 1]");
+  std::string negative_h = kFile;
+  negative_h.insert(negative_h.find("[level.node]"), "gemm_half_dim = -4\n");
+  EXPECT_EQ(error_of(negative_h), "x.system:10: gemm_half_dim '-4': must be >= 0");
 }
 
 }  // namespace

@@ -60,10 +60,9 @@ struct Policies {
   /// bandwidth), with the GEMM efficiency of the layer's kernel after partitioning,
   /// efficiency_max x g(M) g(N) g(K), g(x) = x / (x + gemm_half_dim) over the implicit
   /// GEMM's dimensions (samples x positions, filters, channels x kernel), scaled to the
-  /// measured time per layer when there is one. Off: ParaDL's t_l / p.
+  /// measured time per layer when there is one. Off: ParaDL's t_l / p. The curve's
+  /// constants are the system's (system::Gpu; fitted by `paradise calibrate --profile`).
   bool roofline_compute = true;
-  double efficiency_max = 0.8;
-  double gemm_half_dim = 32;
   /// Gradient allreduce: the fastest of ring, double binary tree and (across nodes) the
   /// two-level hierarchical form, as NCCL's tuner picks (§5.3). Off: Config's algorithm.
   bool choose_algorithm = true;

@@ -22,6 +22,10 @@ struct Gpu {
   double peak_fp16_flops = 0;  ///< dense tensor-core fp16/bf16
   double memory_bytes = 0;
   double memory_bandwidth_Bps = 0;
+  /// The paradise variant's GEMM efficiency curve, e_max g(M) g(N) g(K), g(x) = x / (x + h)
+  /// (src/strategy/roofline.cpp): defaults until `paradise calibrate --profile` fits them.
+  double gemm_efficiency_max = 0.8;
+  double gemm_half_dim = 32;
 };
 
 /// One level of the network: a communicator of at most `span_gpus` GPUs (placed

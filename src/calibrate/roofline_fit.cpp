@@ -1,0 +1,130 @@
+#include "paradise/calibrate/roofline_fit.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "paradise/core/error.hpp"
+
+namespace paradise::calibrate {
+namespace {
+
+using strategy::GemmCurve;
+
+double predicted_s(const system::Gpu& g, strategy::Precision p, const LayerObservation& o,
+                   GemmCurve c) {
+  return strategy::roofline_layer_s(g, p, *o.layer, static_cast<double>(o.batch), 1,
+                                    strategy::GemmSplit::Samples, c);
+}
+
+bool fitted(const LayerObservation& o) {
+  return o.measured_s > 0 && o.layer->macs > 0;
+}
+
+/// sum (log predicted - log measured)^2 over the GEMM layers
+double loss(const system::Gpu& g, strategy::Precision p, const std::vector<LayerObservation>& obs,
+            GemmCurve c) {
+  double sum = 0;
+  for (const auto& o : obs) {
+    if (!fitted(o)) continue;
+    const double r = std::log(predicted_s(g, p, o, c) / o.measured_s);
+    sum += r * r;
+  }
+  return sum;
+}
+
+struct Search {
+  GemmCurve curve;
+  bool clamped = false;
+};
+
+// Coarse grid over log e_max x log(1 + h), then a pattern search that halves its steps:
+// two parameters and a few hundred layers, so exhaustive enough and fast (< 10 ms).
+Search search(const system::Gpu& g, strategy::Precision p, const std::vector<LayerObservation>& obs,
+              GemmCurve start, bool fix_h) {
+  constexpr double kLogEMin = -9.21, kLogHMax = 11.09;  // e_max >= 1e-4, h <= 65536
+  const auto curve = [&](double le, double lh) {
+    return GemmCurve{std::exp(le), fix_h ? start.half_dim : std::expm1(lh)};
+  };
+  const double lh0 = std::log1p(start.half_dim);
+  double best_le = 0, best_lh = lh0, best = INFINITY;
+  for (int i = 0; i <= 92; ++i) {
+    const double le = kLogEMin * i / 92.0;
+    for (int j = 0; j <= (fix_h ? 0 : 56); ++j) {
+      const double lh = fix_h ? lh0 : kLogHMax * j / 56.0;
+      const double v = loss(g, p, obs, curve(le, lh));
+      if (v < best) best = v, best_le = le, best_lh = lh;
+    }
+  }
+  double step_e = 0.1, step_h = fix_h ? 0 : 0.2;
+  while (step_e > 1e-9) {
+    bool moved = false;
+    const std::array<std::pair<double, double>, 4> moves{
+        {{step_e, 0.0}, {-step_e, 0.0}, {0.0, step_h}, {0.0, -step_h}}};
+    for (const auto& [de, dh] : moves) {
+      const double le = std::min(0.0, std::max(kLogEMin, best_le + de));
+      const double lh = std::min(kLogHMax, std::max(0.0, best_lh + dh));
+      const double v = loss(g, p, obs, curve(le, lh));
+      if (v < best) best = v, best_le = le, best_lh = lh, moved = true;
+    }
+    if (!moved) step_e /= 2, step_h /= 2;
+  }
+  return {curve(best_le, best_lh), best_le >= -1e-9};
+}
+
+}  // namespace
+
+RooflineFit fit_gemm_curve(const system::Gpu& gpu, strategy::Precision precision,
+                           const std::vector<LayerObservation>& observations, GemmCurve start) {
+  std::set<std::int64_t> sizes;
+  std::size_t gemm = 0;
+  for (const auto& o : observations) {
+    if (!fitted(o)) continue;
+    ++gemm;
+    sizes.insert(o.batch);
+  }
+  if (gemm == 0)
+    throw InputError("no layer with a GEMM (convolution or linear) has a measured time > 0");
+  RooflineFit f;
+  f.gemm_layers = gemm;
+  f.half_dim_fixed = sizes.size() < 2;
+  const Search all = search(gpu, precision, observations, start, f.half_dim_fixed);
+  f.curve = all.curve;
+  f.efficiency_clamped = all.clamped;
+  double sq = 0;
+  std::map<std::int64_t, BatchCheck> per_batch;
+  for (const auto& o : observations) {
+    const double t = predicted_s(gpu, precision, o, f.curve);
+    f.fitted_s.push_back(t);
+    if (o.measured_s <= 0) continue;
+    if (fitted(o)) sq += std::pow((t - o.measured_s) / o.measured_s, 2);
+    auto& b = per_batch[o.batch];
+    b.batch = o.batch;
+    b.measured_s += o.measured_s;
+    b.fitted_s += t;
+  }
+  f.rms_relative = std::sqrt(sq / static_cast<double>(gemm));
+  for (auto& [batch, check] : per_batch) {
+    std::vector<LayerObservation> others;
+    std::set<std::int64_t> other_sizes;
+    for (const auto& o : observations) {
+      if (o.batch == batch) continue;
+      others.push_back(o);
+      if (fitted(o)) other_sizes.insert(o.batch);
+    }
+    if (other_sizes.empty()) {
+      f.batches.push_back(check);
+      continue;
+    }
+    const GemmCurve c = search(gpu, precision, others, start, other_sizes.size() < 2).curve;
+    for (const auto& o : observations)
+      if (o.batch == batch && o.measured_s > 0)
+        check.held_out_s += predicted_s(gpu, precision, o, c);
+    f.batches.push_back(check);
+  }
+  return f;
+}
+
+}  // namespace paradise::calibrate
