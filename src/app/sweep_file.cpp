@@ -4,8 +4,10 @@
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
 //   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
 //   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches
+//   [layer_times] MODEL = FILE or MODEL@SYSTEM = FILE: measured per-layer times (CSV)
 #include "sweep_file.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <sstream>
@@ -94,12 +96,17 @@ SweepFile read_sweep_file(const std::string& path) {
       "memlimit.max_searches", po::value<std::string>());
   po::variables_map vm;
   std::istringstream text(f.text);
+  std::vector<std::pair<std::string, std::string>> layer_times;  // [layer_times] key, file
   try {
-    po::store(po::parse_config_file(text, d, false), vm);
+    const po::parsed_options parsed = po::parse_config_file(text, d, true);
+    for (const auto& o : parsed.options) {
+      if (!o.unregistered) continue;
+      if (!o.string_key.starts_with("layer_times.") || o.value.size() != 1)
+        fail_input({path, line_of(f.text, o.string_key)}, o.string_key, "", "unknown key");
+      layer_times.emplace_back(o.string_key, o.value.front());
+    }
+    po::store(parsed, vm);
     po::notify(vm);
-  } catch (const po::unknown_option& e) {
-    fail_input({path, line_of(f.text, e.get_option_name())}, e.get_option_name(), "",
-               "unknown key");
   } catch (const po::required_option& e) {
     std::string key = e.get_option_name();
     if (key.starts_with("--")) key = key.substr(2);
@@ -200,6 +207,25 @@ SweepFile read_sweep_file(const std::string& path) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) fail_input(at("sweep.variant"), "variant", variant, "expected paradl or paradise");
   f.spec.variant = *v;
+  for (const auto& [key, file] : layer_times) {
+    const Origin o{path, line_of(f.text, key)};
+    const std::string name = key.substr(12);  // after "layer_times."
+    const auto at_sign = name.find('@');
+    const std::string of_model = name.substr(0, at_sign);
+    const auto& models = f.spec.models;
+    const auto& systems = f.spec.systems;
+    if (std::find(models.begin(), models.end(), of_model) == models.end())
+      fail_input(o, key, file, "'" + of_model + "' is not a model of this sweep");
+    if (at_sign != std::string::npos &&
+        std::find(systems.begin(), systems.end(), name.substr(at_sign + 1)) == systems.end())
+      fail_input(o, key, file, "'" + name.substr(at_sign + 1) + "' is not a system of this sweep");
+    if (file.empty()) fail_input(o, key, file, "expected a layer-times CSV file");
+    if (!f.spec.resolution.empty())
+      fail_input(o, key, file,
+                 "per-layer times are measured at the dataset's own resolution: not with a "
+                 "resolution axis");
+    f.spec.layer_times[name] = file;
+  }
   if (f.storage != "full" && f.storage != "maps" && f.storage != "summary") {
     fail_input(at("output.storage"), "storage", f.storage, "expected full, maps or summary");
   }

@@ -141,6 +141,15 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const std::
     ++matched;
     t[it->second] = l.forward_s + l.backward_s;  // measured FW + BW per sample (§1.5 step 1)
   }
+  // a convolution or linear layer without a time would run for free: refuse, naming it
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    if (!seen[i] && m.layers[i].macs > 0)
+      fail_input({path, 0}, "layer", m.layers[i].name,
+                 "model '" + m.name +
+                     "' has this layer (with a GEMM) but the file has no row for "
+                     "it at batch " +
+                     std::to_string(batch));
+  }
   source = "measured per-layer times from " + path + " (batch " + std::to_string(batch) +
            (rows.front().precision.empty() ? "" : ", " + rows.front().precision) + "; " +
            std::to_string(matched) + " of " + std::to_string(m.layers.size()) +

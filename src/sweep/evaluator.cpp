@@ -10,6 +10,34 @@
 #include "paradise/system/catalog.hpp"
 
 namespace paradise::sweep {
+namespace {
+
+/// The layer-times file of a model on a system: "MODEL@SYSTEM" first, then "MODEL".
+std::string layer_times_for(const SweepSpec& s, const std::string& model,
+                            const std::string& system) {
+  if (const auto it = s.layer_times.find(model + "@" + system); it != s.layer_times.end())
+    return it->second;
+  if (const auto it = s.layer_times.find(model); it != s.layer_times.end()) return it->second;
+  return {};
+}
+
+/// A layer-times file's rows and layer names checked against its model (at the model's own
+/// input; errors name the file and line), before any workload swallows errors as "unusable".
+void check_layer_times(const SweepSpec& s, const std::string& key, const std::string& path) {
+  const std::string model = key.substr(0, key.find('@'));
+  const std::string system =
+      key.find('@') == std::string::npos ? s.systems.front() : key.substr(key.find('@') + 1);
+  const auto src = model::ModelSource::load(model);
+  strategy::WorkloadSpec w{
+      model, src.paradl() ? "" : "profile:1:" + src.default_input().str(), system, "", 0, path};
+  try {
+    strategy::make_workload(w);
+  } catch (const InputError& e) {
+    throw InputError("layer_times " + key + ": " + e.what());
+  }
+}
+
+}  // namespace
 
 Grid make_grid(const SweepSpec& s) {
   std::vector<Axis> axes{Axis{"model", s.models, {}}, Axis{"dataset", s.datasets, {}}};
@@ -45,6 +73,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (const auto& m : spec.models) model::ModelSource::load(m);
   for (const auto& d : spec.datasets) model::find_dataset(d);
   for (const auto& s : spec.systems) system::find_system(s);
+  for (const auto& [key, path] : spec.layer_times) check_layer_times(spec, key, path);
   // One workload per combination of the axes before strategy, in grid order. A model that
   // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
   // invalid, with the reason; the layer analysis is shared by the network variants.
@@ -66,7 +95,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
         for (const auto& s : spec.systems) {
           std::optional<strategy::Workload> base;
           std::string why;
-          const ResolutionFamily family{{m, d, s, "", 0}};
+          const ResolutionFamily family{{m, d, s, "", 0, layer_times_for(spec, m, s)}};
           try {
             base = side > 0 ? family.make(side) : family.native();
           } catch (const InputError& e) {

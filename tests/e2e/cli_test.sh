@@ -139,6 +139,40 @@ grep -q "resnet50  imagenet  dgx-a100  data      8     256   *$want" /tmp/cli_ou
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
 expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.$$.ini:7: sweep.colour" /tmp/cli_err.$$ && ok || bad "unknown key names its line: $(cat /tmp/cli_err.$$)"
+# [layer_times]: measured per-layer times parametrise a model's compute in a sweep. AlexNet's
+# eight GEMM layers at 1..8 ms per sample plus its first ReLU; data parallelism on p GPUs
+# computes ceil(D / p) x the sum per sample (cost-model-notes §1.5; unsplit measured layers)
+lt_csv=/tmp/cli_lt.$$.csv
+{ echo "layer,forward_s,backward_s,batch"; i=0
+  for l in features.0 features.3 features.6 features.8 features.10 classifier.1 classifier.4 classifier.6; do
+    i=$((i + 1)); echo "$l,0.000$i,0.000$i,16"; done
+  echo "features.1,0.0005,0.0005,16"; } > $lt_csv
+lt_h5=/tmp/cli_lt.$$.h5
+printf '[sweep]\nmodel = alexnet, vgg16\ndataset = small:1000:3x224x224\nstrategy = data\ngpus = 1, 3\nbatch = 48\nvariant = paradise\n[output]\nstorage = full\n[layer_times]\nalexnet = %s\n' $lt_csv > $bad_ini
+expect_rc 0 "sweep with layer_times" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5
+$py - $lt_h5 <<'PY' && ok || bad "layer_times in a sweep: ceil(D/p) x the measured sum"
+import math, sys, h5py
+f = h5py.File(sys.argv[1], "r")
+models = [m.decode() if isinstance(m, bytes) else m for m in f["model"][:]]
+c = f["compute_time_s"][:]  # model x dataset x system x strategy x gpus x batch
+per_sample = 2 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8) * 1e-4 + 2 * 0.0005  # forward + backward
+a = models.index("alexnet")
+for j, p in enumerate([1, 3]):
+    got, want = c[a, 0, 0, 0, j, 0], math.ceil(1000 / p) * per_sample
+    assert abs(got - want) <= 1e-9 * want, (p, got, want)
+v = models.index("vgg16")  # no file: roofline at the fp32 peak, not the measured times
+assert abs(c[v, 0, 0, 0, 0, 0] - 1000 * per_sample) > 0.1
+PY
+printf '[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet@dgx1 = %s\n' $lt_csv > $bad_ini
+expect_rc 2 "layer_times for a system not swept" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
+grep -q "cli_sweep.$$.ini:8: layer_times.alexnet@dgx1 '$lt_csv': 'dgx1' is not a system of this sweep" /tmp/cli_err.$$ && ok || bad "layer_times system: $(cat /tmp/cli_err.$$)"
+[ ! -e $lt_h5.x ] && ok || bad "no output after a bad layer_times key"
+sed -i '/features.6,/d' $lt_csv
+printf '[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet = %s\n' $lt_csv > $bad_ini
+expect_rc 2 "layer_times without a GEMM layer" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
+grep -q "layer 'features.6': model 'alexnet' has this layer (with a GEMM) but the file has no row" /tmp/cli_err.$$ && ok || bad "missing GEMM layer: $(cat /tmp/cli_err.$$)"
+[ ! -e $lt_h5.x ] && ok || bad "no output after a bad layer-times file"
+rm -f $lt_csv $lt_h5 $lt_h5.x
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e9\n' > $bad_ini
 expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
 grep -q "1,000,000,000,000 points" /tmp/cli_err.$$ && ok || bad "too large grid refused with the numbers: $(cat /tmp/cli_err.$$)"

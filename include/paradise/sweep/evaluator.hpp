@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct SweepSpec {
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
   /// one node at that per-GPU bandwidth (Gbit/s) and latency (microseconds).
   std::vector<std::int64_t> resolution, network_bandwidth_gbps, network_latency_us;
+  /// Measured per-layer times (layer-times CSV) by "MODEL@SYSTEM" or, for every system,
+  /// "MODEL"; the model's compute is then parametrised by them (cost-model-notes §1.5).
+  std::map<std::string, std::string> layer_times;
 };
 
 /// What is stored per point (fixed-size, for the maps).
