@@ -198,12 +198,21 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
                                        static_cast<std::size_t>(stages));
   const double p = static_cast<double>(stages), D = static_cast<double>(w.dataset_samples);
   double max_t = 0, max_mem = 0, max_boundary = 0, max_params = 0, max_paradise_s = 0;
+  // paradise: the largest stage's saved activations x its micro-batches in flight, in
+  // per-sample saved bytes (1F1B: stage g keeps at most p - g; GPipe: all S)
+  const double e = element_bytes(c);
+  double max_in_flight_saved = 0;
+  const auto saved_bytes = [e](const model::LayerStats& l) {
+    return static_cast<double>(l.saved_elements) * e + static_cast<double>(l.saved_fixed_bytes);
+  };
   std::size_t begin = 0;
   for (std::size_t g = 0; g < ends.size(); ++g) {
-    double time = 0, mem = 0, paradise_s = 0, stage_params = 0;
+    double time = 0, mem = 0, paradise_s = 0, stage_params = 0, saved = 0;
+    if (g == 0 && first == 1) saved = saved_bytes(w.model.layers[0]);  // the input batch
     for (std::size_t k = begin; k < ends[g]; ++k) {
       const auto& l = layer(k);
       time += t[k];
+      saved += saved_bytes(l);
       if (paradise(c)) paradise_s += own[k];
       mem += static_cast<double>(l.params);
       stage_params += static_cast<double>(l.params);
@@ -214,6 +223,8 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     max_mem = std::max(max_mem, mem);
     max_paradise_s = std::max(max_paradise_s, paradise_s);
     max_params = std::max(max_params, stage_params);
+    const double flight = c.policies.one_f_one_b ? std::min(S, p - static_cast<double>(g)) : S;
+    max_in_flight_saved = std::max(max_in_flight_saved, flight * saved);
     if (g + 1 < ends.size()) {
       max_boundary =
           std::max(max_boundary, static_cast<double>(layer(ends[g] - 1).output_elements));
@@ -241,10 +252,12 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     b.comm("gradient allreduce per stage across replicas", x.label, "GE", replicas, x.seconds);
   }
   if (paradise(c)) {
-    // activations of the micro-batches in flight: all S (GPipe), at most p on the first
-    // stage with 1F1B (PipeDream-Flush); a stage's share approximated by 1/p of the model
-    const double in_flight = c.policies.one_f_one_b ? std::min(S, p) : S;
-    return paradise_memory(b, s, c, B / S * in_flight / p, max_params, replicas);
+    // activations of the micro-batches in flight on the stage where they weigh most: all S
+    // (GPipe), p - g on stage g with 1F1B (PipeDream-Flush; cost-model-notes §6.1), as
+    // samples of the whole model's saved bytes
+    const double whole = s.saved * e + s.saved_fixed_bytes;
+    const double samples = whole > 0 ? B / S * max_in_flight_saved / whole : 0;
+    return paradise_memory(b, s, c, samples, max_params, replicas);
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
 }

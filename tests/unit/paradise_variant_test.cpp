@@ -379,5 +379,41 @@ TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
   EXPECT_DOUBLE_EQ(one_f_one_b.epoch_compute_s, gpipe.epoch_compute_s);
 }
 
+double saved_activations(const Prediction& p) {
+  for (const auto& m : p.memory) {
+    if (m.name == "saved activations (autograd)") return m.bytes;
+  }
+  return -1;
+}
+
+// A pipeline stage keeps the saved activations of its own layers for each micro-batch in
+// flight (cost-model-notes §6.1): 1F1B p - g on stage g, GPipe all S. One stage is the whole
+// model: one micro-batch (B / S samples) with 1F1B, all B with GPipe -- the serial model's
+// saved bytes at those batches. With 4 stages the heaviest stage lies between the even
+// share (1/4 of the model per micro-batch) and the whole model.
+TEST(ParadiseVariant, PipelineMemoryIsTheHeaviestStagesMicroBatchesInFlight) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto one = paradise_config(Kind::Pipeline, 1, 64);
+  one.segments = 8;
+  const double per_micro_batch = saved_activations(predict(w, paradise_config(Kind::Serial, 1, 8)));
+  const double whole_batch = saved_activations(predict(w, paradise_config(Kind::Serial, 1, 64)));
+  EXPECT_NEAR(saved_activations(predict(w, one)), per_micro_batch, 1e-9 * per_micro_batch);
+  one.policies.one_f_one_b = false;
+  EXPECT_NEAR(saved_activations(predict(w, one)), whole_batch, 1e-9 * whole_batch);
+
+  auto four = paradise_config(Kind::Pipeline, 4, 256);
+  four.segments = 32;
+  const double micro = saved_activations(predict(w, paradise_config(Kind::Serial, 1, 8)));
+  // 1F1B: stage g holds 4 - g micro-batches of its layers
+  const double f = saved_activations(predict(w, four));
+  EXPECT_GT(f, micro * 4 / 4);  // at least the even share on the first stage
+  EXPECT_LT(f, micro * 4);      // less than 4 micro-batches of the whole model
+  four.policies.one_f_one_b = false;
+  const double g = saved_activations(predict(w, four));
+  EXPECT_GT(g, micro * 32 / 4);
+  EXPECT_LT(g, micro * 32);
+  EXPECT_GT(g, f);
+}
+
 }  // namespace
 }  // namespace paradise::strategy
