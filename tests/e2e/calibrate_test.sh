@@ -7,18 +7,7 @@
 # Usage: calibrate_test.sh PATH/TO/paradise
 set -uo pipefail
 paradise=$1
-py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-expect_rc() {  # expect_rc RC DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat "$tmp/err")"; fi
-}
+source "$(dirname "$0")/harness.sh"
 
 # all_reduce_perf on the 8 NVLink GPUs of a DGX A100 node: alpha 5 us, 200 GB/s
 # (t = 2(p-1) alpha + 2(p-1)/p n beta, cost-model-notes §5.1); osu_latency across nodes:
@@ -187,5 +176,4 @@ done
 printf '#  size count type redop root time algbw busbw\n1024 256 float sum -1 12.5 0.08\n' >"$tmp/short.out"
 bad_input "short.out:2" -- --system dgx-a100 --nccl "$tmp/short.out:leaf:16" -o "$tmp/short.system"
 
-echo "calibrate_test: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish calibrate_test

@@ -4,18 +4,7 @@
 # Usage: recommend_test.sh PATH/TO/paradise
 set -uo pipefail
 paradise=$1
-py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-expect_rc() {  # expect_rc RC DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat "$tmp/err")"; fi
-}
+source "$(dirname "$0")/harness.sh"
 rec=("$paradise" recommend --model resnet50 --dataset imagenet --system abci)
 
 # (1) ranked by epoch time; each row equals a separate `predict` of that configuration, and
@@ -185,5 +174,4 @@ bad_input "--variant 'paradl2'" -- "${base[@]}" --max-gpus 8 --batch 64 --varian
 bad_input "--top '0'" -- "${base[@]}" --max-gpus 8 --batch 64 --top 0
 bad_input "--format 'csv'" -- "${base[@]}" --max-gpus 8 --batch 64 --format csv
 
-echo "recommend_test: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish recommend_test

@@ -8,18 +8,7 @@
 set -uo pipefail
 paradise=$1
 data=$2
-py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-expect_rc() {  # expect_rc RC DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat "$tmp/err")"; fi
-}
+source "$(dirname "$0")/harness.sh"
 runs=$data/measured/runs.csv
 
 # (1) NVIDIA's rows: each row predicted separately by `paradise predict` with the row's system,
@@ -241,5 +230,4 @@ grep -qF "nosuch.csv" "$tmp/err" && ok || bad "missing file named"
 expect_rc 2 "bad threshold" -- "$paradise" validate --measured "$runs" --threshold 0
 expect_rc 2 "bad variant" -- "$paradise" validate --measured "$runs" --variant x
 
-echo "validate_test: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish validate_test
