@@ -18,7 +18,6 @@
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
-#include "paradise/model/model_source.hpp"
 #include "paradise/strategy/workload.hpp"
 #include "paradise/system/catalog.hpp"
 
@@ -148,10 +147,8 @@ calibrate::RooflineFit calibrate_layers(const std::string& profile, const std::s
                                         const std::string& out_path) {
   strategy::WorkloadSpec spec;
   spec.model = model;
-  spec.dataset = dataset;
-  const auto source = model::ModelSource::load(model);
-  if (spec.dataset.empty() && !source.paradl())  // the model's own input; D does not matter
-    spec.dataset = "profile:1:" + source.default_input().str();
+  // the model's own input unless given; D does not matter
+  spec.dataset = dataset.empty() ? strategy::own_input_dataset(model) : dataset;
   spec.system = system_name;
   spec.layer_times = profile;
   strategy::Workload w = strategy::make_workload(spec);  // names checked against the model

@@ -159,6 +159,11 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const std::
 
 }  // namespace
 
+std::string own_input_dataset(const std::string& model) {
+  const auto src = model::ModelSource::load(model);
+  return src.paradl() ? "" : "profile:1:" + src.default_input().str();
+}
+
 Workload make_workload(const WorkloadSpec& spec) {
   Workload w;
   w.system = system::find_system(spec.system);

@@ -27,9 +27,7 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
   const std::string model = key.substr(0, key.find('@'));
   const std::string system =
       key.find('@') == std::string::npos ? s.systems.front() : key.substr(key.find('@') + 1);
-  const auto src = model::ModelSource::load(model);
-  strategy::WorkloadSpec w{
-      model, src.paradl() ? "" : "profile:1:" + src.default_input().str(), system, "", 0, path};
+  const strategy::WorkloadSpec w{model, strategy::own_input_dataset(model), system, "", 0, path};
   try {
     strategy::make_workload(w);
   } catch (const InputError& e) {

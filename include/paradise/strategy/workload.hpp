@@ -81,4 +81,8 @@ std::vector<LayerTime> read_layer_times(const std::string& path);
 /// layer the model does not have.
 Workload make_workload(const WorkloadSpec& spec);
 
+/// A one-sample dataset of the model's own input ("profile:1:SHAPE"), for checks where the
+/// dataset does not matter (layer-times files); empty for ParaDL .net files, which carry one.
+std::string own_input_dataset(const std::string& model);
+
 }  // namespace paradise::strategy
