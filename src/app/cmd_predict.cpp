@@ -134,7 +134,7 @@ int run_predict(const Args& args) {
   std::string kind = "data", variant = "paradise", format = "table", precision = "fp32",
               allreduce = "ring", optimizer = "momentum";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
-       keep_gradients = false, leader_reduce = false;
+       keep_gradients = false, leader_reduce = false, allreduce_sums = false;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -156,6 +156,13 @@ int run_predict(const Args& args) {
                                                       "paradise: GPipe schedule instead of 1F1B")(
       "leader-reduce", po::bool_switch(&leader_reduce),
       "paradise: hybrids exchange gradients through one leader GPU per group")(
+      "daso-epochs", po::value(&c.policies.daso_run_epochs),
+      "daso: epochs of the run (default 90) over which the epoch time is the mean")(
+      "daso-blocking-epochs", po::value(&c.policies.daso_blocking_epochs),
+      "daso: warm-up + cool-down epochs that synchronise every batch (default 8; 0: the "
+      "steady state alone)")(
+      "allreduce-partial-sums", po::bool_switch(&allreduce_sums),
+      "paradise: filter/channel partial sums by allreduce (ParaDL), not reduce-scatter")(
       "keep-activation-gradients", po::bool_switch(&keep_gradients),
       "paradise: every dL/dy alive to the end (TensorFlow's tape), not only the largest")(
       "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
@@ -193,12 +200,21 @@ int run_predict(const Args& args) {
   c.policies.optimizer = *opt;
   if (c.policies.zero_stage < 0 || c.policies.zero_stage > 3)
     throw InputError("--zero '" + std::to_string(c.policies.zero_stage) + "': expected 0 to 3");
+  const auto& pol = c.policies;
+  if (!(pol.daso_run_epochs >= 1) || !(pol.daso_blocking_epochs >= 0) ||
+      pol.daso_blocking_epochs > pol.daso_run_epochs) {
+    std::ostringstream m;
+    m << "--daso-epochs " << pol.daso_run_epochs << ", --daso-blocking-epochs "
+      << pol.daso_blocking_epochs << ": expected epochs >= 1 and 0 <= blocking epochs <= epochs";
+    throw InputError(m.str());
+  }
   c.policies.roofline_compute = !no_roofline;
   c.policies.overlap_gradients = !no_overlap;
   c.policies.choose_algorithm = !no_choice;
   c.policies.one_f_one_b = !gpipe;
   c.policies.free_activation_gradients = !keep_gradients;
   c.policies.leader_reduce = leader_reduce;
+  c.policies.reduce_scatter_partial_sums = !allreduce_sums;
   if (format != "table" && format != "json" && format != "csv")
     throw InputError("--format '" + format + "': expected table, json or csv");
   const auto algorithm = cost::algorithm_from_name(allreduce);

@@ -1,9 +1,10 @@
 // Hierarchical data parallelism with periodic global synchronisation, as DASO (Coquelin et
-// al., J. Big Data 2022; cost-model-notes §4) does it, in its steady state (after warm-up):
+// al., J. Big Data 2022; cost-model-notes §4) does it. In its steady state
 // gradients are averaged inside the node every local_skip batches; every global_skip
 // batches one GPU per node allreduces the parameters in bf16 across the nodes, without
 // blocking, and the result, merged batches_to_wait batches later, is broadcast in the node.
-// T_batch = T_comp + AR_node(n delta)/ls + [B_node(n delta) + max(0, AR_net(n 2) - btw T_comp)]/gs.
+// T_batch = T_comp + AR_node(n delta)/ls + [B_node(n delta) + max(0, AR_net(n 2) - btw T_comp)]/gs;
+// warm-up and cool-down epochs: gs = ls = 1, btw = 0 (cost-model-notes §4).
 #include <algorithm>
 #include <cmath>
 
@@ -30,23 +31,29 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double n = params * element_bytes(c);
   const system::Link node = w.system.link_for(g);
   const double iteration = epoch / b.iterations();
+  // share of the run's epochs in warm-up or cool-down: every batch synchronised, blocking
+  const double blocking = pol.daso_run_epochs > 0
+                              ? std::clamp(pol.daso_blocking_epochs / pol.daso_run_epochs, 0.0, 1.0)
+                              : 0;
+  const double local_every = (1 - blocking) / pol.daso_local_skip + blocking;
+  const double global_every = (1 - blocking) / pol.daso_global_skip + blocking;
   if (g > 1) {  // DDP inside the node: buckets overlapped with the backward pass
     const double bwd = iteration * s.backward_share;
     const auto local = overlapped_allreduce(w, c, g, n, iteration - bwd, bwd);
-    b.comm("node-local gradient allreduce", local.label, "GE", g,
-           local.total_s / pol.daso_local_skip);
-    b.overlapped((local.total_s - local.exposed_s) / pol.daso_local_skip);
+    b.comm("node-local gradient allreduce", local.label, "GE", g, local.total_s * local_every);
+    b.overlapped((local.total_s - local.exposed_s) * local_every);
   }
   if (nodes > 1) {
-    // one group (local rank i of every node) at a time: one flow per node
+    // one group (local rank i of every node) at a time: one flow per node; merged
+    // batches_to_wait batches later in the steady state, waited for when blocking
     const auto global = paradise_allreduce(w, c, nodes, c.gpus, params * 2, 1);
     const double hidden = std::min(global.seconds, pol.daso_batches_to_wait * iteration);
     b.comm("global parameter allreduce (bf16)", global.label, "GE", nodes,
-           global.seconds / pol.daso_global_skip);
-    b.overlapped(hidden / pol.daso_global_skip);
+           global.seconds * global_every);
+    b.overlapped(hidden * (1 - blocking) / pol.daso_global_skip);
     if (g > 1)
       b.comm("node-local parameter broadcast", "broadcast/binomial", "GE", g,
-             cost::broadcast_binomial(node, g, n) / pol.daso_global_skip);
+             cost::broadcast_binomial(node, g, n) * global_every);
   }
   // node-local DDP: its bucket buffer and (with ZeRO) shards over the node's replicas
   paradise_memory(b, s, c, static_cast<double>(c.batch) / p, params, g);

@@ -98,6 +98,61 @@ std::optional<std::pair<std::int64_t, std::int64_t>> split_groups(const Workload
   return std::pair{p1, p2};
 }
 
+// The paradise variant of data+filter: NCCL's in-group collectives per layer, and the
+// cross-group exchange of each GPU's 1/p2 of the gradients (its filters' and a share of the
+// replicated layers') in buckets overlapped with the backward pass and its collectives.
+void paradise_data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                          std::int64_t p1, std::int64_t p2, double per_group,
+                          double split_weights) {
+  const auto x = paradise_layer_collectives(w, c, p2, per_group, true);
+  b.comm("forward allgather of y in a group", "allgather/ring", "FB", p2, x.gather_s);
+  b.comm("backward reduction of dL/dx's partial sums in a group", x.reduce_label, "FB", p2,
+         x.reduce_s);
+  if (p1 > 1) {
+    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * s.backward_share;
+    const auto g = overlapped_exchange(
+        c, s.w / static_cast<double>(p2) * element_bytes(c), iteration - bwd + x.gather_s,
+        bwd + x.reduce_s, [&](double n) { return cross_group_exchange(w, c, p1, p2, n); });
+    b.comm("gradient allreduce across groups", g.label, "GE", p1, g.total_s);
+    b.overlapped(g.total_s - g.exposed_s);
+  }
+  paradise_memory(b, s, c, per_group, split_weights, p1);
+}
+
+// The paradise variant of data+spatial: halos and the split layer's allgather over the
+// group's direct link (NCCL point-to-point, GPUDirect), and the gradient exchange per bucket
+// (reduce-scatter in the group, p2 concurrent allreduces of 1/p2 across the groups, allgather
+// in the group; or the leader form) overlapped with the backward pass.
+void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                           std::int64_t p1, std::int64_t p2, double per_group, int split) {
+  const system::Link link = paradise_link(w, p2, 0);
+  const double e = element_bytes(c), q = static_cast<double>(p2);
+  double halo = 0;
+  for (int i = 0; i <= split; ++i) {
+    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
+    if (w.active[static_cast<std::size_t>(i)] && halo_rows(l) > 0)
+      halo += 4 * cost::p2p(link, per_group * full_halo_elements(l) * e);
+  }
+  b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
+  const double ys =
+      per_group *
+      static_cast<double>(w.model.layers[static_cast<std::size_t>(split)].output_elements) * e;
+  // forward only: the replicated layers give every GPU the split layer's whole dL/dy
+  b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
+         cost::allgather_ring(link, p2, ys));
+  const double iteration = b.compute_s() / b.iterations(), bwd = iteration * s.backward_share;
+  const auto g = overlapped_exchange(
+      c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2, [&](double n) -> GradientExchange {
+        if (p1 == 1) return {cost::allreduce_ring(link, p2, n), "reduce-scatter+allgather/ring"};
+        const auto x = cross_group_exchange(w, c, p1, p2, n / q);
+        if (c.policies.leader_reduce) return x;  // its reduce and broadcast are in the group
+        return {cost::allreduce_ring(link, p2, n) + x.seconds, "allreduce/two-level"};
+      });
+  b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
+  b.overlapped(g.total_s - g.exposed_s);
+  paradise_memory(b, s, c, per_group * split_share(w, q), s.w, c.gpus);
+}
+
 }  // namespace
 
 // Pure spatial (parallel_analysis.py analysis_spatial): active layers split p ways along W.
@@ -145,7 +200,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double D = static_cast<double>(w.dataset_samples);
   b.compute(paradise(c) ? paradise_compute(w, c, D, B, p)
                         : D * split_time(w, p, static_cast<int>(w.model.layers.size()) - 1));
-  const system::Link link = w.system.link_for(c.gpus);
+  const system::Link link = paradise(c) ? paradise_link(w, c.gpus, 0) : w.system.link_for(c.gpus);
   double halo = 0;
   for (int i = 0; i <= split; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
@@ -163,20 +218,27 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
         halo += 4 * cost::p2p(link, B * face * d);
       }
     } else {
-      // ParaDL's code: one sample's W-only halo; fixed: the full halo of all B samples
-      halo += c.fix_paradl_bugs ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
-                                : width_only_halo(l, link, 1, d);
+      // ParaDL's code: one sample's W-only halo; fixed (and paradise): all B samples' halo
+      halo += c.fix_paradl_bugs || paradise(c) ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
+                                               : width_only_halo(l, link, 1, d);
     }
   }
   const double ys =
       static_cast<double>(w.model.layers[static_cast<std::size_t>(split)].output_elements);
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", c.gpus, halo);
-  b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
-         2 * (p - 1) * cost::p2p(link, B * ys * d / p));
   if (paradise(c)) {
-    const auto x = paradise_allreduce(w, c, c.gpus, c.gpus, s.w * element_bytes(c), 0);
-    b.comm("gradient allreduce", x.label, "GE", c.gpus, x.seconds);
+    // NCCL's ring allgather forward; the replicated layers after the split give every GPU
+    // the whole dL/dy of the split layer, whose own part it just takes (no collective)
+    b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
+           cost::allgather_ring(link, c.gpus, B * ys * d));
+    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * s.backward_share;
+    const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
+                                        iteration - bwd + halo / 2, bwd + halo / 2);
+    b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
+    b.overlapped(x.total_s - x.exposed_s);
   } else {
+    b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
+           2 * (p - 1) * cost::p2p(link, B * ys * d / p));
     b.comm("gradient allreduce", gradient_label(c), "GE", c.gpus,
            cost::allreduce(c.gradient_allreduce, link, c.gpus, s.w * d));
   }
@@ -211,6 +273,8 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   b.compute(paradise(c) ? paradise_compute(w, c, b.iterations() * per_group, per_group, q)
                         : b.iterations() * per_group *
                               split_time(w, q, static_cast<int>(w.model.layers.size()) - 1));
+  const double split_weights = s.w - s.w_active + s.w_active / q;
+  if (paradise(c)) return paradise_data_filter(w, c, s, b, p1, p2, per_group, split_weights);
   const system::Link node = w.system.link_for(p2);
   double layerwise = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
@@ -222,13 +286,7 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   }
   b.comm("filter allgather + allreduce in a group", "allgather+allreduce/ring", "FB", p2,
          layerwise);
-  const double split_weights = s.w - s.w_active + s.w_active / q;
-  if (p1 > 1 && paradise(c)) {
-    // each GPU exchanges 1/p2 of the gradients: its filters' and a share of the replicated
-    // layers' (the group then holds all of them)
-    const auto x = cross_group_exchange(w, c, p1, p2, s.w / q * element_bytes(c));
-    b.comm("gradient allreduce across groups", x.label, "GE", p1, x.seconds);
-  } else if (p1 > 1) {
+  if (p1 > 1) {
     system::Link net = w.system.link_for(c.gpus);
     double bytes = s.w * d;
     using HE = ParadlVersion::HybridExchange;
@@ -241,7 +299,6 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
     b.comm("gradient allreduce across groups", gradient_label(c), "GE", p1,
            cost::allreduce(c.gradient_allreduce, net, p1, bytes));
   }
-  if (paradise(c)) return paradise_memory(b, s, c, per_group, split_weights, p1);
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * (s.x + s.y));
   b.memory("weights and gradients", 2 * d * split_weights);
 }
@@ -260,12 +317,13 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const int upto =
       c.fix_paradl_bugs ? static_cast<int>(w.model.layers.size()) - 1 : split;  // §1.9.4
   const double t = split_time(w, q, upto);
-  if (paradise(c))
+  if (paradise(c)) {
     b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q));
-  else
-    b.compute(v.ds_compute_uses_iterations
-                  ? b.iterations() * per_group * t
-                  : static_cast<double>(w.dataset_samples) / static_cast<double>(p1) * t);
+    return paradise_data_spatial(w, c, s, b, p1, p2, per_group, split);
+  }
+  b.compute(v.ds_compute_uses_iterations
+                ? b.iterations() * per_group * t
+                : static_cast<double>(w.dataset_samples) / static_cast<double>(p1) * t);
   // Halo and gather go through the host without GPUDirect, the group's flows sharing PCIe.
   const system::Link host = w.system.link_for(p2, true);
   system::Link halo_link{host.alpha_s, host.beta_s_per_byte * 2 * q, 0};
@@ -290,22 +348,9 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const double gathered = (v.ds_width_only_halo || v.ds_gather_divided_by_p2) ? ys / q : ys;
   b.comm("allgather of the split layer's output (+ its gradient)", "allgather/ring", "FB", p2,
          2 * (q - 1) * cost::p2p(gather_link, gathered));
-  if (paradise(c)) {
-    // reduce-scatter in the group, p2 concurrent allreduces of 1/p2 across the groups,
-    // allgather in the group; or the leader form, whose reduce and broadcast are in-group
-    const double n = s.w * element_bytes(c);
-    if (!c.policies.leader_reduce || p1 == 1)
-      b.comm("gradient allreduce in a group", "reduce-scatter+allgather/ring", "GE", p2,
-             cost::allreduce_ring(w.system.link_for(p2), p2, n));
-    if (p1 > 1) {
-      const auto x = cross_group_exchange(w, c, p1, p2, n / q);
-      b.comm("gradient allreduce across groups", x.label, "GE", p1, x.seconds);
-    }
-  } else {
-    b.comm("gradient allreduce in a group", gradient_label(c), "GE", p2,
-           cost::allreduce(c.gradient_allreduce, w.system.link_for(p2), p2, s.w * d));
-  }
-  if (p1 > 1 && !paradise(c)) {
+  b.comm("gradient allreduce in a group", gradient_label(c), "GE", p2,
+         cost::allreduce(c.gradient_allreduce, w.system.link_for(p2), p2, s.w * d));
+  if (p1 > 1) {
     system::Link net = w.system.link_for(c.gpus);
     net.beta_s_per_byte *= v.ds_global_beta_factor > 0 ? v.ds_global_beta_factor : 2 * q;
     b.comm("gradient allreduce across groups", gradient_label(c), "GE", p1,
@@ -318,7 +363,6 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (w.active[static_cast<std::size_t>(i)] ? q : 1);
   }
-  if (paradise(c)) return paradise_memory(b, s, c, per_group * split_share(w, q), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }

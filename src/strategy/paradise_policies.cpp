@@ -4,6 +4,7 @@
 // rules when Config::variant is Paradise; ParaDL's code paths are untouched.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "paradise/cost/collectives.hpp"
 #include "paradise/strategy/compute_memo.hpp"
@@ -106,25 +107,60 @@ GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int
   return best;
 }
 
-GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
-                                     double gradient_bytes, double forward_s, double backward_s) {
-  GradientOverlap o;
+LayerCollectives paradise_layer_collectives(const Workload& w, const Config& c, std::int64_t q,
+                                            double samples, bool filter) {
+  LayerCollectives out{0, 0, "allreduce/ring"};
+  if (q < 2) return out;
+  const system::Link link = paradise_link(w, q, 0);
+  const double e = element_bytes(c);
+  const auto& layers = w.model.layers;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (!w.active[i]) continue;
+    const auto& l = layers[i];
+    // the first layer's input is the data: no dL/dx to reduce (filter), nothing split to
+    // sum (channel, which starts at the second layer; TR §III, §V-A)
+    const bool first = i == 0 || (i == 1 && layers[0].op == Op::Input);
+    const double y = samples * static_cast<double>(l.output_elements) * e;
+    if (filter) out.gather_s += cost::allgather_ring(link, q, y);  // y forward
+    if (first) continue;
+    if (!filter) out.gather_s += cost::allgather_ring(link, q, y);  // dL/dy backward
+    // partial sums: dL/dx backward (filter), y forward (channel); the layer beside needs only
+    // its own partition, so a reduce-scatter does (TR §III footnote), or NCCL's allreduce
+    const double n = filter ? samples * static_cast<double>(l.input_elements) * e : y;
+    if (c.policies.reduce_scatter_partial_sums) {
+      out.reduce_s += cost::reduce_scatter_ring(link, q, n);
+      out.reduce_label = "reduce-scatter/ring";
+    } else {
+      const auto x = paradise_allreduce(w, c, q, q, n, 0);
+      out.reduce_s += x.seconds;
+      out.reduce_label = x.label;
+    }
+  }
+  return out;
+}
+
+GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, double forward_s,
+                                    double backward_s,
+                                    const std::function<GradientExchange(double)>& exchange) {
   if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
-    const auto x = paradise_allreduce(w, c, p, p, gradient_bytes, 0);
+    const auto x = exchange(gradient_bytes);
     return {x.seconds, x.seconds, x.label};
   }
   // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
   // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
   // DDP's buckets): exposed = what runs past the end of the backward pass.
   const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
-  const auto bucket = paradise_allreduce(w, c, p, p, gradient_bytes / k, 0);
+  const auto bucket = exchange(gradient_bytes / k);
   double finish = 0;
   for (double j = 1; j <= k; ++j)
     finish = std::max(finish, forward_s + backward_s * j / k) + bucket.seconds;
-  o.total_s = k * bucket.seconds;
-  o.exposed_s = finish - (forward_s + backward_s);
-  o.label = bucket.label;
-  return o;
+  return {k * bucket.seconds, finish - (forward_s + backward_s), bucket.label};
+}
+
+GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
+                                     double gradient_bytes, double forward_s, double backward_s) {
+  return overlapped_exchange(c, gradient_bytes, forward_s, backward_s,
+                             [&](double n) { return paradise_allreduce(w, c, p, p, n, 0); });
 }
 
 GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,

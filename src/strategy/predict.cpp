@@ -99,6 +99,17 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
   const double D = static_cast<double>(w.dataset_samples);
   b.compute(paradise(c) ? paradise_compute(w, c, D, B, p)
                         : D * (s.t - s.t_active + s.t_active / p));
+  if (paradise(c)) {
+    // NCCL's collectives on the group's link; the partial sums reduce-scattered (policy)
+    const auto x = paradise_layer_collectives(w, c, c.gpus, B, filter);
+    b.comm(filter ? "forward allgather of y" : "forward reduction of y's partial sums",
+           filter ? "allgather/ring" : x.reduce_label, "FB", c.gpus,
+           filter ? x.gather_s : x.reduce_s);
+    b.comm(filter ? "backward reduction of dL/dx's partial sums" : "backward allgather of dL/dy",
+           filter ? x.reduce_label : "allgather/ring", "FB", c.gpus,
+           filter ? x.reduce_s : x.gather_s);
+    return paradise_memory(b, s, c, B, s.w - s.w_active + s.w_active / p, 1);
+  }
   system::Link link = w.system.link_for(c.gpus);
   if (c.paradl.filter_nvlink_latency) link.alpha_s = w.system.levels.front().latency_s;
   double forward = 0, backward = 0;
@@ -115,7 +126,6 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
          filter ? "allreduce/ring" : "allgather/ring", "FB", c.gpus, filter ? backward : forward);
   // ParaDL's code divides the split weights by p twice (§1.9.1); fixed on request.
   const double weights = s.w - s.w_active + s.w_active / p;
-  if (paradise(c)) return paradise_memory(b, s, c, B, weights, 1);
   b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
   b.memory("weights and gradients", 2 * b.delta() * (c.fix_paradl_bugs ? weights : weights / p));
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "paradise/strategy/config.hpp"
@@ -44,6 +45,7 @@ class Builder {
     }
   }
   void compute(double epoch_s) { p_.epoch_compute_s = epoch_s; }
+  double compute_s() const { return p_.epoch_compute_s; }
   // Names must be static strings (literals): parts keep views of them.
   void comm(std::string_view name, std::string_view collective, std::string_view phase,
             std::int64_t gpus, double per_iteration_s) {
@@ -115,10 +117,25 @@ GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int
 /// group, allreduce among the leaders, broadcast.
 GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,
                                       std::int64_t p2, double shard_bytes);
+/// Per-iteration seconds of the per-layer collectives of filter or channel parallelism over
+/// q GPUs on consecutive GPUs, for `samples` samples per iteration.
+struct LayerCollectives {
+  double gather_s = 0;  ///< allgather ring (NCCL's allgather; filter: y forward, channel: dL/dy)
+  double reduce_s = 0;  ///< partial sums (filter: dL/dx backward, channel: y forward)
+  std::string_view reduce_label;  ///< static string
+};
+LayerCollectives paradise_layer_collectives(const Workload& w, const Config& c, std::int64_t q,
+                                            double samples, bool filter);
 struct GradientOverlap {
   double total_s = 0, exposed_s = 0;  ///< per iteration
   std::string_view label;
 };
+/// A gradient exchange of gradient_bytes in buckets (policy bucket_bytes), each bucket's
+/// exchange given by `exchange`, overlapped with a backward pass of backward_s seconds that
+/// follows forward_s seconds of forward pass (per iteration); blocking when the policy is off.
+GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, double forward_s,
+                                    double backward_s,
+                                    const std::function<GradientExchange(double)>& exchange);
 /// Bucketed gradient allreduce overlapped with a backward pass of backward_s seconds that
 /// follows forward_s seconds of forward pass (per iteration).
 GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,

@@ -56,6 +56,8 @@ expect_rc 2 "unknown strategy" -- "$paradise" predict --model resnet50 --dataset
 expect_rc 2 "zero gpus" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 0 --batch 1
 expect_rc 2 "negative batch" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 1 --batch -4
 expect_rc 2 "unknown option" -- "$paradise" models --colour
+expect_rc 2 "daso blocking epochs beyond the run" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy daso --gpus 8 --batch 64 --daso-epochs 4 --daso-blocking-epochs 8
+grep -q -- "--daso-epochs 4, --daso-blocking-epochs 8" /tmp/cli_err.$$ && ok || bad "daso epochs message names both values"
 expect_rc 2 "too small input" -- "$paradise" models --show cosmoflow --input 4x16x16x16
 grep -q "too small" /tmp/cli_err.$$ && ok || bad "too small message"
 expect_rc 2 "unknown command" -- "$paradise" frobnicate

@@ -74,6 +74,10 @@ struct Policies {
   /// shard with its peers (concurrent flows share the node's adapters); on, reduce to a
   /// leader, allreduce among leaders, broadcast (what ParaDL's hybrids measured, §5.2 b).
   bool leader_reduce = false;
+  /// Filter/channel partial sums (filter: dL/dx backward, channel: y forward) by a ring
+  /// reduce-scatter, as the neighbouring layer needs only its own partition (TR §III
+  /// footnote). Off: the allreduce NCCL would pick (what ParaDL's implementation did).
+  bool reduce_scatter_partial_sums = true;
   /// Memory by component (§6.2-6.4): saved-for-backward activations, optimizer state,
   /// workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
   bool full_memory = true;
@@ -95,6 +99,10 @@ struct Policies {
   /// every daso_global_skip batches, node-local every daso_local_skip, the global result
   /// merged daso_batches_to_wait batches later.
   double daso_global_skip = 4, daso_local_skip = 1, daso_batches_to_wait = 1;
+  /// DASO's warm-up and cool-down (4 + 4 epochs by default) synchronise every batch and
+  /// block; an epoch's time is the mean over a run of daso_run_epochs epochs (90: the
+  /// ImageNet ResNet-50 schedule). daso_blocking_epochs = 0: the steady state alone.
+  double daso_run_epochs = 90, daso_blocking_epochs = 8;
 };
 
 /// ParaDL's code changed between the runs behind its published logs; these settings select
