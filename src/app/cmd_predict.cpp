@@ -134,7 +134,7 @@ int run_predict(const Args& args) {
   std::string kind = "data", variant = "paradise", format = "table", precision = "fp32",
               allreduce = "ring", optimizer = "momentum";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
-       keep_gradients = false, leader_reduce = false, allreduce_sums = false;
+       keep_gradients = false, leader_reduce = false, allreduce_sums = false, recompute = false;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -161,6 +161,8 @@ int run_predict(const Args& args) {
       "daso-blocking-epochs", po::value(&c.policies.daso_blocking_epochs),
       "daso: warm-up + cool-down epochs that synchronise every batch (default 8; 0: the "
       "steady state alone)")(
+      "recompute", po::bool_switch(&recompute),
+      "paradise: activation recomputation (checkpoints of sqrt(L) segments)")(
       "allreduce-partial-sums", po::bool_switch(&allreduce_sums),
       "paradise: filter/channel partial sums by allreduce (ParaDL), not reduce-scatter")(
       "keep-activation-gradients", po::bool_switch(&keep_gradients),
@@ -215,6 +217,7 @@ int run_predict(const Args& args) {
   c.policies.free_activation_gradients = !keep_gradients;
   c.policies.leader_reduce = leader_reduce;
   c.policies.reduce_scatter_partial_sums = !allreduce_sums;
+  c.policies.recompute_activations = recompute;
   if (format != "table" && format != "json" && format != "csv")
     throw InputError("--format '" + format + "': expected table, json or csv");
   const auto algorithm = cost::algorithm_from_name(allreduce);

@@ -269,6 +269,7 @@ int run_recommend(const Args& args) {
   std::string objective_text = "time", variant_text = "paradise", format = "table", range,
               strategies;
   std::int64_t max_gpus = 0, batch = 0, top = 10;
+  bool recompute = false;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
       "dataset", po::value(&spec.dataset),
@@ -289,7 +290,9 @@ int run_recommend(const Args& args) {
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
       "layer-times", po::value(&spec.layer_times),
       "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
-      "format", po::value(&format), "table or json");
+      "recompute", po::bool_switch(&recompute),
+      "paradise: every configuration with activation recomputation")("format", po::value(&format),
+                                                                     "table or json");
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
                      "Ranks every strategy, GPU count and batch by an objective and says why the "
@@ -356,6 +359,7 @@ int run_recommend(const Args& args) {
   strategy::Prediction p;
   strategy::Config c;
   c.variant = *variant;
+  c.policies.recompute_activations = recompute;
   for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
     for (std::int64_t g : counts) {
       if (kinds[ki] == Kind::Serial && g != 1) continue;

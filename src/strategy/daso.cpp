@@ -30,7 +30,7 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double params = s.w;  // sum |w_l|: the model's parameters
   const double n = params * element_bytes(c);
   const system::Link node = w.system.link_for(g);
-  const double iteration = epoch / b.iterations();
+  const double iteration = b.compute_s() / b.iterations();
   // share of the run's epochs in warm-up or cool-down: every batch synchronised, blocking
   const double blocking = pol.daso_run_epochs > 0
                               ? std::clamp(pol.daso_blocking_epochs / pol.daso_run_epochs, 0.0, 1.0)
@@ -38,7 +38,7 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double local_every = (1 - blocking) / pol.daso_local_skip + blocking;
   const double global_every = (1 - blocking) / pol.daso_global_skip + blocking;
   if (g > 1) {  // DDP inside the node: buckets overlapped with the backward pass
-    const double bwd = iteration * s.backward_share;
+    const double bwd = iteration * b.backward_share();
     const auto local = overlapped_allreduce(w, c, g, n, iteration - bwd, bwd);
     b.comm("node-local gradient allreduce", local.label, "GE", g, local.total_s * local_every);
     b.overlapped((local.total_s - local.exposed_s) * local_every);

@@ -109,7 +109,7 @@ void paradise_data_filter(const Workload& w, const Config& c, const Totals& s, B
   b.comm("backward reduction of dL/dx's partial sums in a group", x.reduce_label, "FB", p2,
          x.reduce_s);
   if (p1 > 1) {
-    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * s.backward_share;
+    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
     const auto g = overlapped_exchange(
         c, s.w / static_cast<double>(p2) * element_bytes(c), iteration - bwd + x.gather_s,
         bwd + x.reduce_s, [&](double n) { return cross_group_exchange(w, c, p1, p2, n); });
@@ -140,7 +140,7 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
   // forward only: the replicated layers give every GPU the split layer's whole dL/dy
   b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
          cost::allgather_ring(link, p2, ys));
-  const double iteration = b.compute_s() / b.iterations(), bwd = iteration * s.backward_share;
+  const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
   const auto g = overlapped_exchange(
       c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2, [&](double n) -> GradientExchange {
         if (p1 == 1) return {cost::allreduce_ring(link, p2, n), "reduce-scatter+allgather/ring"};
@@ -231,7 +231,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     // the whole dL/dy of the split layer, whose own part it just takes (no collective)
     b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
            cost::allgather_ring(link, c.gpus, B * ys * d));
-    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * s.backward_share;
+    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
     const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
                                         iteration - bwd + halo / 2, bwd + halo / 2);
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);

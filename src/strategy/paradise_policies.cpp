@@ -198,8 +198,11 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   const auto shard = [&](int stage) { return pol.zero_stage >= stage ? dp : 1.0; };
   // saved for backward (issue 2's rule per layer) and the largest pair of transient
   // gradient buffers dL/dy, dL/dx (§6.2: not the sum over layers), or all of them
-  b.memory("saved activations (autograd)",
-           activation_samples * (s.saved * e + s.saved_fixed_bytes));
+  b.memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
+                                     : "saved activations (autograd)",
+           activation_samples * (pol.recompute_activations
+                                     ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
+                                     : s.saved * e + s.saved_fixed_bytes));
   b.memory(
       "activation gradients",
       activation_samples * e * (c.policies.free_activation_gradients ? s.largest_pair : s.outputs));

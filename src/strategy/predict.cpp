@@ -46,7 +46,7 @@ void paradise_data(const Workload& w, const Config& c, const Totals& s, Builder&
   b.compute(epoch);
   const double params = s.w;  // sum |w_l|: the model's parameters
   if (c.gpus > 1) {
-    const double iteration = epoch / b.iterations(), bwd = iteration * s.backward_share;
+    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
     const auto x =
         overlapped_allreduce(w, c, c.gpus, params * element_bytes(c), iteration - bwd, bwd);
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
@@ -212,6 +212,7 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   // per-sample saved bytes (1F1B: stage g keeps at most p - g; GPipe: all S)
   const double e = element_bytes(c);
   double max_in_flight_saved = 0;
+  const bool recompute = paradise(c) && c.policies.recompute_activations;
   const auto saved_bytes = [e](const model::LayerStats& l) {
     return static_cast<double>(l.saved_elements) * e + static_cast<double>(l.saved_fixed_bytes);
   };
@@ -234,7 +235,14 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     max_paradise_s = std::max(max_paradise_s, paradise_s);
     max_params = std::max(max_params, stage_params);
     const double flight = c.policies.one_f_one_b ? std::min(S, p - static_cast<double>(g)) : S;
-    max_in_flight_saved = std::max(max_in_flight_saved, flight * saved);
+    // with recomputation: the stage's input per micro-batch in flight, and one
+    // micro-batch's activations recomputed at a time (cost-model-notes §6.1)
+    // (stage 0's input is the batch, counted as the checkpoint instead)
+    const double internal = g == 0 && first == 1 ? saved - saved_bytes(w.model.layers[0]) : saved;
+    const double in_flight =
+        recompute ? flight * static_cast<double>(layer(begin).input_elements) * e + internal
+                  : flight * saved;
+    max_in_flight_saved = std::max(max_in_flight_saved, in_flight);
     if (g + 1 < ends.size()) {
       max_boundary =
           std::max(max_boundary, static_cast<double>(layer(ends[g] - 1).output_elements));
@@ -265,7 +273,8 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     // activations of the micro-batches in flight on the stage where they weigh most: all S
     // (GPipe), p - g on stage g with 1F1B (PipeDream-Flush; cost-model-notes §6.1), as
     // samples of the whole model's saved bytes
-    const double whole = s.saved * e + s.saved_fixed_bytes;
+    const double whole = recompute ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
+                                   : s.saved * e + s.saved_fixed_bytes;
     const double samples = whole > 0 ? B / S * max_in_flight_saved / whole : 0;
     return paradise_memory(b, s, c, samples, max_params, replicas);
   }
@@ -292,7 +301,7 @@ Prediction predict(const Workload& w, const Config& c) {
 }
 
 void predict_into(const Workload& w, const LayerSums& s, const Config& c, Prediction& out) {
-  Builder b(w, c, out);
+  Builder b(w, s, c, out);
   if (c.gpus < 1) b.invalid("GPU count must be >= 1");
   if (c.batch < 1) b.invalid("batch must be >= 1");
   if (c.gpus > w.system.max_gpus)

@@ -18,12 +18,20 @@ using Totals = LayerSums;
 class Builder {
  public:
   /// Resets `out` (keeping its vectors' capacity: no allocation per point in a sweep).
-  Builder(const Workload& w, const Config& c, Prediction& out)
+  Builder(const Workload& w, const LayerSums& s, const Config& c, Prediction& out)
       : w_(w),
         d_(c.variant == Variant::Paradise && c.precision == Precision::Mixed
                ? 2
                : static_cast<double>(c.activation_bytes)),
         p_(out) {
+    // activation recomputation: all but the last segment's forward pass runs again in the
+    // backward pass (Chen et al. 2016; GPipe's re-materialisation, cost-model-notes §6.1)
+    const double forward = 1 - s.backward_share;
+    const double again = c.variant == Variant::Paradise && c.policies.recompute_activations
+                             ? forward * (s.recompute_segments - 1) / s.recompute_segments
+                             : 0;
+    scale_ = 1 + again;
+    backward_share_ = (s.backward_share + again) / scale_;
     p_.status = Status::Ok;
     p_.reason.clear();
     p_.limit = Limit::None;
@@ -44,7 +52,10 @@ class Builder {
       p_.reason = std::move(reason);
     }
   }
-  void compute(double epoch_s) { p_.epoch_compute_s = epoch_s; }
+  /// Forward + backward seconds per epoch, before any recomputation (added here).
+  void compute(double epoch_s) { p_.epoch_compute_s = epoch_s * scale_; }
+  /// The backward pass's share of compute_s(), recomputed forward passes included.
+  double backward_share() const { return backward_share_; }
   double compute_s() const { return p_.epoch_compute_s; }
   // Names must be static strings (literals): parts keep views of them.
   void comm(std::string_view name, std::string_view collective, std::string_view phase,
@@ -79,6 +90,7 @@ class Builder {
  private:
   const Workload& w_;
   double d_;
+  double scale_ = 1, backward_share_ = 0;
   Prediction& p_;
 };
 

@@ -1,5 +1,9 @@
 #include "paradise/strategy/workload.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
 namespace paradise::strategy {
 
 // cost-model-notes §1.5 step 2: comp_l = totalComp * flop_l / sum(flop), flop_l = 2 FW + |w|
@@ -50,7 +54,41 @@ LayerSums sum_layers(const Workload& wl) {
     }
   }
   if (forward + backward > 0) s.backward_share = backward / (forward + backward);
+  const std::size_t n = wl.model.layers.size();
+  const auto k = static_cast<std::size_t>(std::max(1.0, std::round(std::sqrt(double(n)))));
+  std::tie(s.recompute_saved, s.recompute_saved_fixed_bytes) = recomputed_saved(wl.model, 0, n, k);
+  s.recompute_segments = static_cast<double>(k);
   return s;
+}
+
+// Chen et al., "Training Deep Nets with Sublinear Memory Cost" (2016): keep each segment's
+// input, recompute one segment at a time in the backward pass. Segments are filled greedily
+// up to total / segments saved elements. A residual's skip tensor crossing a cut is not
+// counted (the layers are taken in order).
+std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t begin,
+                                           std::size_t end, std::size_t segments) {
+  double total = 0;
+  for (std::size_t i = begin; i < end; ++i)
+    total += static_cast<double>(m.layers[i].saved_elements);
+  const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
+  double inputs = 0, largest = 0, largest_fixed = 0, seg = 0, seg_fixed = 0;
+  std::size_t used = 1;
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto& l = m.layers[i];
+    const double saved = static_cast<double>(l.saved_elements);
+    if (seg > 0 && seg + saved > target && used < segments) {
+      // cut before layer i: its input (the previous layer's output) becomes a checkpoint
+      inputs += static_cast<double>(m.layers[i - 1].output_elements);
+      seg -= static_cast<double>(m.layers[i - 1].saved_elements);  // now a checkpoint
+      if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
+      seg = seg_fixed = 0;
+      ++used;
+    }
+    seg += saved;
+    seg_fixed += static_cast<double>(l.saved_fixed_bytes);
+  }
+  if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
+  return {inputs + largest, largest_fixed};
 }
 
 std::vector<bool> default_active_layers(const model::ModelStats& m) {

@@ -518,5 +518,63 @@ TEST(ParadiseVariant, PipelineMemoryIsTheHeaviestStagesMicroBatchesInFlight) {
   EXPECT_GT(g, f);
 }
 
+double memory_part(const Prediction& p, std::string_view prefix) {
+  for (const auto& m : p.memory) {
+    if (m.name.starts_with(prefix)) return m.bytes;
+  }
+  return -1;
+}
+
+// Activation recomputation (Chen et al. 2016, "Training Deep Nets with Sublinear Memory
+// Cost"), by hand on a chain of 16 same-shape 3x3 convolutions over 8x16x16 (u = 2,048
+// elements): each convolution saves its input, so 16 u are saved per sample (the last
+// output is saved by nobody). With round(sqrt 17) = 4 segments of the 17 layers (input
+// included) the checkpoints are the 3 cut tensors and the largest segment recomputes 4 u:
+// 7 u. Compute pays the forward pass of all but the last segment again: 3/4 of it.
+TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
+  const std::string path = testing::TempDir() + "/chain16.model";
+  {
+    std::ofstream f(path);
+    f << "model chain16\ninput 8x16x16\n";
+    for (int i = 1; i <= 16; ++i) f << "c" << i << " conv out=8 k=3 p=1\n";
+  }
+  const auto w = make_workload({path, "small:1000:8x16x16", "abci", "", 0});
+  ASSERT_EQ(w.model.layers.size(), 17u);
+  const double u = 8 * 16 * 16, B = 4, e = 4;
+  auto c = paradise_config(Kind::Serial, 1, 4);
+  const auto plain = predict(w, c);
+  EXPECT_DOUBLE_EQ(memory_part(plain, "saved activations"), 16 * u * B * e);
+  c.policies.recompute_activations = true;
+  const auto again = predict(w, c);
+  EXPECT_DOUBLE_EQ(memory_part(again, "saved activations"), 7 * u * B * e);
+  double forward = 0, all = 0;
+  for (const auto& l : w.model.layers) {
+    forward += l.forward_flops;
+    all += l.forward_flops + l.backward_data_flops + l.backward_weight_flops;
+  }
+  EXPECT_NEAR(again.epoch_compute_s / plain.epoch_compute_s, 1 + forward / all * 3 / 4, 1e-9);
+
+  // ResNet-50: about one more forward pass, a third more compute (Chen et al.: "one extra
+  // forward pass"); saved activations less than half. A 1-stage GPipe pipeline of 8
+  // micro-batches keeps each one's input image and recomputes one micro-batch at a time
+  // (whose saved bytes include its image once).
+  const auto r50 = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto d = paradise_config(Kind::Serial, 1, 64);
+  const auto r_plain = predict(r50, d);
+  d.policies.recompute_activations = true;
+  const auto r_again = predict(r50, d);
+  EXPECT_GT(r_again.epoch_compute_s / r_plain.epoch_compute_s, 1.25);
+  EXPECT_LT(r_again.epoch_compute_s / r_plain.epoch_compute_s, 1.34);
+  EXPECT_LT(memory_part(r_again, "saved activations"),
+            0.5 * memory_part(r_plain, "saved activations"));
+  auto pipe = paradise_config(Kind::Pipeline, 1, 64);
+  pipe.segments = 8;
+  pipe.policies.one_f_one_b = false;
+  pipe.policies.recompute_activations = true;
+  const double micro = saved_activations(predict(r50, paradise_config(Kind::Serial, 1, 8)));
+  EXPECT_NEAR(memory_part(predict(r50, pipe), "saved activations"),
+              8 * 8 * 3 * 224 * 224 * e + micro - 8 * 3 * 224 * 224 * e, 1e-9 * micro);
+}
+
 }  // namespace
 }  // namespace paradise::strategy

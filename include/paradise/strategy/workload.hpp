@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "paradise/model/stats.hpp"
@@ -33,8 +34,17 @@ struct LayerSums {
   double largest_pair = 0;  ///< the largest |x_l| + |y_l|: the live activation gradients
   double outputs = 0;       ///< sum |y_l| over the non-in-place layers (all gradients kept)
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
+  /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
+  /// round(sqrt L) contiguous segments balanced by saved elements; kept are the segments'
+  /// input tensors and, during the backward pass, one segment's recomputed activations.
+  double recompute_saved = 0, recompute_saved_fixed_bytes = 0;  ///< per sample
+  double recompute_segments = 1;
 };
 LayerSums sum_layers(const Workload& w);
+/// Saved elements and fixed bytes per sample of layers [begin, end) when recomputed in
+/// `segments` balanced segments: the inputs of all but the first, plus the largest segment.
+std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t begin,
+                                           std::size_t end, std::size_t segments);
 /// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
 bool counts_for_memory(const model::LayerStats& l);
 
