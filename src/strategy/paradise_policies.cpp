@@ -4,7 +4,6 @@
 // rules when Config::variant is Paradise; ParaDL's code paths are untouched.
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "paradise/cost/collectives.hpp"
 #include "paradise/strategy/compute_memo.hpp"
@@ -137,24 +136,6 @@ LayerCollectives paradise_layer_collectives(const Workload& w, const Config& c, 
     }
   }
   return out;
-}
-
-GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, double forward_s,
-                                    double backward_s,
-                                    const std::function<GradientExchange(double)>& exchange) {
-  if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
-    const auto x = exchange(gradient_bytes);
-    return {x.seconds, x.seconds, x.label};
-  }
-  // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
-  // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
-  // DDP's buckets): exposed = what runs past the end of the backward pass.
-  const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
-  const auto bucket = exchange(gradient_bytes / k);
-  double finish = 0;
-  for (double j = 1; j <= k; ++j)
-    finish = std::max(finish, forward_s + backward_s * j / k) + bucket.seconds;
-  return {k * bucket.seconds, finish - (forward_s + backward_s), bucket.label};
 }
 
 GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,

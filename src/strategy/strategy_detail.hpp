@@ -1,8 +1,8 @@
 // Private to the strategy module: per-epoch accounting shared by the strategy formulas.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
 
 #include "paradise/strategy/config.hpp"
@@ -143,11 +143,26 @@ struct GradientOverlap {
   std::string_view label;
 };
 /// A gradient exchange of gradient_bytes in buckets (policy bucket_bytes), each bucket's
-/// exchange given by `exchange`, overlapped with a backward pass of backward_s seconds that
-/// follows forward_s seconds of forward pass (per iteration); blocking when the policy is off.
+/// exchange given by `exchange(bytes) -> GradientExchange`, overlapped with a backward pass
+/// of backward_s seconds that follows forward_s seconds of forward pass (per iteration);
+/// blocking when the policy is off.
+template <class Exchange>
 GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, double forward_s,
-                                    double backward_s,
-                                    const std::function<GradientExchange(double)>& exchange);
+                                    double backward_s, const Exchange& exchange) {
+  if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
+    const GradientExchange x = exchange(gradient_bytes);
+    return {x.seconds, x.seconds, x.label};
+  }
+  // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
+  // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
+  // DDP's buckets): exposed = what runs past the end of the backward pass.
+  const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
+  const GradientExchange bucket = exchange(gradient_bytes / k);
+  double finish = 0;
+  for (double j = 1; j <= k; ++j)
+    finish = std::max(finish, forward_s + backward_s * j / k) + bucket.seconds;
+  return {k * bucket.seconds, finish - (forward_s + backward_s), bucket.label};
+}
 /// Bucketed gradient allreduce overlapped with a backward pass of backward_s seconds that
 /// follows forward_s seconds of forward pass (per iteration).
 GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
