@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <string_view>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -19,7 +20,9 @@ namespace po = boost::program_options;
 namespace paradise::app {
 namespace {
 
-void number_or_null(JsonWriter& j, const std::optional<double>& v) {
+// "key": the number, or null when there is none
+void number_or_null(JsonWriter& j, std::string_view key, const std::optional<double>& v) {
+  j.key(key);
   if (v) {
     j.value(*v);
   } else {
@@ -50,22 +53,14 @@ void print_json(const std::vector<validate::RowResult>& rows, const validate::Su
     j.key("status").value(r.status);
     j.key("reason").value(r.reason);
     j.key("basis").value(r.basis);
-    j.key("projected_s");
-    number_or_null(j, r.projected_s);
-    j.key("measured_s");
-    number_or_null(j, r.measured_s);
-    j.key("accuracy");
-    number_or_null(j, r.accuracy);
-    j.key("relative_error");
-    number_or_null(j, r.relative_error);
-    j.key("projected_compute_s");
-    number_or_null(j, r.projected_compute_s);
-    j.key("projected_communication_s");
-    number_or_null(j, r.projected_communication_s);
-    j.key("projected_memory_bytes");
-    number_or_null(j, r.projected_memory_bytes);
-    j.key("projected_epoch_s");
-    number_or_null(j, r.projected_epoch_s);
+    number_or_null(j, "projected_s", r.projected_s);
+    number_or_null(j, "measured_s", r.measured_s);
+    number_or_null(j, "accuracy", r.accuracy);
+    number_or_null(j, "relative_error", r.relative_error);
+    number_or_null(j, "projected_compute_s", r.projected_compute_s);
+    number_or_null(j, "projected_communication_s", r.projected_communication_s);
+    number_or_null(j, "projected_memory_bytes", r.projected_memory_bytes);
+    number_or_null(j, "projected_epoch_s", r.projected_epoch_s);
     j.key("anomaly");
     if (r.anomaly) {
       j.begin_object();
@@ -83,8 +78,7 @@ void print_json(const std::vector<validate::RowResult>& rows, const validate::Su
   j.key("rows").value(s.rows);
   j.key("compared").value(s.compared);
   j.key("anomalies").value(s.anomalies);
-  j.key("mean_accuracy");
-  number_or_null(j, s.mean_accuracy);
+  number_or_null(j, "mean_accuracy", s.mean_accuracy);
   j.key("per_strategy").begin_object();
   for (const auto& [name, mean] : s.per_strategy) j.key(name).value(mean);
   j.end_object();
@@ -98,10 +92,8 @@ void print_json(const std::vector<validate::RowResult>& rows, const validate::Su
   j.key("concordant").value(ra.concordant);
   j.key("discordant").value(ra.discordant);
   j.key("tied").value(ra.tied);
-  j.key("kendall_tau");
-  number_or_null(j, ra.kendall_tau);
-  j.key("fraction_concordant");
-  number_or_null(j, ra.fraction_concordant);
+  number_or_null(j, "kendall_tau", ra.kendall_tau);
+  number_or_null(j, "fraction_concordant", ra.fraction_concordant);
   j.key("groups").begin_array();
   for (const auto& g : ra.groups) {
     j.begin_object();
@@ -116,8 +108,7 @@ void print_json(const std::vector<validate::RowResult>& rows, const validate::Su
     j.key("concordant").value(g.concordant);
     j.key("discordant").value(g.discordant);
     j.key("tied").value(g.tied);
-    j.key("kendall_tau");
-    number_or_null(j, g.kendall_tau);
+    number_or_null(j, "kendall_tau", g.kendall_tau);
     j.end_object();
   }
   j.end_array();

@@ -26,8 +26,10 @@ void run(benchmark::State& state, const SweepSpec& spec) {
   state.counters["peak_rss_MB"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
 }
 
+using paradise::strategy::Variant;
+
 // (a) data-parallel ResNet-50 on ImageNet: GPUs x batch
-void DataParallelResnet50(benchmark::State& state) {
+SweepSpec data_parallel_grid(Variant v) {
   SweepSpec s;
   s.models = {"resnet50"};
   s.datasets = {"imagenet"};
@@ -35,11 +37,12 @@ void DataParallelResnet50(benchmark::State& state) {
   s.strategies = {"data"};
   for (std::int64_t g = 1; g <= 4096; g *= 2) s.gpus.push_back(g);
   for (std::int64_t b = 32; b <= 65536; b += 32) s.batch.push_back(b);
-  run(state, s);
+  s.variant = v;
+  return s;
 }
 
 // (b) every strategy over several models and systems
-void MixedStrategies(benchmark::State& state) {
+SweepSpec mixed_grid(Variant v) {
   SweepSpec s;
   s.models = {"resnet50", "vgg16", "alexnet"};
   s.datasets = {"imagenet"};
@@ -48,33 +51,22 @@ void MixedStrategies(benchmark::State& state) {
                   "channel", "pipeline", "data+filter", "data+spatial"};
   for (std::int64_t g = 1; g <= 1024; g *= 2) s.gpus.push_back(g);
   for (std::int64_t b = 64; b <= 4096; b *= 2) s.batch.push_back(b);
-  run(state, s);
+  s.variant = v;
+  return s;
 }
 
+void DataParallelResnet50(benchmark::State& state) {
+  run(state, data_parallel_grid(Variant::Paradl));
+}
+void MixedStrategies(benchmark::State& state) {
+  run(state, mixed_grid(Variant::Paradl));
+}
 // the same two grids under the paradise variant (per-layer roofline at every point)
 void DataParallelResnet50Paradise(benchmark::State& state) {
-  SweepSpec s;
-  s.models = {"resnet50"};
-  s.datasets = {"imagenet"};
-  s.systems = {"abci"};
-  s.strategies = {"data"};
-  for (std::int64_t g = 1; g <= 4096; g *= 2) s.gpus.push_back(g);
-  for (std::int64_t b = 32; b <= 65536; b += 32) s.batch.push_back(b);
-  s.variant = paradise::strategy::Variant::Paradise;
-  run(state, s);
+  run(state, data_parallel_grid(Variant::Paradise));
 }
-
 void MixedStrategiesParadise(benchmark::State& state) {
-  SweepSpec s;
-  s.models = {"resnet50", "vgg16", "alexnet"};
-  s.datasets = {"imagenet"};
-  s.systems = {"abci", "dgx-a100"};
-  s.strategies = {"serial",  "data",     "spatial",     "filter",
-                  "channel", "pipeline", "data+filter", "data+spatial"};
-  for (std::int64_t g = 1; g <= 1024; g *= 2) s.gpus.push_back(g);
-  for (std::int64_t b = 64; b <= 4096; b *= 2) s.batch.push_back(b);
-  s.variant = paradise::strategy::Variant::Paradise;
-  run(state, s);
+  run(state, mixed_grid(Variant::Paradise));
 }
 
 BENCHMARK(DataParallelResnet50);
