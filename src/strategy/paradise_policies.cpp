@@ -118,7 +118,7 @@ LayerCollectives paradise_layer_collectives(const Workload& w, const Config& c, 
     const auto& l = layers[i];
     // the first layer's input is the data: no dL/dx to reduce (filter), nothing split to
     // sum (channel, which starts at the second layer; TR §III, §V-A)
-    const bool first = i == 0 || (i == 1 && layers[0].op == Op::Input);
+    const bool first = reads_the_data(w.model, i);
     const double y = samples * static_cast<double>(l.output_elements) * e;
     if (filter) out.gather_s += cost::allgather_ring(link, q, y);  // y forward
     if (first) continue;

@@ -86,7 +86,7 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
     last_active = static_cast<int>(i);
     // Channel parallelism starts at the second layer: the first one's input is the data
     // (TR §V-A: C = 3 for ImageNet; ParaDL's minChannel skips layer 0).
-    const bool first = i == 0 || (i == 1 && w.model.layers[0].op == Op::Input);
+    const bool first = reads_the_data(w.model, i);
     if (!filter && first) continue;
     const std::int64_t n = filter ? l.output.channels : l.input.channels;
     limit = limit == 0 ? n : std::min(limit, n);

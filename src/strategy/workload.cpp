@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 namespace paradise::strategy {
 
@@ -23,6 +24,39 @@ std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_
 bool counts_for_memory(const model::LayerStats& l) {
   return l.op != model::Op::Activation && l.op != model::Op::BatchNorm && l.op != model::Op::Input;
 }
+
+namespace {
+
+// Chen et al., "Training Deep Nets with Sublinear Memory Cost" (2016): keep each segment's
+// input, recompute one segment at a time in the backward pass. Segments are filled greedily
+// up to total / segments saved elements. A residual's skip tensor crossing a cut is not
+// counted (the layers are taken in order). Returns the saved elements and fixed bytes per
+// sample: the inputs of all segments but the first, plus the largest segment's.
+std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t segments) {
+  double total = 0;
+  for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
+  const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
+  double inputs = 0, largest = 0, largest_fixed = 0, seg = 0, seg_fixed = 0;
+  std::size_t used = 1;
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    const auto& l = m.layers[i];
+    const double saved = static_cast<double>(l.saved_elements);
+    if (seg > 0 && seg + saved > target && used < segments) {
+      // cut before layer i: its input (the previous layer's output) becomes a checkpoint
+      inputs += static_cast<double>(m.layers[i - 1].output_elements);
+      seg -= static_cast<double>(m.layers[i - 1].saved_elements);  // now a checkpoint
+      if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
+      seg = seg_fixed = 0;
+      ++used;
+    }
+    seg += saved;
+    seg_fixed += static_cast<double>(l.saved_fixed_bytes);
+  }
+  if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
+  return {inputs + largest, largest_fixed};
+}
+
+}  // namespace
 
 LayerSums sum_layers(const Workload& wl) {
   LayerSums s;
@@ -56,39 +90,9 @@ LayerSums sum_layers(const Workload& wl) {
   if (forward + backward > 0) s.backward_share = backward / (forward + backward);
   const std::size_t n = wl.model.layers.size();
   const auto k = static_cast<std::size_t>(std::max(1.0, std::round(std::sqrt(double(n)))));
-  std::tie(s.recompute_saved, s.recompute_saved_fixed_bytes) = recomputed_saved(wl.model, 0, n, k);
+  std::tie(s.recompute_saved, s.recompute_saved_fixed_bytes) = recomputed_saved(wl.model, k);
   s.recompute_segments = static_cast<double>(k);
   return s;
-}
-
-// Chen et al., "Training Deep Nets with Sublinear Memory Cost" (2016): keep each segment's
-// input, recompute one segment at a time in the backward pass. Segments are filled greedily
-// up to total / segments saved elements. A residual's skip tensor crossing a cut is not
-// counted (the layers are taken in order).
-std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t begin,
-                                           std::size_t end, std::size_t segments) {
-  double total = 0;
-  for (std::size_t i = begin; i < end; ++i)
-    total += static_cast<double>(m.layers[i].saved_elements);
-  const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
-  double inputs = 0, largest = 0, largest_fixed = 0, seg = 0, seg_fixed = 0;
-  std::size_t used = 1;
-  for (std::size_t i = begin; i < end; ++i) {
-    const auto& l = m.layers[i];
-    const double saved = static_cast<double>(l.saved_elements);
-    if (seg > 0 && seg + saved > target && used < segments) {
-      // cut before layer i: its input (the previous layer's output) becomes a checkpoint
-      inputs += static_cast<double>(m.layers[i - 1].output_elements);
-      seg -= static_cast<double>(m.layers[i - 1].saved_elements);  // now a checkpoint
-      if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
-      seg = seg_fixed = 0;
-      ++used;
-    }
-    seg += saved;
-    seg_fixed += static_cast<double>(l.saved_fixed_bytes);
-  }
-  if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
-  return {inputs + largest, largest_fixed};
 }
 
 std::vector<bool> default_active_layers(const model::ModelStats& m) {

@@ -473,11 +473,15 @@ TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
   EXPECT_DOUBLE_EQ(one_f_one_b.epoch_compute_s, gpipe.epoch_compute_s);
 }
 
-double saved_activations(const Prediction& p) {
+double memory_part(const Prediction& p, std::string_view prefix) {
   for (const auto& m : p.memory) {
-    if (m.name == "saved activations (autograd)") return m.bytes;
+    if (m.name.starts_with(prefix)) return m.bytes;
   }
   return -1;
+}
+
+double saved_activations(const Prediction& p) {
+  return memory_part(p, "saved activations");
 }
 
 // A pipeline stage keeps the saved activations of its own layers for each micro-batch in
@@ -507,13 +511,6 @@ TEST(ParadiseVariant, PipelineMemoryIsTheHeaviestStagesMicroBatchesInFlight) {
   EXPECT_GT(g, micro * 32 / 4);
   EXPECT_LT(g, micro * 32);
   EXPECT_GT(g, f);
-}
-
-double memory_part(const Prediction& p, std::string_view prefix) {
-  for (const auto& m : p.memory) {
-    if (m.name.starts_with(prefix)) return m.bytes;
-  }
-  return -1;
 }
 
 // Activation recomputation (Chen et al. 2016, "Training Deep Nets with Sublinear Memory

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "paradise/model/stats.hpp"
@@ -41,10 +40,10 @@ struct LayerSums {
   double recompute_segments = 1;
 };
 LayerSums sum_layers(const Workload& w);
-/// Saved elements and fixed bytes per sample of layers [begin, end) when recomputed in
-/// `segments` balanced segments: the inputs of all but the first, plus the largest segment.
-std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t begin,
-                                           std::size_t end, std::size_t segments);
+/// Whether layer i reads the model's input (the first layer after the input placeholder).
+inline bool reads_the_data(const model::ModelStats& m, std::size_t i) {
+  return i == 0 || (i == 1 && m.layers[0].op == model::Op::Input);
+}
 /// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
 bool counts_for_memory(const model::LayerStats& l);
 
