@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -21,8 +22,9 @@ namespace po = boost::program_options;
 namespace paradise::app {
 namespace {
 
-// The line on which "section.key" is set, for error messages (Boost does not keep it).
-int line_of(const std::string& text, const std::string& dotted) {
+// The line on which "section.key" is set (its nth setting), for error messages (Boost does
+// not keep it).
+int line_of(const std::string& text, const std::string& dotted, int nth = 1) {
   const auto dot = dotted.find('.');
   const std::string section = dotted.substr(0, dot), key = dotted.substr(dot + 1);
   std::istringstream in(text);
@@ -33,8 +35,24 @@ int line_of(const std::string& text, const std::string& dotted) {
     const std::string_view t = trim(line);
     if (t.starts_with("[")) current = std::string(trim(t.substr(1, t.find(']') - 1)));
     const auto eq = t.find('=');
-    if (current == section && eq != std::string_view::npos && trim(t.substr(0, eq)) == key)
+    if (current == section && eq != std::string_view::npos && trim(t.substr(0, eq)) == key &&
+        --nth == 0)
       return n;
+  }
+  return 0;
+}
+
+// The first line that is neither blank, a comment, a [section] nor key = value: the one
+// Boost's parser refuses.
+int first_malformed_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    const std::string_view t = trim(line);
+    if (t.empty() || t.front() == '#' || t.front() == ';') continue;
+    if (t.front() == '[' ? t.back() != ']' : t.find('=') == std::string_view::npos) return n;
   }
   return 0;
 }
@@ -75,6 +93,8 @@ IntRange parse_range(const std::string& text, const Origin& at, const std::strin
 SweepFile read_sweep_file(const std::string& path) {
   SweepFile f;
   f.path = path;
+  if (std::filesystem::is_directory(path))
+    throw InputError(path + ": is a directory, not a sweep file");
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open sweep file");
   std::stringstream buffer;
@@ -112,6 +132,13 @@ SweepFile read_sweep_file(const std::string& path) {
     if (key.starts_with("--")) key = key.substr(2);
     fail_input({path, 0}, key, "",
                "missing (every sweep needs model, dataset, strategy, gpus, batch)");
+  } catch (const po::multiple_occurrences& e) {
+    const std::string key =
+        e.get_option_name().substr(e.get_option_name().starts_with("--") ? 2 : 0);
+    fail_input({path, line_of(f.text, key, 2)}, key, "",
+               "set more than once (one line per key; a list is A, B, C)");
+  } catch (const po::invalid_config_file_syntax& e) {
+    throw InputError(path + ":" + std::to_string(first_malformed_line(f.text)) + ": " + e.what());
   } catch (const po::error& e) {
     throw InputError(path + ": " + e.what());
   }

@@ -141,6 +141,16 @@ grep -q "resnet50  imagenet  dgx-a100  data      8     256   *$want" /tmp/cli_ou
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
 expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.$$.ini:7: sweep.colour" /tmp/cli_err.$$ && ok || bad "unknown key names its line: $(cat /tmp/cli_err.$$)"
+# a key set twice names the second line; a line that is not key = value names its line;
+# a directory is not read as an empty sweep
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\nmodel = vgg16\ngpus = 8\nbatch = 64\n' > $bad_ini
+expect_rc 2 "sweep key twice" -- "$paradise" sweep $bad_ini
+grep -q "cli_sweep.$$.ini:5: sweep.model.*set more than once" /tmp/cli_err.$$ && ok || bad "key twice names its line: $(cat /tmp/cli_err.$$)"
+printf '[sweep]\nmodel = resnet50\n# a comment\ndataset imagenet\n' > $bad_ini
+expect_rc 2 "sweep malformed line" -- "$paradise" sweep $bad_ini
+grep -q "cli_sweep.$$.ini:4: .*'dataset imagenet'" /tmp/cli_err.$$ && ok || bad "malformed line names its line: $(cat /tmp/cli_err.$$)"
+expect_rc 2 "sweep of a directory" -- "$paradise" sweep /tmp
+grep -q "/tmp: is a directory" /tmp/cli_err.$$ && ok || bad "directory: $(cat /tmp/cli_err.$$)"
 # [layer_times]: measured per-layer times parametrise a model's compute in a sweep. AlexNet's
 # eight GEMM layers at 1..8 ms per sample plus its first ReLU; data parallelism on p GPUs
 # computes ceil(D / p) x the sum per sample (cost-model-notes §1.5; unsplit measured layers)
