@@ -96,7 +96,7 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
   t.add_column("seconds");
   t.add_column("share");
   const auto share = [&](double s) {
-    return fixed(p.epoch_time_s > 0 ? 100 * s / p.epoch_time_s : 0, 1) + "%";
+    return fixed(p.epoch_time_s > 0 ? 100 * (s / p.epoch_time_s) : 0, 1) + "%";
   };
   t.add_row({"compute (forward + backward)", "-", std::to_string(c.gpus),
              fixed(p.epoch_compute_s, 3), share(p.epoch_compute_s)});

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <sstream>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/ini.hpp"
@@ -20,10 +21,16 @@ namespace {
 using Setter =
     std::function<void(const std::string& value, const Origin& o, const std::string& key)>;
 
-Setter number(double& target, double scale, bool positive) {
-  return [&target, scale, positive](const std::string& v, const Origin& o, const std::string& k) {
+// A number in the key's unit, > 0 (or >= 0) and at most `most`: a bound far above any
+// machine's (an exaflop GPU, a petabyte per second, a 10 s latency) that catches a unit
+// slip or a typo before it yields 1e300-second predictions.
+Setter number(double& target, double scale, bool positive, double most) {
+  return [&target, scale, positive, most](const std::string& v, const Origin& o,
+                                          const std::string& k) {
     const double x = parse_double(v, o, k);
     if (positive ? x <= 0 : x < 0) fail_input(o, k, v, positive ? "must be > 0" : "must be >= 0");
+    if (x > most)
+      fail_input(o, k, v, "must be <= " + (std::ostringstream() << most).str() + " (implausible)");
     target = x * scale;
   };
 }
@@ -70,20 +77,20 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
              {"description", text(s.description)},
              {"gpus_per_node", integer(s.gpus_per_node)},
              {"max_gpus", integer(s.max_gpus)},
-             {"memory_margin", number(s.memory_margin_fraction, 1, false)},
+             {"memory_margin", number(s.memory_margin_fraction, 1, false, 1)},
              {"nics_per_node", integer(s.nics_per_node)}},
             {"name", "gpus_per_node", "max_gpus"}, file_name);
     } else if (section.name == "gpu") {
       has_gpu = true;
       apply(section,
             {{"name", text(s.gpu.name)},
-             {"memory_GB", number(s.gpu.memory_bytes, 1e9, true)},
-             {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true)},
-             {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true)},
-             {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false)},
-             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false)},
-             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true)},
-             {"gemm_half_dim", number(s.gpu.gemm_half_dim, 1, false)}},
+             {"memory_GB", number(s.gpu.memory_bytes, 1e9, true, 1e6)},
+             {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true, 1e6)},
+             {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true, 1e6)},
+             {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false, 1e6)},
+             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false, 1e6)},
+             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true, 1)},
+             {"gemm_half_dim", number(s.gpu.gemm_half_dim, 1, false, 1e6)}},
             {"memory_GB", "memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
     } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {
       const bool host = section.name.starts_with("host_level.");
@@ -92,9 +99,9 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
       l.name = section.name.substr(section.name.find('.') + 1);
       apply(section,
             {{"span_gpus", integer(l.span_gpus)},
-             {"bandwidth_GBps", number(l.bandwidth_Bps, 1e9, true)},
-             {"latency_us", number(l.latency_s, 1e-6, false)},
-             {"oversubscription", number(l.oversubscription, 1, true)}},
+             {"bandwidth_GBps", number(l.bandwidth_Bps, 1e9, true, 1e6)},
+             {"latency_us", number(l.latency_s, 1e-6, false, 1e7)},
+             {"oversubscription", number(l.oversubscription, 1, true, 1e3)}},
             {"span_gpus", "bandwidth_GBps", "latency_us"}, file_name);
     } else {
       fail_input({file_name, section.line}, "section", section.name,

@@ -96,7 +96,11 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   EXPECT_NE(error_of(shrinking).find("span_gpus must grow"), std::string::npos);
   std::string over = kFile;  // an efficiency above 1 would beat the peak
   over.insert(over.find("[level.node]"), "gemm_efficiency_max = 1.5\n");
-  EXPECT_EQ(error_of(over), "x.system: system 'tiny': gemm_efficiency_max must be in (0, 1]");
+  EXPECT_EQ(error_of(over), "x.system:10: gemm_efficiency_max '1.5': must be <= 1 (implausible)");
+  // a latency in ns typed as us (1e9 us = 1,000 s) is refused, not turned into a prediction
+  std::string slow = kFile;
+  slow.replace(slow.find("latency_us = 5"), 14, "latency_us = 1e9");
+  EXPECT_EQ(error_of(slow), "x.system:17: latency_us '1e9': must be <= 1e+07 (implausible)");
   std::string negative_h = kFile;
   negative_h.insert(negative_h.find("[level.node]"), "gemm_half_dim = -4\n");
   EXPECT_EQ(error_of(negative_h), "x.system:10: gemm_half_dim '-4': must be >= 0");
