@@ -41,7 +41,9 @@ std::string extents(const std::array<std::int64_t, 3>& v, int rank) {
 }
 
 [[noreturn]] void fail_layer(const Graph& g, const Layer& l, const std::string& what) {
-  throw InputError("model '" + g.name() + "': layer '" + l.name + "' (" +
+  const Origin& at = l.defined_at;
+  const std::string where = at.file.empty() ? "" : at.file + ":" + std::to_string(at.line) + ": ";
+  throw InputError(where + "model '" + g.name() + "': layer '" + l.name + "' (" +
                    std::string(op_name(l.op)) + "): " + what);
 }
 

@@ -122,6 +122,7 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
     Layer l;
     l.name = w[0];
     l.op = spec.op;
+    l.defined_at = o;
     if (graph->find(l.name) >= 0) fail_input(o, "layer", l.name, "duplicate layer name");
     if (spec.op == Op::Activation) l.activation = *activation_from_name(w[1]);
     if (spec.op == Op::ConvTranspose || spec.op == Op::Dense) l.bias = true;

@@ -67,6 +67,18 @@ TEST(ModelFile, ErrorsNameFileLineKeyAndValue) {
             "net.model:4: layer 'c': duplicate layer name");
 }
 
+// Shape errors surface when the graph meets an input, but still name the layer's line.
+TEST(ModelFile, ShapeErrorsNameTheLayersLine) {
+  std::istringstream in("model m\ninput 3x8x8\nc conv out=4 k=3\n\nd dense out=10\n");
+  const ModelFile f = parse_model_file(in, "net.model");
+  try {
+    analyze(f.graph, f.default_input);
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 42), "net.model:5: model 'm': layer 'd' (dense):");
+  }
+}
+
 TEST(ModelFile, MissingFileIsAnInputError) {
   EXPECT_THROW(read_model_file("/nonexistent/x.model"), InputError);
 }

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "paradise/core/error.hpp"
+
 namespace paradise::model {
 
 enum class Op : std::uint8_t {
@@ -61,6 +63,7 @@ struct Layer {
   bool inplace = false;                              ///< Activation: overwrites its input
   std::array<std::int64_t, 3> output_size{1, 1, 1};  ///< AdaptiveAvgPool
   std::int64_t scale = 2;                            ///< Upsample
+  Origin defined_at;  ///< the model-file line that defines it (no file: built in code)
 };
 
 }  // namespace paradise::model
