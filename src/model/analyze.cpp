@@ -92,6 +92,14 @@ Shape windowed(const Graph& g, const Layer& l, const Shape& in, std::int64_t out
   return out;
 }
 
+// A parameter or MAC count summed in long double first, so that a model file's extreme
+// sizes fail by name instead of overflowing.
+std::int64_t counted(const Graph& g, const Layer& l, long double n, const char* what) {
+  if (n > static_cast<long double>(std::int64_t{1} << 62))
+    fail_layer(g, l, std::string(what) + ": more than 2^62 (sizes too large)");
+  return static_cast<std::int64_t>(n);
+}
+
 struct Inferred {
   Shape out;
   std::int64_t params = 0;
@@ -118,11 +126,15 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
       const std::int64_t k = kernel_volume(l.window, x.rank);
       const std::int64_t w_in = l.op == Op::Conv ? x.channels / l.groups : x.channels;
       const std::int64_t w_out = l.op == Op::Conv ? l.out_channels : l.out_channels / l.groups;
-      r.params = w_in * w_out * k + (l.bias ? l.out_channels : 0);
+      using LD = long double;
+      r.params = counted(g, l, LD(w_in) * LD(w_out) * LD(k) + LD(l.bias ? l.out_channels : 0),
+                         "parameters");
       // Every output element of a conv sums (C_in/g)*K products; every input element of a
       // transposed conv scatters to (C_out/g)*K outputs.
-      r.macs = l.op == Op::Conv ? r.out.elements() * (x.channels / l.groups) * k
-                                : x.elements() * (l.out_channels / l.groups) * k;
+      r.macs =
+          l.op == Op::Conv
+              ? counted(g, l, LD(r.out.elements()) * LD(x.channels / l.groups) * LD(k), "MACs")
+              : counted(g, l, LD(x.elements()) * LD(l.out_channels / l.groups) * LD(k), "MACs");
       break;
     }
     case Op::MaxPool:
@@ -141,8 +153,11 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
       }
       if (l.out_channels < 1) fail_layer(g, l, "needs out >= 1");
       r.out = Shape::flat(l.out_channels);
-      r.params = x.channels * l.out_channels + (l.bias ? l.out_channels : 0);
-      r.macs = x.channels * l.out_channels;
+      r.params = counted(
+          g, l,
+          static_cast<long double>(x.channels) * l.out_channels + (l.bias ? l.out_channels : 0),
+          "parameters");
+      r.macs = r.params - (l.bias ? l.out_channels : 0);
       break;
     case Op::BatchNorm:
       r.params = 2 * x.channels;  // affine scale and shift
@@ -266,6 +281,10 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   if (input.channels < 1 || input.spatial_elements() < 1) {
     throw InputError("model '" + g.name() + "': input " + input.str() + " has no elements");
   }
+  if (!input.within_limits()) {
+    throw InputError("model '" + g.name() + "': input " + input.str() +
+                     " is too large (at most 2^31 - 1 per dimension and 2^48 elements)");
+  }
   const auto& layers = g.layers();
   if (layers.empty() || layers.front().op != Op::Input) {
     throw InputError("model '" + g.name() + "': the first layer must be the input");
@@ -293,6 +312,11 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     }
     if (l.op == Op::Input) in.push_back(input);
     const Inferred r = infer(g, l, in);
+    if (!r.out.within_limits()) {
+      fail_layer(g, l,
+                 "output " + r.out.str() +
+                     " is too large (at most 2^31 - 1 per dimension and 2^48 elements)");
+    }
     s.input = in.front();
     s.output = r.out;
     s.params = r.params;

@@ -55,6 +55,14 @@ std::string known_ops() {
 }
 
 // "3" or "3x3x1": one value per spatial dimension (a single value is repeated).
+// Window sizes, strides, paddings, scales, groups and widths above 2^20 are no CNN's; the
+// bound keeps the shape arithmetic far from 64-bit overflow (Shape::kMaxExtent).
+constexpr std::int64_t kMaxAttribute = std::int64_t{1} << 20;
+
+void check_at_most(std::int64_t v, std::string_view text, const Origin& o, const std::string& key) {
+  if (v > kMaxAttribute) fail_input(o, key, text, "must be <= 1048576 (2^20)");
+}
+
 std::array<std::int64_t, 3> per_dim(std::string_view text, int rank, const Origin& o,
                                     const std::string& key, bool allow_zero) {
   const auto parts = split(text, 'x');
@@ -71,6 +79,7 @@ std::array<std::int64_t, 3> per_dim(std::string_view text, int rank, const Origi
       fail_input(o, key, text, "expected an integer or integers joined by 'x'");
     }
     if (!allow_zero && v[static_cast<std::size_t>(i)] < 1) fail_input(o, key, text, "must be >= 1");
+    check_at_most(v[static_cast<std::size_t>(i)], text, o, key);
   }
   return v;
 }
@@ -149,6 +158,7 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
       if (key == "out") {
         l.out_channels = parse_int(value, o, key);
         if (l.out_channels < 1) fail_input(o, key, value, "must be >= 1");
+        check_at_most(l.out_channels, value, o, key);
       } else if (key == "k") {
         l.window.kernel = per_dim(value, rank, o, key, false);
       } else if (key == "s") {
@@ -165,9 +175,11 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
       } else if (key == "groups") {
         l.groups = parse_int(value, o, key);
         if (l.groups < 1) fail_input(o, key, value, "must be >= 1");
+        check_at_most(l.groups, value, o, key);
       } else if (key == "scale") {
         l.scale = parse_int(value, o, key);
         if (l.scale < 1) fail_input(o, key, value, "must be >= 1");
+        check_at_most(l.scale, value, o, key);
       } else if (key == "bias") {
         l.bias = flag(value, o, key);
       } else if (key == "ceil") {

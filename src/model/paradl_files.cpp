@@ -27,10 +27,14 @@ std::vector<Line> content_lines(std::istream& in) {
   return lines;
 }
 
-std::int64_t product(const std::vector<std::int64_t>& v) {
-  std::int64_t p = 1;
-  for (auto x : v) p *= x;
-  return p;
+// A product of sizes, refused by name above 2^48 instead of overflowing.
+std::int64_t product(const std::vector<std::int64_t>& v, const Origin& o, std::string_view key,
+                     std::string_view text) {
+  long double p = 1;
+  for (auto x : v) p *= static_cast<long double>(x);
+  if (p > static_cast<long double>(std::int64_t{1} << 48))
+    fail_input(o, key, text, "too large: more than 2^48 elements");
+  return static_cast<std::int64_t>(p);
 }
 
 // "16x510x510x510" where zeros are allowed (ParaDL writes w of a ReLU as 16x16x0x0).
@@ -48,6 +52,8 @@ Shape shape_of(const std::vector<std::int64_t>& d, const Origin& o, std::string_
   s.channels = d[0];
   s.rank = static_cast<int>(d.size()) - 1;
   for (std::size_t i = 1; i < d.size(); ++i) s.size[i - 1] = d[i];
+  if (!s.within_limits())
+    fail_input(o, key, text, "too large: at most 2^31 - 1 per dimension and 2^48 elements");
   return s;
 }
 
@@ -85,8 +91,11 @@ double paradl_forward_flops(Op op, const Shape& x, const Shape& y,
       return static_cast<double>(y.elements());
     case Op::BatchNorm:
       return 4.0 * static_cast<double>(x.elements());
-    case Op::Dense:
-      return static_cast<double>(product(w));
+    case Op::Dense: {
+      double n = 1;
+      for (auto d : w) n *= static_cast<double>(d);
+      return n;
+    }
     default:
       return 0;
   }
@@ -135,8 +144,13 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     l.output = shape_of(parse_dims(f[3], o, "y"), o, "y", f[3]);
     l.measured_time_s = f.size() == 5 && !trim(f[4]).empty() ? parse_double(f[4], o, "t") : 0.0;
     if (l.measured_time_s < 0) fail_input(o, "t", f[4], "must not be negative");
-    l.params = product(l.weight_dims);
-    if (l.op == Op::Conv) l.macs = l.params * l.output.spatial_elements();
+    l.params = product(l.weight_dims, o, "w", f[2]);
+    if (l.op == Op::Conv) {
+      const long double macs = static_cast<long double>(l.params) * l.output.spatial_elements();
+      if (macs > static_cast<long double>(std::int64_t{1} << 62))
+        fail_input(o, "layer", l.name, "too large: more than 2^62 MACs per sample");
+      l.macs = static_cast<std::int64_t>(macs);
+    }
     if (l.op == Op::Dense) l.macs = l.params;
     l.input_elements = l.input.elements();
     l.output_elements = l.output.elements();

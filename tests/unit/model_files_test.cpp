@@ -79,6 +79,31 @@ TEST(ModelFile, ShapeErrorsNameTheLayersLine) {
   }
 }
 
+// Sizes that would overflow 64-bit shape arithmetic fail by name: an attribute above 2^20
+// as it is read, an input or a layer output above 2^31 per dimension or 2^48 elements
+// (Shape::kMaxElements) when the graph meets its input, never as wrapped-around numbers.
+TEST(ModelFile, OversizedShapesAreRefusedNotOverflowed) {
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=2000000 k=3\n"),
+            "net.model:3: out '2000000': must be <= 1048576 (2^20)");
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=1x2000000\n"),
+            "net.model:3: k '1x2000000': must be <= 1048576 (2^20)");
+  // 3 x 2^24 x 2^24 = 3 x 2^48 elements: every extent fits, the product does not
+  EXPECT_EQ(error_of("model m\ninput 3x16777216x16777216\nc relu\n").substr(0, 45),
+            "net.model:2: input '3x16777216x16777216': too");
+  // a stride-10^6 transposed convolution takes 32 x 32 to 31,000,001^2 = 9.6e14 > 2^48
+  std::istringstream in("model m\ninput 1x32x32\nr relu\nu conv_transpose out=1 k=1 s=1000000\n");
+  const ModelFile f = parse_model_file(in, "net.model");
+  try {
+    analyze(f.graph, f.default_input);
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("net.model:4: model 'm': layer 'u' (conv_transpose): "
+                                         "output 1x31000001x31000001 is too large"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ModelFile, MissingFileIsAnInputError) {
   EXPECT_THROW(read_model_file("/nonexistent/x.model"), InputError);
 }
@@ -135,6 +160,18 @@ TEST(ParadlNet, MalformedLineNamesTheLine) {
     FAIL() << "no exception";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()).substr(0, 12), "bad.net:4: l");
+  }
+}
+
+TEST(ParadlNet, OversizedTensorNamesTheLine) {
+  // 3 x 2^20 x 2^20 x 2^20 = 3 x 2^60 elements would wrap a 64-bit count
+  std::istringstream in(
+      "Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x1048576x1048576x1048576\n");
+  try {
+    parse_paradl_net(in, "bad.net");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 41), "bad.net:4: y '4x1048576x1048576x1048576':");
   }
 }
 

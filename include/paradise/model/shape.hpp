@@ -22,6 +22,15 @@ struct Shape {
     return {c, 3, {d, h, w}};
   }
 
+  /// Bounds on a per-sample tensor, far beyond any CNN's (a 1024^3 volume holds 2^30 per
+  /// channel) and low enough that sizes, element counts and their products with a batch
+  /// never overflow 64-bit integers or lose integers in doubles.
+  static constexpr std::int64_t kMaxExtent = (std::int64_t{1} << 31) - 1;
+  static constexpr std::int64_t kMaxElements = std::int64_t{1} << 48;
+  /// Every extent in [1, kMaxExtent] and the element count <= kMaxElements (computed
+  /// without overflow).
+  bool within_limits() const;
+
   std::int64_t spatial_elements() const;
   std::int64_t elements() const { return channels * spatial_elements(); }
   /// "3x224x224" (C x H x W) or "4x128x128x128" (C x D x H x W); "1000" when flat.
