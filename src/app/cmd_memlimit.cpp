@@ -8,6 +8,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/model/dataset.hpp"
+#include "paradise/strategy/predict.hpp"
 #include "paradise/sweep/grid.hpp"
 #include "paradise/sweep/memlimit.hpp"
 
@@ -47,20 +48,34 @@ int run_memlimit(const Args& args) {
   if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
   if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
   const auto w = strategy::make_workload(spec);
+  // "none" says why, from the prediction at the low end of the search
+  const auto why = [](const strategy::Workload& at, strategy::Config one, std::int64_t batch) {
+    one.batch = batch;
+    const auto p = strategy::predict(at, one);
+    return "at batch " + with_commas(batch) + ": " + std::string(strategy::status_name(p.status)) +
+           (p.reason.empty() ? "" : ", " + p.reason);
+  };
   const auto b = sweep::largest_batch(w, c, 1, max_batch);
   std::cout << spec.model << " on " << spec.dataset << " (" << w.model.input.str() << "), "
             << spec.system << ", " << kind << " on " << c.gpus << " GPUs\n"
-            << "  largest feasible global batch: " << (b.value > 0 ? with_commas(b.value) : "none")
-            << " (" << b.evaluations << " evaluations)\n";
+            << "  largest feasible global batch: "
+            << (b.value > 0 ? with_commas(b.value) : "none (" + why(w, c, 1) + ")") << " ("
+            << b.evaluations << " evaluations)\n";
   const sweep::ResolutionFamily family{spec};
   if (!resolution.empty()) {
     const bool has_step = resolution.find_first_of("*+") != std::string::npos;
     const auto range = sweep::parse_int_values(has_step ? resolution : resolution + " +1",
                                                {"--resolution", 0}, "resolution");
     const auto r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
+    const auto at_low_end = [&](std::int64_t side) -> std::string {
+      const auto ws = family.at(side);
+      if (!ws) return " (side " + std::to_string(side) + " is too small for the model)";
+      return " (side " + std::to_string(side) + " " + why(*ws, c, c.batch) + ")";
+    };
     std::cout << "  largest feasible side at batch " << c.batch << ": "
-              << (r.value > 0 ? std::to_string(r.value) : "none in " + resolution) << " ("
-              << r.evaluations << " evaluations)\n";
+              << (r.value > 0 ? std::to_string(r.value)
+                              : "none in " + resolution + at_low_end(range.front()))
+              << " (" << r.evaluations << " evaluations)\n";
   }
   if (!sides.empty()) {
     const auto counts = sweep::parse_int_values(gpu_counts, {"--gpu-counts", 0}, "gpu-counts");
