@@ -16,7 +16,13 @@ namespace po = boost::program_options;
 namespace paradise::app {
 namespace {
 
-void print_json(const strategy::Prediction& p, const strategy::Config& c) {
+// The layer a spatial strategy's split stops at, or "" (none or not spatial).
+std::string split_layer_name(const strategy::Prediction& p, const strategy::Workload& w) {
+  return p.split_layer >= 0 ? w.model.layers[static_cast<std::size_t>(p.split_layer)].name : "";
+}
+
+void print_json(const strategy::Prediction& p, const strategy::Config& c,
+                const strategy::Workload& w) {
   JsonWriter j(std::cout);
   j.begin_object();
   j.key("strategy").value(strategy::kind_name(c.kind));
@@ -33,6 +39,11 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c) {
   j.key("epoch_communication_s").value(p.epoch_communication_s);
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
+  if (p.split_layer >= 0) {
+    j.key("split_layer").value(split_layer_name(p, w));
+  } else {
+    j.key("split_layer").null();
+  }
   j.key("communication").begin_object();
   for (const auto& part : p.communication) {
     j.key(part.name).begin_object();
@@ -85,7 +96,19 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
             << "  strategy  " << strategy::kind_name(c.kind) << " on " << c.gpus
             << " GPUs, global batch " << c.batch << " (" << with_commas(p.iterations_per_epoch)
             << " iterations per epoch)\n"
-            << "  compute   " << w.time_source << "\n\n"
+            << "  compute   " << w.time_source << "\n";
+  if (p.split_layer >= 0) {
+    // a split that stops before the last convolution: the default layer config's fallback
+    const bool shorter =
+        !w.spatial_prefixes.empty() && p.split_layer < static_cast<int>(w.active.size()) - 1 &&
+        std::any_of(w.active.begin() + p.split_layer + 1, w.active.end(), [](bool a) { return a; });
+    std::cout << "  split     the parallel layers up to '" << split_layer_name(p, w) << "' (layer "
+              << p.split_layer << " of " << w.model.layers.size() - 1
+              << "), the rest replicated after an allgather"
+              << (shorter ? "; the later convolutions are too narrow to split as many ways" : "")
+              << "\n";
+  }
+  std::cout << "\n"
             << "status: " << strategy::status_name(p.status);
   if (!p.reason.empty()) std::cout << " (" << p.reason << ")";
   std::cout << "; limited by " << strategy::limit_name(p.limit) << "\n\n";
@@ -234,7 +257,7 @@ int run_predict(const Args& args) {
   const strategy::Workload w = strategy::make_workload(spec);
   const strategy::Prediction p = strategy::predict(w, c);
   if (format == "json") {
-    print_json(p, c);
+    print_json(p, c, w);
   } else if (format == "csv") {
     print_csv(p, c);
   } else {

@@ -47,26 +47,32 @@ int last_active(const Workload& w) {
   return s;
 }
 
-// sum over layers l <= upto of t_l, divided by q for the parallel layers
-double split_time(const Workload& w, double q, int upto) {
+// Whether layer i is split: marked parallel and not after a spatial split's last layer.
+bool split_layer(const Workload& w, std::size_t i, int last) {
+  return w.active[i] && static_cast<int>(i) <= last;
+}
+
+// sum over layers l <= upto of t_l, divided by q for the parallel layers (up to `last`)
+double split_time(const Workload& w, double q, int upto, int last = kAllLayers) {
   double t = 0;
-  for (int i = 0; i <= upto; ++i)
-    t += w.layer_time_s[static_cast<std::size_t>(i)] /
-         (w.active[static_cast<std::size_t>(i)] ? q : 1);
+  for (int i = 0; i <= upto; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    t += w.layer_time_s[u] / (split_layer(w, u, last) ? q : 1);
+  }
   return t;
 }
 
 // The paradise variant's activation share of a GPU under a spatial split: the model's
 // activations (ParaDL's memory rule, §1.5.4) with the parallel layers' divided by q, over
 // all of them.
-double split_share(const Workload& w, double q) {
+double split_share(const Workload& w, double q, int last) {
   double split = 0, all = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     const auto& l = w.model.layers[i];
     if (!counts_for_memory(l)) continue;
     const double e = static_cast<double>(l.input_elements + l.output_elements);
     all += e;
-    split += w.active[i] ? e / q : e;
+    split += split_layer(w, i, last) ? e / q : e;
   }
   return all > 0 ? split / all : 1;
 }
@@ -150,56 +156,97 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
       });
   b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
   b.overlapped(g.total_s - g.exposed_s);
-  paradise_memory(b, s, c, per_group * split_share(w, q), s.w, c.gpus);
+  paradise_memory(b, s, c, per_group * split_share(w, q, split), s.w, c.gpus);
+}
+
+// Parts per spatial dimension of a split n ways: ParaDL splits W only (n <= min W);
+// --spatial-split all factors n over every spatial dimension (TR Table III: p = pw x ph
+// [x pd]), a factor at a time to the dimension with the most rows per GPU left.
+std::array<std::int64_t, 3> spatial_parts(std::int64_t n, const std::array<std::int64_t, 3>& extent,
+                                          int rank, bool all_dims) {
+  if (!all_dims) return {n, 1, 1};
+  std::array<std::int64_t, 3> parts{1, 1, 1};
+  std::int64_t left = n;
+  for (std::int64_t f = 2; left > 1; ++f) {
+    while (left % f == 0) {
+      std::size_t best = 0;
+      for (std::size_t u = 1; u < static_cast<std::size_t>(rank); ++u) {
+        if (extent[u] * parts[best] > extent[best] * parts[u]) best = u;
+      }
+      parts[best] *= f;
+      left /= f;
+    }
+  }
+  return parts;
+}
+
+// The first spatial dimension that a split into `parts` cuts finer than one row per GPU,
+// or -1.
+int too_narrow(const std::array<std::int64_t, 3>& parts, const std::array<std::int64_t, 3>& extent,
+               int rank) {
+  for (int u = 0; u < std::max(rank, 1); ++u) {
+    if (parts[static_cast<std::size_t>(u)] > extent[static_cast<std::size_t>(u)]) return u;
+  }
+  return -1;
+}
+
+// A spatial split n ways: its last split layer (-1 and why, if none fits) and its parts per
+// dimension. With the default layer config it stops before the convolutions too narrow to
+// split so many ways (Workload::spatial_prefixes); a layer config is followed as it is.
+struct SpatialSplit {
+  int last = -1;
+  std::array<std::int64_t, 3> parts{1, 1, 1};
+  std::string why_not;
+};
+SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims) {
+  SpatialSplit s;
+  const int last = last_active(w);
+  if (last < 0) {
+    s.why_not = "no layer is marked parallel in the layer configuration";
+    return s;
+  }
+  const int rank = w.model.input.rank;
+  auto extent = parallel_min_extent(w, last);
+  s.parts = spatial_parts(n, extent, rank, all_dims);
+  if (too_narrow(s.parts, extent, rank) < 0) {
+    s.last = last;
+    return s;
+  }
+  for (const auto& p : w.spatial_prefixes) {
+    const auto parts = spatial_parts(n, p.min_extent, rank, all_dims);
+    if (too_narrow(parts, p.min_extent, rank) < 0) {
+      s.last = p.split;
+      s.parts = parts;
+      return s;
+    }
+  }
+  // why: the narrowest parallel layer, or with shorter splits, even the first convolution
+  const bool first = !w.spatial_prefixes.empty();
+  if (first) {
+    extent = w.spatial_prefixes.back().min_extent;
+    s.parts = spatial_parts(n, extent, rank, all_dims);
+  }
+  const auto u = static_cast<std::size_t>(std::max(too_narrow(s.parts, extent, rank), 0));
+  s.why_not = std::to_string(s.parts[u]) + " parts > the " + (first ? "" : "smallest ") +
+              "extent " + std::to_string(extent[u]) + " of spatial dimension " +
+              std::to_string(u + 1) + " of " +
+              (first ? "the first parallel layer" : "the parallel layers");
+  return s;
 }
 
 }  // namespace
 
 // Pure spatial (parallel_analysis.py analysis_spatial): active layers split p ways along W.
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  const int split = last_active(w);
-  if (split < 0) return b.invalid("no layer is marked parallel in the layer configuration");
-  // Per spatial dimension: the smallest extent over the parallel layers' inputs and outputs.
-  const int rank = w.model.input.rank;
-  std::array<std::int64_t, 3> min_extent{0, 0, 0};
-  for (int i = 0; i <= split; ++i) {
-    if (!w.active[static_cast<std::size_t>(i)]) continue;
-    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
-    for (int dim = 0; dim < std::min(rank, l.output.rank); ++dim) {
-      const auto u = static_cast<std::size_t>(dim);
-      const std::int64_t e = std::min(l.input.size[u], l.output.size[u]);
-      min_extent[u] = min_extent[u] == 0 ? e : std::min(min_extent[u], e);
-    }
-  }
-  // ParaDL splits W only (p <= min W); --spatial-split all factors p over every spatial
-  // dimension (TR Table III: p = pw x ph [x pd]), a factor at a time to the dimension with
-  // the most rows per GPU left.
-  std::array<std::int64_t, 3> parts{c.gpus, 1, 1};
-  if (c.spatial_all_dims) {
-    parts = {1, 1, 1};
-    std::int64_t left = c.gpus;
-    for (std::int64_t f = 2; left > 1; ++f) {
-      while (left % f == 0) {
-        std::size_t best = 0;
-        for (std::size_t u = 1; u < static_cast<std::size_t>(rank); ++u) {
-          if (min_extent[u] * parts[best] > min_extent[best] * parts[u]) best = u;
-        }
-        parts[best] *= f;
-        left /= f;
-      }
-    }
-  }
-  for (std::size_t u = 0; u < static_cast<std::size_t>(std::max(rank, 1)); ++u) {
-    if (parts[u] > min_extent[u]) {
-      return b.invalid(std::to_string(parts[u]) + " parts > the smallest extent " +
-                       std::to_string(min_extent[u]) + " of spatial dimension " +
-                       std::to_string(u + 1) + " of the parallel layers");
-    }
-  }
+  const auto plan = plan_spatial_split(w, c.gpus, c.spatial_all_dims);
+  if (plan.last < 0) return b.invalid(plan.why_not);
+  const int split = plan.last;
+  const auto& parts = plan.parts;
+  b.split_at(split);
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
   const double D = static_cast<double>(w.dataset_samples);
-  b.compute(paradise(c) ? paradise_compute(w, c, D, B, p)
-                        : D * split_time(w, p, static_cast<int>(w.model.layers.size()) - 1));
+  b.compute(paradise(c) ? paradise_compute(w, c, D, B, p, split)
+                        : D * split_time(w, p, static_cast<int>(w.model.layers.size()) - 1, split));
   const system::Link link = paradise(c) ? paradise_link(w, c.gpus, 0) : w.system.link_for(c.gpus);
   double halo = 0;
   for (int i = 0; i <= split; ++i) {
@@ -246,9 +293,10 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     const auto& l = w.model.layers[i];
     if (l.op == model::Op::Input) continue;
-    act += static_cast<double>(l.input_elements + l.output_elements) / (w.active[i] ? p : 1);
+    act += static_cast<double>(l.input_elements + l.output_elements) /
+           (split_layer(w, i, split) ? p : 1);
   }
-  if (paradise(c)) return paradise_memory(b, s, c, B * split_share(w, p), s.w, c.gpus);
+  if (paradise(c)) return paradise_memory(b, s, c, B * split_share(w, p, split), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * B * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }
@@ -309,16 +357,19 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const auto groups = split_groups(w, c, b);
   if (!groups) return;
   const auto [p1, p2] = *groups;
-  const int split = last_active(w);
-  if (split < 0) return b.invalid("no layer is marked parallel in the layer configuration");
+  // the group splits the width p2 ways (ParaDL's W-only split)
+  const auto plan = plan_spatial_split(w, p2, false);
+  if (plan.last < 0) return b.invalid(plan.why_not);
+  const int split = plan.last;
+  b.split_at(split);
   const auto& v = c.paradl;
   const double q = static_cast<double>(p2), d = b.delta();
   const double per_group = static_cast<double>(c.batch / p1);
   const int upto =
       c.fix_paradl_bugs ? static_cast<int>(w.model.layers.size()) - 1 : split;  // §1.9.4
-  const double t = split_time(w, q, upto);
+  const double t = split_time(w, q, upto, split);
   if (paradise(c)) {
-    b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q));
+    b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q, split));
     return paradise_data_spatial(w, c, s, b, p1, p2, per_group, split);
   }
   b.compute(v.ds_compute_uses_iterations
@@ -361,7 +412,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
     if (l.op == model::Op::Input) continue;
     act += static_cast<double>(l.input_elements + l.output_elements) /
-           (w.active[static_cast<std::size_t>(i)] ? q : 1);
+           (split_layer(w, static_cast<std::size_t>(i), split) ? q : 1);
   }
   b.memory("activations (x, y and their gradients)", 2 * d * per_group * act);
   b.memory("weights and gradients", 2 * d * s.w);

@@ -37,8 +37,9 @@ double element_bytes(const Config& c) {
   return element_bytes(c.precision);
 }
 
-double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q) {
-  const double split = w.active[i] ? q : 1;
+double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q,
+                        int last) {
+  const double split = w.active[i] && static_cast<int>(i) <= last ? q : 1;
   const double measured = w.layer_time_s[i] * n;  // ParaDL's parametrisation (§1.5)
   if (!c.policies.roofline_compute) return measured / split;
   if (w.measured_time && split == 1) return measured;  // the roofline's ratio is 1
@@ -50,7 +51,8 @@ double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, doubl
   return whole > 0 ? measured * r / whole : measured / split;
 }
 
-double paradise_compute(const Workload& w, const Config& c, double samples, double call, double q) {
+double paradise_compute(const Workload& w, const Config& c, double samples, double call, double q,
+                        int last) {
   if (samples <= 0 || call <= 0) return 0;
   // the split only matters through the GEMM dimension it divides (gemm_efficiency)
   const auto split =
@@ -58,12 +60,13 @@ double paradise_compute(const Workload& w, const Config& c, double samples, doub
                                 : c.kind == Kind::Filter || c.kind == Kind::DataFilter ? 1
                                 : c.kind == Kind::Channel                              ? 2
                                                                                        : 3);
-  const ComputeMemo::Key key{call, q, split, static_cast<std::uint8_t>(c.precision)};
+  const ComputeMemo::Key key{call, q, split, static_cast<std::uint8_t>(c.precision), last};
   if (c.compute_memo) {
     if (const double* t = c.compute_memo->find(key)) return samples / call * *t;
   }
   double t = 0;
-  for (std::size_t i = 0; i < w.model.layers.size(); ++i) t += paradise_layer_s(w, c, i, call, q);
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i)
+    t += paradise_layer_s(w, c, i, call, q, last);
   if (c.compute_memo) c.compute_memo->put(key, t);
   return samples / call * t;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "paradise/strategy/config.hpp"
@@ -40,6 +41,7 @@ class Builder {
     p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_time_s = p_.iteration_time_s = 0;
     p_.epoch_overlapped_s = 0;
     p_.memory_per_gpu_bytes = 0;
+    p_.split_layer = -1;
     // ceil(D / B) without overflow for huge B
     p_.iterations_per_epoch =
         c.batch > 0 ? w.dataset_samples / c.batch + (w.dataset_samples % c.batch != 0 ? 1 : 0) : 0;
@@ -63,6 +65,8 @@ class Builder {
     p_.communication.push_back({name, collective, phase, gpus, per_iteration_s * iterations()});
   }
   void memory(std::string_view name, double bytes) { p_.memory.push_back({name, bytes}); }
+  /// The last layer a spatial strategy splits (its parallel layers stop there).
+  void split_at(int layer) { p_.split_layer = layer; }
   /// Communication hidden behind compute (per iteration): counted in its part, not in time.
   void overlapped(double per_iteration_s) {
     p_.epoch_overlapped_s += per_iteration_s * iterations();
@@ -105,11 +109,16 @@ inline bool paradise(const Config& c) {
 }
 /// Bytes per activation, weight and gradient element: 2 for mixed precision, else 4.
 double element_bytes(const Config& c);
-/// Seconds of layer i for n samples on one GPU, its work split q ways if it is parallel.
-double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q);
+/// No limit on the parallel layers (a spatial split that stops early passes its last layer).
+inline constexpr int kAllLayers = std::numeric_limits<int>::max();
+/// Seconds of layer i for n samples on one GPU, its work split q ways if it is parallel
+/// (marked active and not after `last`).
+double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q,
+                        int last = kAllLayers);
 /// Seconds per epoch of every layer for `samples` samples per GPU in kernels of `call`
-/// samples, the parallel layers split q ways.
-double paradise_compute(const Workload& w, const Config& c, double samples, double call, double q);
+/// samples, the parallel layers (up to `last`) split q ways.
+double paradise_compute(const Workload& w, const Config& c, double samples, double call, double q,
+                        int last = kAllLayers);
 struct GradientExchange {
   double seconds = 0;
   std::string_view label;  ///< static string

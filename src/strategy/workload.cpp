@@ -101,6 +101,36 @@ std::vector<bool> default_active_layers(const model::ModelStats& m) {
   return a;
 }
 
+std::array<std::int64_t, 3> parallel_min_extent(const Workload& w, int split) {
+  std::array<std::int64_t, 3> min_extent{0, 0, 0};
+  const int rank = w.model.input.rank;
+  for (int i = 0; i <= split; ++i) {
+    if (!w.active[static_cast<std::size_t>(i)]) continue;
+    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
+    for (int dim = 0; dim < std::min(rank, l.output.rank); ++dim) {
+      const auto u = static_cast<std::size_t>(dim);
+      const std::int64_t e = std::min(l.input.size[u], l.output.size[u]);
+      min_extent[u] = min_extent[u] == 0 ? e : std::min(min_extent[u], e);
+    }
+  }
+  return min_extent;
+}
+
+std::vector<SpatialPrefix> spatial_prefixes(const Workload& w) {
+  // the running smallest extents, recorded at each parallel layer
+  std::vector<SpatialPrefix> running;
+  for (std::size_t i = 0; i < w.active.size(); ++i) {
+    if (w.active[i])
+      running.push_back({static_cast<int>(i), parallel_min_extent(w, static_cast<int>(i))});
+  }
+  // from the longest prefix down: a new one wherever cutting the next layer off widens it
+  std::vector<SpatialPrefix> out;
+  for (std::size_t k = running.size(); k-- > 1;) {
+    if (running[k - 1].min_extent != running[k].min_extent) out.push_back(running[k - 1]);
+  }
+  return out;
+}
+
 }  // namespace paradise::strategy
 
 #include <algorithm>
@@ -199,6 +229,16 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const std::
   return t;
 }
 
+// The .lc file's layers, or every convolution and the spatial strategies' shorter splits.
+void set_active_layers(Workload& w, const WorkloadSpec& spec) {
+  if (!spec.layer_config.empty()) {
+    w.active = model::read_layer_config(spec.layer_config, w.model);
+    return;
+  }
+  w.active = default_active_layers(w.model);
+  w.spatial_prefixes = spatial_prefixes(w);
+}
+
 }  // namespace
 
 std::string own_input_dataset(const std::string& model) {
@@ -227,8 +267,7 @@ Workload make_workload(const WorkloadSpec& spec) {
                        std::to_string(t) + " s): give one of them");
     w.measured_time = true;
     w.layer_time_s = measured_layer_times(w.model, spec.layer_times, w.time_source);
-    w.active = spec.layer_config.empty() ? default_active_layers(w.model)
-                                         : model::read_layer_config(spec.layer_config, w.model);
+    set_active_layers(w, spec);
     return w;
   }
   w.measured_time = true;
@@ -245,8 +284,7 @@ Workload make_workload(const WorkloadSpec& spec) {
   }
 
   w.layer_time_s = spread_by_flops(w.model, t);
-  w.active = spec.layer_config.empty() ? default_active_layers(w.model)
-                                       : model::read_layer_config(spec.layer_config, w.model);
+  set_active_layers(w, spec);
   return w;
 }
 

@@ -196,10 +196,10 @@ expect_rc 0 "memlimit" -- "$paradise" memlimit --variant paradl --model "$data/p
 grep -q "largest feasible global batch: 528" /tmp/cli_out.$$ && ok || bad "memlimit batch 8 x 66 = 528: $(cat /tmp/cli_out.$$)"
 expect_rc 0 "memlimit resolution" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 4 --batch 4 --resolution 64..1024 --sides 128,512
 grep -q "largest feasible side at batch 4:" /tmp/cli_out.$$ && ok || bad "memlimit resolution"
-# "none" says why, with predict's reason at the low end of the search: CosmoFlow's parallel
-# layers cannot be split 64 ways along one spatial dimension (predict gives the same reason)
-expect_rc 0 "memlimit none" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 64 --batch 1
-grep -q "largest feasible global batch: none (at batch 1: invalid, 64 parts > the smallest extent" /tmp/cli_out.$$ && ok || bad "memlimit none says why: $(cat /tmp/cli_out.$$)"
+# "none" says why, with predict's reason at the low end of the search: CosmoFlow's first
+# convolution is 126 wide at 128^3 (128 - 3 + 1), too narrow for 256 GPUs to split
+expect_rc 0 "memlimit none" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1
+grep -q "largest feasible global batch: none (at batch 1: invalid, 256 parts > the extent 126 of spatial dimension 1 of the first parallel layer)" /tmp/cli_out.$$ && ok || bad "memlimit none says why: $(cat /tmp/cli_out.$$)"
 
 rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_bad.$$.model
 echo "$passed passed, $failed failed"

@@ -160,5 +160,61 @@ TEST(Spatial, SplittingEveryDimensionShrinksTheHaloFaces) {
   EXPECT_NEAR(p.communication[0].epoch_s, 63 * per_iteration, 1e-12);
 }
 
+// CosmoFlow at 128^3 (Mathuriya et al.; `paradise models --show cosmoflow`): each conv's
+// narrower side of input and output is conv1 126 (128 - 3 + 1), conv2 63, conv3 31, conv4 15
+// (3x3x3 padded convs after 2x2x2 pools), conv5 6 (k = 2 on 7), conv6 2 (k = 2 on 3) and
+// conv7 1 (k = 2 on 2). With the default layer config a spatial split of p stops at the last
+// convolution of the prefix that is at least p wide; a .lc file is followed as it is.
+TEST(Spatial, DefaultLayersStopBeforeTheFirstConvolutionTooNarrowToSplit) {
+  const auto w = make_workload({"cosmoflow", "cosmoflow", "abci", "", 0});
+  const std::vector<std::pair<std::int64_t, std::string>> expected{
+      {2, "conv6"},  {3, "conv5"},  {6, "conv5"},  {7, "conv4"},  {15, "conv4"},
+      {16, "conv3"}, {31, "conv3"}, {32, "conv2"}, {64, "conv1"}, {126, "conv1"}};
+  for (const auto& [p, layer] : expected) {
+    for (const Variant v : {Variant::Paradl, Variant::Paradise}) {
+      Config c = config(Kind::Spatial, p, 4);
+      c.variant = v;
+      const auto got = predict(w, c);
+      ASSERT_EQ(got.status, Status::Ok) << p << ": " << got.reason;
+      ASSERT_GE(got.split_layer, 0);
+      EXPECT_EQ(w.model.layers[static_cast<std::size_t>(got.split_layer)].name, layer) << p;
+      // the same prediction as a layer config that marks only those convolutions
+      Workload explicit_lc = w;
+      explicit_lc.spatial_prefixes.clear();
+      for (std::size_t i = static_cast<std::size_t>(got.split_layer) + 1; i < w.active.size(); ++i)
+        explicit_lc.active[i] = false;
+      const auto same = predict(explicit_lc, c);
+      EXPECT_DOUBLE_EQ(same.epoch_time_s, got.epoch_time_s) << p;
+      EXPECT_DOUBLE_EQ(same.memory_per_gpu_bytes, got.memory_per_gpu_bytes) << p;
+    }
+  }
+  const auto wide = predict(w, config(Kind::Spatial, 127, 4));
+  EXPECT_EQ(wide.status, Status::Invalid);
+  EXPECT_EQ(wide.reason,
+            "127 parts > the extent 126 of spatial dimension 1 of the first parallel layer");
+  // every convolution marked, as a .lc file would: conv7 cannot be split in two
+  Workload all = w;
+  all.spatial_prefixes.clear();
+  const auto strict = predict(all, config(Kind::Spatial, 2, 4));
+  EXPECT_EQ(strict.status, Status::Invalid);
+  EXPECT_NE(strict.reason.find("smallest extent 1 of spatial dimension 1"), std::string::npos)
+      << strict.reason;
+}
+
+// data+spatial splits the width p2 = 4 ways inside an ABCI node: CosmoFlow's default split
+// stops at conv5 (6 wide), and a config marking conv7 (1 wide) is invalid, not projected.
+TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
+  const auto w = make_workload({"cosmoflow", "cosmoflow", "abci", "", 0});
+  const auto p = predict(w, config(Kind::DataSpatial, 16, 16));
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "conv5");
+  Workload all = w;
+  all.spatial_prefixes.clear();
+  const auto strict = predict(all, config(Kind::DataSpatial, 16, 16));
+  EXPECT_EQ(strict.status, Status::Invalid);
+  EXPECT_NE(strict.reason.find("4 parts > the smallest extent 1"), std::string::npos)
+      << strict.reason;
+}
+
 }  // namespace
 }  // namespace paradise::strategy

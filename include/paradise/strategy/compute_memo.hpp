@@ -15,6 +15,7 @@ class ComputeMemo {
   struct Key {
     double call = 0, q = 0;
     std::uint8_t split = 0, precision = 0;
+    int last = 0;  ///< the last parallel layer (a spatial split's), or no limit
     bool operator==(const Key&) const = default;
   };
   /// The memoised seconds for `k`, or nullptr.
@@ -34,7 +35,9 @@ class ComputeMemo {
     std::size_t operator()(const Key& k) const {
       std::uint64_t x = std::bit_cast<std::uint64_t>(k.call) * 0x9E3779B97F4A7C15ull;
       x ^= std::bit_cast<std::uint64_t>(k.q) * 0xC2B2AE3D27D4EB4Full;
-      x ^= (static_cast<std::uint64_t>(k.split) << 8 | k.precision) * 0x165667B19E3779F9ull;
+      x ^= (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.last)) << 16 |
+            static_cast<std::uint64_t>(k.split) << 8 | k.precision) *
+           0x165667B19E3779F9ull;
       return static_cast<std::size_t>(x ^ (x >> 29));
     }
   };

@@ -42,6 +42,7 @@ struct Prediction {
   double epoch_time_s = 0;        ///< compute + communication - overlapped
   double iteration_time_s = 0;
   double memory_per_gpu_bytes = 0;
+  int split_layer = -1;  ///< spatial strategies: the last layer split (into the model's layers)
   std::vector<CommPart> communication;
   std::vector<MemPart> memory;
 };

@@ -3,6 +3,7 @@
 // may parallelise, the dataset size and the system. Built once and reused.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +13,14 @@
 
 namespace paradise::strategy {
 
+/// A spatial split that stops early: its last split layer and the smallest extent per
+/// spatial dimension of the parallel layers up to it.
+struct SpatialPrefix {
+  int split = -1;
+  std::array<std::int64_t, 3> min_extent{0, 0, 0};
+  bool operator==(const SpatialPrefix&) const = default;
+};
+
 struct Workload {
   model::ModelStats model;
   std::vector<double> layer_time_s;  ///< forward + backward (+ update) seconds per sample
@@ -20,6 +29,10 @@ struct Workload {
   std::vector<bool> active;          ///< the layers the strategy parallelises (.lc file)
   std::int64_t dataset_samples = 0;  ///< D
   system::System system;
+  /// With the default layer config only (every convolution parallel): the shorter splits a
+  /// spatial strategy falls back to when the later, narrower layers cannot be split as many
+  /// ways, longest first (spatial_prefixes()). Empty with a layer config: it is followed.
+  std::vector<SpatialPrefix> spatial_prefixes;
 };
 
 /// Sums over the layers that every prediction of a workload needs; computed once.
@@ -40,6 +53,15 @@ struct LayerSums {
   double recompute_segments = 1;
 };
 LayerSums sum_layers(const Workload& w);
+
+/// Per spatial dimension, the smallest input or output extent over the parallel layers up
+/// to `split` (0 where none): a spatial split must not cut a dimension into more parts.
+std::array<std::int64_t, 3> parallel_min_extent(const Workload& w, int split);
+/// The nested prefixes of the default layer config at which the smallest extent grows, each
+/// the longest with its extents: spatial parallelism applies "to the first layers only,
+/// then an Allgather follows" (cost-model-notes §1.4, P6; ParaDL's CosmoFlow .lc file
+/// splits its first two convolutions).
+std::vector<SpatialPrefix> spatial_prefixes(const Workload& w);
 /// Whether layer i reads the model's input (the first layer after the input placeholder).
 inline bool reads_the_data(const model::ModelStats& m, std::size_t i) {
   return i == 0 || (i == 1 && m.layers[0].op == model::Op::Input);

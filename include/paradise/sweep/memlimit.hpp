@@ -44,7 +44,9 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
 /// Every layer's output extent is non-decreasing in its input extent, so memory is too and
 /// the out-of-memory boundary is found by bisection; sides the model cannot take (too
 /// small) count as fitting, so give a step the model accepts (8 for unet3d). Below the
-/// boundary, the largest feasible side is returned.
+/// boundary, the largest feasible side is returned. (With the default layer config a larger
+/// side can let a spatial split reach one more, narrow convolution, whose small tensors
+/// then shrink: the bisection assumes that never turns out of memory back into fitting.)
 Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
                          std::int64_t hi, std::int64_t step = 1);
 
