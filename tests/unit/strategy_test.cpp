@@ -160,6 +160,14 @@ TEST(Spatial, SplittingEveryDimensionShrinksTheHaloFaces) {
   EXPECT_NEAR(p.communication[0].epoch_s, 63 * per_iteration, 1e-12);
 }
 
+// The prediction with every convolution marked parallel and no shorter split to fall back
+// to, as a .lc file marking them would give.
+Prediction every_conv_marked(const Workload& w, const Config& c) {
+  Workload marked = w;
+  marked.spatial_prefixes.clear();
+  return predict(marked, c);
+}
+
 // CosmoFlow at 128^3 (Mathuriya et al.; `paradise models --show cosmoflow`): each conv's
 // narrower side of input and output is conv1 126 (128 - 3 + 1), conv2 63, conv3 31, conv4 15
 // (3x3x3 padded convs after 2x2x2 pools), conv5 6 (k = 2 on 7), conv6 2 (k = 2 on 3) and
@@ -193,9 +201,7 @@ TEST(Spatial, DefaultLayersStopBeforeTheFirstConvolutionTooNarrowToSplit) {
   EXPECT_EQ(wide.reason,
             "127 parts > the extent 126 of spatial dimension 1 of the first parallel layer");
   // every convolution marked, as a .lc file would: conv7 cannot be split in two
-  Workload all = w;
-  all.spatial_prefixes.clear();
-  const auto strict = predict(all, config(Kind::Spatial, 2, 4));
+  const auto strict = every_conv_marked(w, config(Kind::Spatial, 2, 4));
   EXPECT_EQ(strict.status, Status::Invalid);
   EXPECT_NE(strict.reason.find("smallest extent 1 of spatial dimension 1"), std::string::npos)
       << strict.reason;
@@ -208,9 +214,7 @@ TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
   const auto p = predict(w, config(Kind::DataSpatial, 16, 16));
   ASSERT_EQ(p.status, Status::Ok) << p.reason;
   EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "conv5");
-  Workload all = w;
-  all.spatial_prefixes.clear();
-  const auto strict = predict(all, config(Kind::DataSpatial, 16, 16));
+  const auto strict = every_conv_marked(w, config(Kind::DataSpatial, 16, 16));
   EXPECT_EQ(strict.status, Status::Invalid);
   EXPECT_NE(strict.reason.find("4 parts > the smallest extent 1"), std::string::npos)
       << strict.reason;
