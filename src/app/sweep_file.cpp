@@ -1,6 +1,7 @@
 // Sweep files (README "Sweep files"):
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
-//              optional resolution, network_bandwidth_gbps, network_latency_us; variant
+//              optional resolution, network_bandwidth_gbps, network_latency_us; variant,
+//              spatial_split (w | all)
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
 //   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
 //   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches
@@ -100,13 +101,15 @@ SweepFile read_sweep_file(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   f.text = buffer.str();
-  std::string model, dataset, system = "abci", strategy, gpus, batch, variant = "paradise";
+  std::string model, dataset, system = "abci", strategy, gpus, batch, variant = "paradise",
+                              spatial_split = "w";
   po::options_description d;
   d.add_options()("sweep.model", po::value(&model)->required())(
       "sweep.dataset", po::value(&dataset)->required())("sweep.system", po::value(&system))(
       "sweep.strategy", po::value(&strategy)->required())(
       "sweep.gpus", po::value(&gpus)->required())("sweep.batch", po::value(&batch)->required())(
-      "sweep.variant", po::value(&variant))("sweep.resolution", po::value<std::string>())(
+      "sweep.variant", po::value(&variant))("sweep.spatial_split", po::value(&spatial_split))(
+      "sweep.resolution", po::value<std::string>())(
       "sweep.network_bandwidth_gbps", po::value<std::string>())("sweep.network_latency_us",
                                                                 po::value<std::string>())(
       "output.storage", po::value(&f.storage))("output.max_bytes", po::value<std::string>())(
@@ -234,6 +237,9 @@ SweepFile read_sweep_file(const std::string& path) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) fail_input(at("sweep.variant"), "variant", variant, "expected paradl or paradise");
   f.spec.variant = *v;
+  if (spatial_split != "w" && spatial_split != "all")
+    fail_input(at("sweep.spatial_split"), "spatial_split", spatial_split, "expected w or all");
+  f.spec.spatial_all_dims = spatial_split == "all";
   for (const auto& [key, file] : layer_times) {
     const Origin o{path, line_of(f.text, key)};
     const std::string name = key.substr(12);  // after "layer_times."

@@ -133,6 +133,7 @@ Evaluator::Point Evaluator::point(std::uint64_t index) const {
   index /= ng;
   p.config.kind = kinds_[index % nk];
   p.config.variant = spec_.variant;
+  p.config.spatial_all_dims = spec_.spatial_all_dims;
   p.workload = index / nk;
   return p;
 }
@@ -151,6 +152,7 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   c.gpus = spec_.gpus[g];
   c.batch = spec_.batch[b];
   c.variant = spec_.variant;
+  c.spatial_all_dims = spec_.spatial_all_dims;
   PointResult r;
   if (!unusable_[index].empty()) {
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);

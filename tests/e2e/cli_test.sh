@@ -138,6 +138,18 @@ printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrate
 expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet
 want=$("$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 8 --batch 256 --variant paradise --format json | $py -c 'import json,sys; print("%.2f" % json.load(sys.stdin)["epoch_time_s"])')
 grep -q "resnet50  imagenet  dgx-a100  data      8     256   *$want" /tmp/cli_out.$$ && ok || bad "paradise sweep point $want: $(cat /tmp/cli_out.$$)"
+# spatial_split = all: 256 GPUs cannot split CosmoFlow's 126-wide first convolution along
+# the width alone, but can over depth, height and width, as predict --spatial-split all
+printf '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nstrategy = spatial\ngpus = 256\nbatch = 4\nspatial_split = all\n' > $bad_ini
+expect_rc 0 "sweep spatial_split all" -- "$paradise" sweep $bad_ini --quiet
+want=$("$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 4 --spatial-split all --format json | $py -c 'import json,sys; print("%.2f" % json.load(sys.stdin)["epoch_time_s"])')
+grep -q "cosmoflow  cosmoflow  abci    spatial   256   4 *$want" /tmp/cli_out.$$ && ok || bad "spatial_split all point $want: $(cat /tmp/cli_out.$$)"
+sed -i 's/spatial_split = all/spatial_split = w/' $bad_ini
+expect_rc 0 "sweep spatial_split w" -- "$paradise" sweep $bad_ini --quiet
+grep -q "no feasible configuration" /tmp/cli_out.$$ && ok || bad "width-only split of 256: $(cat /tmp/cli_out.$$)"
+sed -i 's/spatial_split = w/spatial_split = xyz/' $bad_ini
+expect_rc 2 "sweep spatial_split xyz" -- "$paradise" sweep $bad_ini
+grep -q "cli_sweep.$$.ini:7: spatial_split 'xyz': expected w or all" /tmp/cli_err.$$ && ok || bad "spatial_split xyz: $(cat /tmp/cli_err.$$)"
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
 expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.$$.ini:7: sweep.colour" /tmp/cli_err.$$ && ok || bad "unknown key names its line: $(cat /tmp/cli_err.$$)"

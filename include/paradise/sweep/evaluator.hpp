@@ -20,6 +20,9 @@ struct SweepSpec {
   std::vector<std::string> models, datasets, systems, strategies;
   std::vector<std::int64_t> gpus, batch;
   strategy::Variant variant = strategy::Variant::Paradl;
+  /// Spatial strategies factor P over every spatial dimension (predict --spatial-split all),
+  /// not ParaDL's width-only split.
+  bool spatial_all_dims = false;
   /// Optional axes (empty: absent from the grid). resolution: every spatial extent of the
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
   /// one node at that per-GPU bandwidth (Gbit/s) and latency (microseconds).
