@@ -37,6 +37,8 @@ int run_memlimit(const Args& args) {
       "step", po::value(&step), "side step the model accepts (8 for unet3d)")(
       "sides", po::value(&sides), "sides for which to find the fewest GPUs, e.g. 256,512,1024")(
       "gpu-counts", po::value(&gpu_counts), "GPU counts tried for --sides (list or range)");
+  std::string spatial_split = "w";
+  add_spatial_split_option(desc, spatial_split);
   po::variables_map vm;
   if (!parse_options(args, desc, vm, "Finds memory limits by search.")) return 0;
   const auto k = strategy::kind_from_name(kind);
@@ -47,6 +49,7 @@ int run_memlimit(const Args& args) {
   c.variant = *v;
   if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
   if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
+  c.spatial_all_dims = spatial_all_dims(spatial_split);
   const auto w = strategy::make_workload(spec);
   // "none" says why, from the prediction at the low end of the search
   const auto why = [](const strategy::Workload& at, strategy::Config one, std::int64_t batch) {

@@ -198,13 +198,13 @@ int run_predict(const Args& args) {
       "fp32 (default), tf32 or mixed (fp16/bf16 with fp32 master weights; paradise only)")(
       "p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
       "segments", po::value(&c.segments), "pipeline: micro-batches S")(
-      "spatial-split", po::value(&spatial_split),
-      "spatial: w (ParaDL: the width only) or all (every spatial dimension)")(
+
       "allreduce", po::value(&allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
       "double-binary-tree")("fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
                             "fix ParaDL's code quirks (cost-model-notes §1.9)")(
       "format", po::value(&format), "table, json or csv");
+  add_spatial_split_option(desc, spatial_split);
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
                      "Predicts time and memory per GPU of one training configuration."))
@@ -249,9 +249,7 @@ int run_predict(const Args& args) {
                      "': expected ring, recursive-doubling, rabenseifner, binomial-tree or "
                      "double-binary-tree");
   c.gradient_allreduce = *algorithm;
-  if (spatial_split != "w" && spatial_split != "all")
-    throw InputError("--spatial-split '" + spatial_split + "': expected w or all");
-  c.spatial_all_dims = spatial_split == "all";
+  c.spatial_all_dims = spatial_all_dims(spatial_split);
   if (c.gpus < 1) throw InputError("--gpus '" + std::to_string(c.gpus) + "': must be >= 1");
   if (c.batch < 1) throw InputError("--batch '" + std::to_string(c.batch) + "': must be >= 1");
   const strategy::Workload w = strategy::make_workload(spec);

@@ -293,6 +293,8 @@ int run_recommend(const Args& args) {
       "recompute", po::bool_switch(&recompute),
       "paradise: every configuration with activation recomputation")("format", po::value(&format),
                                                                      "table or json");
+  std::string spatial_split = "w";
+  add_spatial_split_option(desc, spatial_split);
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
                      "Ranks every strategy, GPU count and batch by an objective and says why the "
@@ -308,6 +310,7 @@ int run_recommend(const Args& args) {
     throw InputError("--format '" + format + "': expected table or json");
   if (max_gpus < 1) throw InputError("--max-gpus '" + std::to_string(max_gpus) + "': must be >= 1");
   if (top < 1) throw InputError("--top '" + std::to_string(top) + "': must be >= 1");
+  const bool all_dims = spatial_all_dims(spatial_split);
   const bool has_batch = vm.count("batch") > 0, has_range = vm.count("batch-range") > 0;
   if (has_batch && has_range)
     throw InputError("--batch '" + std::to_string(batch) + "' and --batch-range '" + range +
@@ -360,6 +363,7 @@ int run_recommend(const Args& args) {
   strategy::Config c;
   c.variant = *variant;
   c.policies.recompute_activations = recompute;
+  c.spatial_all_dims = all_dims;
   for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
     for (std::int64_t g : counts) {
       if (kinds[ki] == Kind::Serial && g != 1) continue;

@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "paradise/core/error.hpp"
+
 namespace paradise::app {
 
 bool parse_options(const Args& args, boost::program_options::options_description& desc,
@@ -15,6 +17,18 @@ bool parse_options(const Args& args, boost::program_options::options_description
   }
   boost::program_options::notify(vm);
   return true;
+}
+
+void add_spatial_split_option(boost::program_options::options_description& desc,
+                              std::string& text) {
+  desc.add_options()("spatial-split", boost::program_options::value(&text),
+                     "spatial: w (ParaDL: the width only) or all (every spatial dimension)");
+}
+
+bool spatial_all_dims(const std::string& text) {
+  if (text != "w" && text != "all")
+    throw InputError("--spatial-split '" + text + "': expected w or all");
+  return text == "all";
 }
 
 }  // namespace paradise::app

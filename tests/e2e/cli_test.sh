@@ -212,6 +212,9 @@ grep -q "largest feasible side at batch 4:" /tmp/cli_out.$$ && ok || bad "memlim
 # convolution is 126 wide at 128^3 (128 - 3 + 1), too narrow for 256 GPUs to split
 expect_rc 0 "memlimit none" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1
 grep -q "largest feasible global batch: none (at batch 1: invalid, 256 parts > the extent 126 of spatial dimension 1 of the first parallel layer)" /tmp/cli_out.$$ && ok || bad "memlimit none says why: $(cat /tmp/cli_out.$$)"
+# ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
+expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
+grep -Eq "largest feasible global batch: [0-9,]+ \(" /tmp/cli_out.$$ && ok || bad "memlimit spatial all: $(cat /tmp/cli_out.$$)"
 
 rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_bad.$$.model
 echo "$passed passed, $failed failed"

@@ -141,6 +141,15 @@ assert w["spatial"].startswith("out of memory: needs "), w["spatial"]
 assert "the others invalid, e.g. 4096 parts > the extent 112 of spatial dimension 1 of the first parallel layer" in w["spatial"], w["spatial"]
 PY
 
+# --spatial-split all: CosmoFlow's spatial parallelism (batch 64) fits 16 GB nowhere when the
+# width alone is split (126 wide at most), and from 16 GPUs on when depth, height and width are
+expect_rc 0 "recommend spatial w" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 256 --batch 64 --strategies spatial --format json
+$py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ranked"] == [] and "256 parts > the extent 126" in r["why_not"]["spatial"], r' "$tmp/out" && ok || bad "spatial w: $(cat "$tmp/out")"
+expect_rc 0 "recommend spatial all" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 256 --batch 64 --strategies spatial --spatial-split all --format json
+$py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert sorted(x["gpus"] for x in r["ranked"]) == [16, 32, 64, 128, 256], r' "$tmp/out" && ok || bad "spatial all: $(cat "$tmp/out")"
+expect_rc 2 "recommend spatial-split bad" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 8 --spatial-split xy
+grep -q -- "--spatial-split 'xy': expected w or all" "$tmp/err" && ok || bad "spatial-split xy: $(cat "$tmp/err")"
+
 # (5) --top 3: three rows, in JSON and in the table
 expect_rc 0 "recommend top 3 json" -- "${rec[@]}" --max-gpus 256 --batch-range 128..2048 --top 3 --format json
 $py -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["ranked"]) == 3' "$tmp/out" && ok || bad "top 3 json"
