@@ -10,19 +10,20 @@ import csv
 import io
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import h5py
 import numpy as np
 
+from harness import Scratch
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYSIS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis")
-PARADISE = os.environ.get("PARADISE", "")
+SCRATCH = Scratch("paradise-analysis-")
+PARADISE = ""  # set by setUpModule from SCRATCH
 WORK = ""
 FILES = {}  # sweep name -> HDF5 path
 
@@ -30,10 +31,9 @@ OK, OUT_OF_MEMORY, INVALID = 0, 1, 2  # the `status` flag values (flag_meanings 
 
 
 def setUpModule():
-    global WORK
-    if not PARADISE or not os.access(PARADISE, os.X_OK):
-        raise RuntimeError("no paradise binary: pass --paradise PATH or set PARADISE")
-    WORK = tempfile.mkdtemp(prefix="paradise-analysis-")
+    global PARADISE, WORK
+    SCRATCH.open()
+    PARADISE, WORK = SCRATCH.paradise, SCRATCH.work
     for name in ("maps", "full", "resolution"):
         FILES[name] = os.path.join(WORK, name + ".h5")
         subprocess.run([PARADISE, "sweep", os.path.join(HERE, name + ".ini"), "-o", FILES[name],
@@ -41,8 +41,7 @@ def setUpModule():
 
 
 def tearDownModule():
-    if WORK:
-        shutil.rmtree(WORK, ignore_errors=True)
+    SCRATCH.close()
 
 
 def run(script, *args):
@@ -383,11 +382,5 @@ class BadInput(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    argv = sys.argv[:1]
-    rest = iter(sys.argv[1:])
-    for a in rest:
-        if a == "--paradise":
-            PARADISE = next(rest)
-        else:
-            argv.append(a)
-    unittest.main(argv=argv, verbosity=2)
+    SCRATCH.take_argv()
+    unittest.main(verbosity=2)

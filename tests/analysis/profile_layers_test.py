@@ -11,15 +11,16 @@ import csv
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from harness import Scratch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis", "profile_layers.py")
-PARADISE = os.environ.get("PARADISE", "")
+SCRATCH = Scratch("paradise-profile-")
+PARADISE = ""  # set by setUpModule from SCRATCH
 WORK = ""
 COLUMNS = ["layer", "forward_s", "backward_s", "batch", "precision", "peak_memory_bytes", "calls",
            "device"]
@@ -27,15 +28,13 @@ DATASET = "small:1000:3x64x64"  # 1,000 samples of 3x64x64
 
 
 def setUpModule():
-    global WORK
-    if not PARADISE or not os.access(PARADISE, os.X_OK):
-        raise RuntimeError("no paradise binary: pass --paradise PATH or set PARADISE")
-    WORK = tempfile.mkdtemp(prefix="paradise-profile-")
+    global PARADISE, WORK
+    SCRATCH.open()
+    PARADISE, WORK = SCRATCH.paradise, SCRATCH.work
 
 
 def tearDownModule():
-    if WORK:
-        shutil.rmtree(WORK, ignore_errors=True)
+    SCRATCH.close()
 
 
 def read_rows(path):
@@ -143,8 +142,5 @@ class ProfileLayers(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if "--paradise" in sys.argv:
-        i = sys.argv.index("--paradise")
-        PARADISE = os.path.abspath(sys.argv[i + 1])
-        del sys.argv[i:i + 2]
+    SCRATCH.take_argv()
     unittest.main()

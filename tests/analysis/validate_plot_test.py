@@ -7,31 +7,30 @@ values drawn (read back from the figure through --data) must equal the JSON's ro
 """
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from harness import Scratch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PLOT = os.path.join(ROOT, "analysis", "validate_plot.py")
 RUNS = os.path.join(ROOT, "tests", "data", "measured", "runs.csv")
-PARADISE = os.environ.get("PARADISE", "")
+SCRATCH = Scratch("paradise-validate-plot-")
+PARADISE = ""  # set by setUpModule from SCRATCH
 WORK = ""
 
 
 def setUpModule():
-    global WORK
-    if not PARADISE or not os.access(PARADISE, os.X_OK):
-        raise RuntimeError("no paradise binary: pass --paradise PATH or set PARADISE")
-    WORK = tempfile.mkdtemp(prefix="paradise-validate-plot-")
+    global PARADISE, WORK
+    SCRATCH.open()
+    PARADISE, WORK = SCRATCH.paradise, SCRATCH.work
 
 
 def tearDownModule():
-    if WORK:
-        shutil.rmtree(WORK, ignore_errors=True)
+    SCRATCH.close()
 
 
 def validate_json(threshold):
@@ -99,8 +98,5 @@ class ValidatePlot(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if "--paradise" in sys.argv:
-        i = sys.argv.index("--paradise")
-        PARADISE = os.path.abspath(sys.argv[i + 1])
-        del sys.argv[i:i + 2]
+    SCRATCH.take_argv()
     unittest.main()
