@@ -1,5 +1,6 @@
 // `paradise memlimit`: the largest batch, the largest input resolution, and the fewest
 // GPUs per resolution for one model, dataset, system and strategy.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
 
@@ -59,10 +60,17 @@ int run_memlimit(const Args& args) {
            (p.reason.empty() ? "" : ", " + p.reason);
   };
   const auto b = sweep::largest_batch(w, c, 1, max_batch);
+  // at the search's low end: the smallest batch the strategy divides evenly
+  const std::int64_t batch_step = sweep::batch_step(w, c);
+  const std::string none_batch = b.evaluations == 0
+                                     ? "no batch up to --max-batch " + with_commas(max_batch) +
+                                           " that the strategy divides evenly (multiples of " +
+                                           with_commas(std::max<std::int64_t>(batch_step, 1)) + ")"
+                                     : why(w, c, std::max<std::int64_t>(1, batch_step));
   std::cout << spec.model << " on " << spec.dataset << " (" << w.model.input.str() << "), "
             << spec.system << ", " << kind << " on " << c.gpus << " GPUs\n"
             << "  largest feasible global batch: "
-            << (b.value > 0 ? with_commas(b.value) : "none (" + why(w, c, 1) + ")") << " ("
+            << (b.value > 0 ? with_commas(b.value) : "none (" + none_batch + ")") << " ("
             << b.evaluations << " evaluations)\n";
   const sweep::ResolutionFamily family{spec};
   if (!resolution.empty()) {

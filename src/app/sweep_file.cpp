@@ -43,16 +43,27 @@ int line_of(const std::string& text, const std::string& dotted, int nth = 1) {
   return 0;
 }
 
-// The first line that is neither blank, a comment, a [section] nor key = value: the one
-// Boost's parser refuses.
+// The value on line `n` of a "key = value" text ("" if none).
+std::string value_at(const std::string& text, int n) {
+  std::istringstream in(text);
+  std::string line;
+  for (int i = 0; i < n && std::getline(in, line); ++i) {
+  }
+  const auto eq = line.find('=');
+  if (n < 1 || eq == std::string::npos) return "";
+  return std::string(trim(std::string_view(line).substr(eq + 1, line.find('#', eq) - eq - 1)));
+}
+
+// The first line that is neither blank, a [section] nor key = value once its # comment is
+// cut off: the one Boost's parser refuses (it knows no other comments).
 int first_malformed_line(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {
     ++n;
-    const std::string_view t = trim(line);
-    if (t.empty() || t.front() == '#' || t.front() == ';') continue;
+    const std::string_view t = trim(std::string_view(line).substr(0, line.find('#')));
+    if (t.empty()) continue;
     if (t.front() == '[' ? t.back() != ']' : t.find('=') == std::string_view::npos) return n;
   }
   return 0;
@@ -126,6 +137,11 @@ SweepFile read_sweep_file(const std::string& path) {
       if (!o.unregistered) continue;
       if (!o.string_key.starts_with("layer_times.") || o.value.size() != 1)
         fail_input({path, line_of(f.text, o.string_key)}, o.string_key, "", "unknown key");
+      const auto twice = std::find_if(layer_times.begin(), layer_times.end(),
+                                      [&](const auto& e) { return e.first == o.string_key; });
+      if (twice != layer_times.end())
+        fail_input({path, line_of(f.text, o.string_key, 2)}, o.string_key, o.value.front(),
+                   "set more than once");
       layer_times.emplace_back(o.string_key, o.value.front());
     }
     po::store(parsed, vm);
@@ -138,7 +154,7 @@ SweepFile read_sweep_file(const std::string& path) {
   } catch (const po::multiple_occurrences& e) {
     const std::string key =
         e.get_option_name().substr(e.get_option_name().starts_with("--") ? 2 : 0);
-    fail_input({path, line_of(f.text, key, 2)}, key, "",
+    fail_input({path, line_of(f.text, key, 2)}, key, value_at(f.text, line_of(f.text, key, 2)),
                "set more than once (one line per key; a list is A, B, C)");
   } catch (const po::invalid_config_file_syntax& e) {
     throw InputError(path + ":" + std::to_string(first_malformed_line(f.text)) + ": " + e.what());

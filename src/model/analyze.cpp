@@ -40,6 +40,8 @@ std::string extents(const std::array<std::int64_t, 3>& v, int rank) {
   return s;
 }
 
+constexpr const char* kTooLarge = "is too large (at most 2^31 - 1 per dimension and 2^48 elements)";
+
 [[noreturn]] void fail_layer(const Graph& g, const Layer& l, const std::string& what) {
   const Origin& at = l.defined_at;
   const std::string where = at.file.empty() ? "" : at.file + ":" + std::to_string(at.line) + ": ";
@@ -89,6 +91,7 @@ Shape windowed(const Graph& g, const Layer& l, const Shape& in, std::int64_t out
                      "); use a larger input resolution");
     }
   }
+  if (!out.within_limits()) fail_layer(g, l, "output " + out.str() + " " + kTooLarge);
   return out;
 }
 
@@ -278,13 +281,12 @@ ModelStats analyze(const Graph& g, const Shape& input) {
                      "-D inputs (" + (g.spatial_rank() == 3 ? "CxDxHxW" : "CxHxW") + "), got " +
                      input.str());
   }
-  if (input.channels < 1 || input.spatial_elements() < 1) {
+  bool empty = input.channels < 1;
+  for (int i = 0; i < input.rank; ++i) empty = empty || input.size[static_cast<std::size_t>(i)] < 1;
+  if (empty)
     throw InputError("model '" + g.name() + "': input " + input.str() + " has no elements");
-  }
-  if (!input.within_limits()) {
-    throw InputError("model '" + g.name() + "': input " + input.str() +
-                     " is too large (at most 2^31 - 1 per dimension and 2^48 elements)");
-  }
+  if (!input.within_limits())
+    throw InputError("model '" + g.name() + "': input " + input.str() + " " + kTooLarge);
   const auto& layers = g.layers();
   if (layers.empty() || layers.front().op != Op::Input) {
     throw InputError("model '" + g.name() + "': the first layer must be the input");
@@ -313,9 +315,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (l.op == Op::Input) in.push_back(input);
     const Inferred r = infer(g, l, in);
     if (!r.out.within_limits()) {
-      fail_layer(g, l,
-                 "output " + r.out.str() +
-                     " is too large (at most 2^31 - 1 per dimension and 2^48 elements)");
+      fail_layer(g, l, "output " + r.out.str() + " " + kTooLarge);
     }
     s.input = in.front();
     s.output = r.out;

@@ -365,8 +365,11 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const auto& v = c.paradl;
   const double q = static_cast<double>(p2), d = b.delta();
   const double per_group = static_cast<double>(c.batch / p1);
-  const int upto =
-      c.fix_paradl_bugs ? static_cast<int>(w.model.layers.size()) - 1 : split;  // §1.9.4
+  // ParaDL's loops stop at the split layer (§1.9.4), as with its own .lc files; a split the
+  // default layer config cut short counts the replicated layers after it (ours, not ParaDL's)
+  const int upto = c.fix_paradl_bugs || split < last_active(w)
+                       ? static_cast<int>(w.model.layers.size()) - 1
+                       : split;
   const double t = split_time(w, q, upto, split);
   if (paradise(c)) {
     b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q, split));

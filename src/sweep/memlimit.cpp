@@ -60,7 +60,6 @@ std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side) const 
   }
 }
 
-// The batches a strategy can divide evenly are the multiples of this step (0: none).
 std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) {
   using strategy::Kind;
   switch (c.kind) {

@@ -34,6 +34,14 @@ Setter number(double& target, double scale, bool positive, double most) {
     target = x * scale;
   };
 }
+// A number in [lo, hi) with the key's bounds in the message (memory_margin, oversubscription).
+Setter in_range(double& target, double lo, double hi, const char* range) {
+  return [&target, lo, hi, range](const std::string& v, const Origin& o, const std::string& k) {
+    const double x = parse_double(v, o, k);
+    if (x < lo || x >= hi) fail_input(o, k, v, std::string("must be in ") + range);
+    target = x;
+  };
+}
 Setter integer(std::int64_t& target) {
   return [&target](const std::string& v, const Origin& o, const std::string& k) {
     target = parse_int(v, o, k);
@@ -77,7 +85,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
              {"description", text(s.description)},
              {"gpus_per_node", integer(s.gpus_per_node)},
              {"max_gpus", integer(s.max_gpus)},
-             {"memory_margin", number(s.memory_margin_fraction, 1, false, 1)},
+             {"memory_margin", in_range(s.memory_margin_fraction, 0, 1, "[0, 1)")},
              {"nics_per_node", integer(s.nics_per_node)}},
             {"name", "gpus_per_node", "max_gpus"}, file_name);
     } else if (section.name == "gpu") {
@@ -101,7 +109,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
             {{"span_gpus", integer(l.span_gpus)},
              {"bandwidth_GBps", number(l.bandwidth_Bps, 1e9, true, 1e6)},
              {"latency_us", number(l.latency_s, 1e-6, false, 1e7)},
-             {"oversubscription", number(l.oversubscription, 1, true, 1e3)}},
+             {"oversubscription", in_range(l.oversubscription, 1, 1e3, "[1, 1000)")}},
             {"span_gpus", "bandwidth_GBps", "latency_us"}, file_name);
     } else {
       fail_input({file_name, section.line}, "section", section.name,

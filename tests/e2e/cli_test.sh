@@ -158,7 +158,7 @@ grep -q "cli_sweep.$$.ini:7: sweep.colour" /tmp/cli_err.$$ && ok || bad "unknown
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\nmodel = vgg16\ngpus = 8\nbatch = 64\n' > $bad_ini
 expect_rc 2 "sweep key twice" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.$$.ini:5: sweep.model.*set more than once" /tmp/cli_err.$$ && ok || bad "key twice names its line: $(cat /tmp/cli_err.$$)"
-printf '[sweep]\nmodel = resnet50\n# a comment\ndataset imagenet\n' > $bad_ini
+printf '[sweep]  # the grid\nmodel = resnet50\n# a comment\ndataset imagenet\n' > $bad_ini
 expect_rc 2 "sweep malformed line" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.$$.ini:4: .*'dataset imagenet'" /tmp/cli_err.$$ && ok || bad "malformed line names its line: $(cat /tmp/cli_err.$$)"
 expect_rc 2 "sweep of a directory" -- "$paradise" sweep /tmp
@@ -212,6 +212,12 @@ grep -q "largest feasible side at batch 4:" /tmp/cli_out.$$ && ok || bad "memlim
 # convolution is 126 wide at 128^3 (128 - 3 + 1), too narrow for 256 GPUs to split
 expect_rc 0 "memlimit none" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1
 grep -q "largest feasible global batch: none (at batch 1: invalid, 256 parts > the extent 126 of spatial dimension 1 of the first parallel layer)" /tmp/cli_out.$$ && ok || bad "memlimit none says why: $(cat /tmp/cli_out.$$)"
+# data parallelism's searched batches are multiples of the GPUs: the reason is at batch 8
+# (UNet3D at 512^3 keeps 64 x 7.4 GB = 474 GB per sample: 7.4 GB at 128^3, x 4^3 voxels)
+expect_rc 0 "memlimit none at the step" -- "$paradise" memlimit --model unet3d --dataset cosmoflow512 --strategy data --gpus 8 --batch 8
+grep -q "largest feasible global batch: none (at batch 8: out_of_memory" /tmp/cli_out.$$ && ok || bad "memlimit reason at the step: $(cat /tmp/cli_out.$$)"
+expect_rc 0 "memlimit empty search" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 8 --batch 8 --max-batch 4
+grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (multiples of 8)) (0 evaluations)" /tmp/cli_out.$$ && ok || bad "memlimit empty search: $(cat /tmp/cli_out.$$)"
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
 grep -Eq "largest feasible global batch: [0-9,]+ \(" /tmp/cli_out.$$ && ok || bad "memlimit spatial all: $(cat /tmp/cli_out.$$)"

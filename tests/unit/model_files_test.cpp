@@ -166,7 +166,7 @@ TEST(ParadlNet, MalformedLineNamesTheLine) {
 }
 
 TEST(ParadlNet, OversizedTensorNamesTheLine) {
-  // 3 x 2^20 x 2^20 x 2^20 = 3 x 2^60 elements would wrap a 64-bit count
+  // 4 x 2^20 x 2^20 x 2^20 = 2^62 elements: beyond 2^48, and its MACs would wrap 64 bits
   std::istringstream in(
       "Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x1048576x1048576x1048576\n");
   try {

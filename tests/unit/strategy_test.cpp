@@ -214,6 +214,17 @@ TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
   const auto p = predict(w, config(Kind::DataSpatial, 16, 16));
   ASSERT_EQ(p.status, Status::Ok) << p.reason;
   EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "conv5");
+  // ParaDL's model (cost-model-notes §1.4.2): T_comp = (D / p1) [sum over split layers of
+  // t_l / p2 + sum over the others of t_l]; its code stops at the split layer, but a split the
+  // default config cut short must count the replicated layers after it
+  Config paradl = config(Kind::DataSpatial, 16, 16);
+  paradl.variant = Variant::Paradl;
+  const auto pd = predict(w, paradl);
+  ASSERT_EQ(pd.status, Status::Ok) << pd.reason;
+  double t = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i)
+    t += w.layer_time_s[i] / (w.active[i] && static_cast<int>(i) <= p.split_layer ? 4 : 1);
+  EXPECT_NEAR(pd.epoch_compute_s, 524288.0 / 4 * t, 1e-9 * pd.epoch_compute_s);
   const auto strict = every_conv_marked(w, config(Kind::DataSpatial, 16, 16));
   EXPECT_EQ(strict.status, Status::Invalid);
   EXPECT_NE(strict.reason.find("4 parts > the smallest extent 1"), std::string::npos)

@@ -97,7 +97,15 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   std::string over = kFile;  // an efficiency above 1 would beat the peak
   over.insert(over.find("[level.node]"), "gemm_efficiency_max = 1.5\n");
   EXPECT_EQ(error_of(over), "x.system:10: gemm_efficiency_max '1.5': must be <= 1 (implausible)");
-  // a latency in ns typed as us (1e9 us = 1,000 s) is refused, not turned into a prediction
+  // an absurd latency (1e9 us = 1,000 s: a nanosecond figure typed in picoseconds, say) is
+  // refused, not turned into a prediction; so are a margin of the whole memory and an
+  // over-subscription below 1 (a level faster than its links), with their line
+  std::string all_margin = kFile;
+  all_margin.replace(all_margin.find("memory_margin = 0.1"), 19, "memory_margin = 1");
+  EXPECT_EQ(error_of(all_margin), "x.system:5: memory_margin '1': must be in [0, 1)");
+  std::string under = kFile;
+  under.replace(under.find("oversubscription = 2"), 20, "oversubscription = 0.5");
+  EXPECT_EQ(error_of(under), "x.system:18: oversubscription '0.5': must be in [1, 1000)");
   std::string slow = kFile;
   slow.replace(slow.find("latency_us = 5"), 14, "latency_us = 1e9");
   EXPECT_EQ(error_of(slow), "x.system:17: latency_us '1e9': must be <= 1e+07 (implausible)");

@@ -34,6 +34,9 @@ struct Limit {
   int evaluations = 0;     ///< predictions made to find it
 };
 
+/// The batches a strategy can divide evenly are the multiples of this step (0: none).
+std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c);
+
 /// Largest feasible batch in [lo, hi] among the batches the strategy can divide (multiples
 /// of the GPUs for data, of the groups for the hybrids, of the micro-batches for pipeline):
 /// memory grows with the batch, so bisection finds it.
