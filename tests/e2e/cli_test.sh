@@ -4,20 +4,11 @@
 set -uo pipefail
 paradise=$1
 data=$2
-py=/usr/bin/python3
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-expect_rc() {  # expect_rc RC DESCRIPTION -- command...
-  local want=$1 what=$2; shift 3
-  "$@" >/tmp/cli_out.$$ 2>/tmp/cli_err.$$; local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, expected $want; stderr: $(cat /tmp/cli_err.$$)"; fi
-}
+source "$(dirname "$0")/harness.sh"
 
 # paradise models --format json: an array with the documented keys
 expect_rc 0 "models json" -- "$paradise" models --format json
-$py - /tmp/cli_out.$$ <<'PY' && ok || bad "models json keys"
+$py - "$tmp/out" <<'PY' && ok || bad "models json keys"
 import json, sys
 rows = json.load(open(sys.argv[1]))
 need = {"name", "input", "params", "forward_macs", "saved_activation_bytes_per_sample"}
@@ -32,7 +23,7 @@ for sys_and_comm in "abci-plx15 32.888" "abci 33.238"; do
   set -- $sys_and_comm
   expect_rc 0 "predict $1" -- "$paradise" predict --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
     --system "$1" --strategy data --gpus 8 --batch 512 --variant paradl --format json
-  $py - /tmp/cli_out.$$ "$2" <<'PY' && ok || bad "predict values on $1"
+  $py - "$tmp/out" "$2" <<'PY' && ok || bad "predict values on $1"
 import json, sys
 p = json.load(open(sys.argv[1]))
 need = {"status", "reason", "iterations_per_epoch", "iteration_time_s", "epoch_time_s", "epoch_compute_s",
@@ -47,30 +38,30 @@ done
 
 # an impossible configuration is data, not an error
 expect_rc 0 "predict invalid" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy filter --gpus 128 --batch 64 --format json
-grep -q '"status":"invalid"' /tmp/cli_out.$$ && grep -q 'smallest filter count 64' /tmp/cli_out.$$ && ok || bad "invalid status with reason"
+grep -q '"status":"invalid"' "$tmp/out" && grep -q 'smallest filter count 64' "$tmp/out" && ok || bad "invalid status with reason"
 
 # bad input: exit 2 with a message naming the value
 expect_rc 2 "unknown model" -- "$paradise" predict --model resnet51 --dataset imagenet --gpus 1 --batch 1
-grep -q "unknown model 'resnet51'" /tmp/cli_err.$$ && ok || bad "unknown model message"
+grep -q "unknown model 'resnet51'" "$tmp/err" && ok || bad "unknown model message"
 expect_rc 2 "unknown strategy" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy zigzag --gpus 1 --batch 1
 expect_rc 2 "zero gpus" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 0 --batch 1
 expect_rc 2 "negative batch" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 1 --batch -4
 expect_rc 2 "unknown option" -- "$paradise" models --colour
 expect_rc 2 "daso blocking epochs beyond the run" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy daso --gpus 8 --batch 64 --daso-epochs 4 --daso-blocking-epochs 8
-grep -q -- "--daso-epochs 4, --daso-blocking-epochs 8" /tmp/cli_err.$$ && ok || bad "daso epochs message names both values"
+grep -q -- "--daso-epochs 4, --daso-blocking-epochs 8" "$tmp/err" && ok || bad "daso epochs message names both values"
 expect_rc 2 "too small input" -- "$paradise" models --show cosmoflow --input 4x16x16x16
-grep -q "too small" /tmp/cli_err.$$ && ok || bad "too small message"
+grep -q "too small" "$tmp/err" && ok || bad "too small message"
 expect_rc 2 "unknown command" -- "$paradise" frobnicate
 expect_rc 0 "help" -- "$paradise" predict --help
-printf 'model m\ninput 3x8x8\nc conv out=4 k=x\n' > /tmp/cli_bad.$$.model
-expect_rc 2 "malformed model file" -- "$paradise" models --show /tmp/cli_bad.$$.model
-grep -q "cli_bad.$$.model:3: k 'x'" /tmp/cli_err.$$ && ok || bad "model file error names file and line"
+printf 'model m\ninput 3x8x8\nc conv out=4 k=x\n' > $tmp/cli_bad.model
+expect_rc 2 "malformed model file" -- "$paradise" models --show $tmp/cli_bad.model
+grep -q "cli_bad.model:3: k 'x'" "$tmp/err" && ok || bad "model file error names file and line"
 
 # systems and CSV output
 expect_rc 0 "systems" -- "$paradise" systems
-grep -q "abci-plx15" /tmp/cli_out.$$ && grep -q "dgx-h100" /tmp/cli_out.$$ && ok || bad "systems lists the built-ins"
+grep -q "abci-plx15" "$tmp/out" && grep -q "dgx-h100" "$tmp/out" && ok || bad "systems lists the built-ins"
 expect_rc 0 "predict csv" -- "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 8 --batch 256 --format csv
-[ "$(wc -l < /tmp/cli_out.$$)" -eq 2 ] && head -1 /tmp/cli_out.$$ | grep -q "^strategy,gpus,batch" && ok || bad "csv: header and one row"
+[ "$(wc -l < "$tmp/out")" -eq 2 ] && head -1 "$tmp/out" | grep -q "^strategy,gpus,batch" && ok || bad "csv: header and one row"
 expect_rc 2 "unknown spatial split" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 8 --batch 8 --spatial-split diagonal
 expect_rc 2 "unknown allreduce" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 8 --allreduce magic
 expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset imagenet --system summit --gpus 8 --batch 8
@@ -78,14 +69,14 @@ expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset i
 # sweep: dry run, a run with its summary, and bad sweep files
 sweeps=$(dirname "$data")/../sweeps
 expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-run
-grep -q "^points: 7,392" /tmp/cli_out.$$ && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
+grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
 expect_rc 0 "sweep run" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet
-grep -q "fastest feasible configuration per model" /tmp/cli_out.$$ && grep -q "% feasible" /tmp/cli_out.$$ && ok || bad "sweep summary"
+grep -q "fastest feasible configuration per model" "$tmp/out" && grep -q "% feasible" "$tmp/out" && ok || bad "sweep summary"
 # same sweep => same answer on 1 and 3 MPI ranks (only the timing line may differ)
-mpiexec -n 1 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > /tmp/cli_np1.$$ 2>&1
-mpiexec -n 3 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > /tmp/cli_np3.$$ 2>&1
-if diff <(tail -n +2 /tmp/cli_np1.$$) <(tail -n +2 /tmp/cli_np3.$$) >/dev/null && grep -q "on 3 ranks" /tmp/cli_np3.$$; then ok; else bad "sweep on 1 and 3 ranks differ: $(cat /tmp/cli_np3.$$)"; fi
-rm -f /tmp/cli_np1.$$ /tmp/cli_np3.$$
+mpiexec -n 1 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > $tmp/cli_np1 2>&1
+mpiexec -n 3 "$paradise" sweep "$sweeps/quickstart.ini" --quiet > $tmp/cli_np3 2>&1
+if diff <(tail -n +2 $tmp/cli_np1) <(tail -n +2 $tmp/cli_np3) >/dev/null && grep -q "on 3 ranks" $tmp/cli_np3; then ok; else bad "sweep on 1 and 3 ranks differ: $(cat $tmp/cli_np3)"; fi
+rm -f $tmp/cli_np1 $tmp/cli_np3
 # HDF5 output: same bytes on 1 and 3 ranks but for the rank count, command line and
 # creation time; xarray reads the axes as coordinates; values equal predict's
 h5dir=$(mktemp -d)
@@ -124,54 +115,54 @@ if [ "$(id -u)" -ne 0 ]; then
   [ ! -e "$h5dir/ro/x.h5" ] && ok || bad "output in an unwritable directory"
 fi
 expect_rc 2 "output in a missing directory" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o "$h5dir/missing/x.h5"
-grep -q "cannot create" /tmp/cli_err.$$ && ok || bad "missing directory message: $(cat /tmp/cli_err.$$)"
+grep -q "cannot create" "$tmp/err" && ok || bad "missing directory message: $(cat "$tmp/err")"
 rm -rf "$h5dir"
-bad_ini=/tmp/cli_sweep.$$.ini
+bad_ini=$tmp/cli_sweep.ini
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' > $bad_ini
 expect_rc 2 "sweep bad range" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.$$.ini:5: gpus '8..4 \*2': the range ends below its start" /tmp/cli_err.$$ && ok || bad "bad range names file, line, key, value: $(cat /tmp/cli_err.$$)"
+grep -q "cli_sweep.ini:5: gpus '8..4 \*2': the range ends below its start" "$tmp/err" && ok || bad "bad range names file, line, key, value: $(cat "$tmp/err")"
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\nvariant = paradyse\n' > $bad_ini
 expect_rc 2 "sweep unknown variant" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.$$.ini:7: variant 'paradyse': expected paradl or paradise" /tmp/cli_err.$$ && ok || bad "unknown variant: $(cat /tmp/cli_err.$$)"
+grep -q "cli_sweep.ini:7: variant 'paradyse': expected paradl or paradise" "$tmp/err" && ok || bad "unknown variant: $(cat "$tmp/err")"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
 expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet
 want=$("$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 8 --batch 256 --variant paradise --format json | $py -c 'import json,sys; print("%.2f" % json.load(sys.stdin)["epoch_time_s"])')
-grep -q "resnet50  imagenet  dgx-a100  data      8     256   *$want" /tmp/cli_out.$$ && ok || bad "paradise sweep point $want: $(cat /tmp/cli_out.$$)"
+grep -q "resnet50  imagenet  dgx-a100  data      8     256   *$want" "$tmp/out" && ok || bad "paradise sweep point $want: $(cat "$tmp/out")"
 # spatial_split = all: 256 GPUs cannot split CosmoFlow's 126-wide first convolution along
 # the width alone, but can over depth, height and width, as predict --spatial-split all
 printf '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nstrategy = spatial\ngpus = 256\nbatch = 4\nspatial_split = all\n' > $bad_ini
 expect_rc 0 "sweep spatial_split all" -- "$paradise" sweep $bad_ini --quiet
 want=$("$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 4 --spatial-split all --format json | $py -c 'import json,sys; print("%.2f" % json.load(sys.stdin)["epoch_time_s"])')
-grep -q "cosmoflow  cosmoflow  abci    spatial   256   4 *$want" /tmp/cli_out.$$ && ok || bad "spatial_split all point $want: $(cat /tmp/cli_out.$$)"
+grep -q "cosmoflow  cosmoflow  abci    spatial   256   4 *$want" "$tmp/out" && ok || bad "spatial_split all point $want: $(cat "$tmp/out")"
 sed -i 's/spatial_split = all/spatial_split = w/' $bad_ini
 expect_rc 0 "sweep spatial_split w" -- "$paradise" sweep $bad_ini --quiet
-grep -q "no feasible configuration" /tmp/cli_out.$$ && ok || bad "width-only split of 256: $(cat /tmp/cli_out.$$)"
+grep -q "no feasible configuration" "$tmp/out" && ok || bad "width-only split of 256: $(cat "$tmp/out")"
 sed -i 's/spatial_split = w/spatial_split = xyz/' $bad_ini
 expect_rc 2 "sweep spatial_split xyz" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.$$.ini:7: spatial_split 'xyz': expected w or all" /tmp/cli_err.$$ && ok || bad "spatial_split xyz: $(cat /tmp/cli_err.$$)"
+grep -q "cli_sweep.ini:7: spatial_split 'xyz': expected w or all" "$tmp/err" && ok || bad "spatial_split xyz: $(cat "$tmp/err")"
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
 expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.$$.ini:7: sweep.colour" /tmp/cli_err.$$ && ok || bad "unknown key names its line: $(cat /tmp/cli_err.$$)"
+grep -q "cli_sweep.ini:7: sweep.colour" "$tmp/err" && ok || bad "unknown key names its line: $(cat "$tmp/err")"
 # a key set twice names the second line; a line that is not key = value names its line;
 # a directory is not read as an empty sweep
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\nmodel = vgg16\ngpus = 8\nbatch = 64\n' > $bad_ini
 expect_rc 2 "sweep key twice" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.$$.ini:5: sweep.model.*set more than once" /tmp/cli_err.$$ && ok || bad "key twice names its line: $(cat /tmp/cli_err.$$)"
+grep -q "cli_sweep.ini:5: sweep.model.*set more than once" "$tmp/err" && ok || bad "key twice names its line: $(cat "$tmp/err")"
 printf '[sweep]  # the grid\nmodel = resnet50\n# a comment\ndataset imagenet\n' > $bad_ini
 expect_rc 2 "sweep malformed line" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.$$.ini:4: .*'dataset imagenet'" /tmp/cli_err.$$ && ok || bad "malformed line names its line: $(cat /tmp/cli_err.$$)"
+grep -q "cli_sweep.ini:4: .*'dataset imagenet'" "$tmp/err" && ok || bad "malformed line names its line: $(cat "$tmp/err")"
 expect_rc 2 "sweep of a directory" -- "$paradise" sweep /tmp
-grep -q "/tmp: is a directory" /tmp/cli_err.$$ && ok || bad "directory: $(cat /tmp/cli_err.$$)"
+grep -q "/tmp: is a directory" "$tmp/err" && ok || bad "directory: $(cat "$tmp/err")"
 # [layer_times]: measured per-layer times parametrise a model's compute in a sweep. AlexNet's
 # eight GEMM layers at 1..8 ms per sample plus its first ReLU; data parallelism on p GPUs
 # computes ceil(D / p) x the sum per sample (cost-model-notes §1.5; unsplit measured layers)
-lt_csv=/tmp/cli_lt.$$.csv
+lt_csv=$tmp/cli_lt.csv
 { echo "layer,forward_s,backward_s,batch"; i=0
   for l in features.0 features.3 features.6 features.8 features.10 classifier.1 classifier.4 classifier.6; do
     i=$((i + 1)); echo "$l,0.000$i,0.000$i,16"; done
   echo "features.1,0.0005,0.0005,16"; } > $lt_csv
-lt_h5=/tmp/cli_lt.$$.h5
+lt_h5=$tmp/cli_lt.h5
 printf '[sweep]\nmodel = alexnet, vgg16\ndataset = small:1000:3x224x224\nstrategy = data\ngpus = 1, 3\nbatch = 48\nvariant = paradise\n[output]\nstorage = full\n[layer_times]\nalexnet = %s\n' $lt_csv > $bad_ini
 expect_rc 0 "sweep with layer_times" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5
 $py - $lt_h5 <<'PY' && ok || bad "layer_times in a sweep: ceil(D/p) x the measured sum"
@@ -189,39 +180,37 @@ assert abs(c[v, 0, 0, 0, 0, 0] - 1000 * per_sample) > 0.1
 PY
 printf '[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet@dgx1 = %s\n' $lt_csv > $bad_ini
 expect_rc 2 "layer_times for a system not swept" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
-grep -q "cli_sweep.$$.ini:8: layer_times.alexnet@dgx1 '$lt_csv': 'dgx1' is not a system of this sweep" /tmp/cli_err.$$ && ok || bad "layer_times system: $(cat /tmp/cli_err.$$)"
+grep -q "cli_sweep.ini:8: layer_times.alexnet@dgx1 '$lt_csv': 'dgx1' is not a system of this sweep" "$tmp/err" && ok || bad "layer_times system: $(cat "$tmp/err")"
 [ ! -e $lt_h5.x ] && ok || bad "no output after a bad layer_times key"
 sed -i '/features.6,/d' $lt_csv
 printf '[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet = %s\n' $lt_csv > $bad_ini
 expect_rc 2 "layer_times without a GEMM layer" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
-grep -q "layer 'features.6': model 'alexnet' has this layer (with a GEMM) but the file has no row" /tmp/cli_err.$$ && ok || bad "missing GEMM layer: $(cat /tmp/cli_err.$$)"
+grep -q "layer 'features.6': model 'alexnet' has this layer (with a GEMM) but the file has no row" "$tmp/err" && ok || bad "missing GEMM layer: $(cat "$tmp/err")"
 [ ! -e $lt_h5.x ] && ok || bad "no output after a bad layer-times file"
 rm -f $lt_csv $lt_h5 $lt_h5.x
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e9\n' > $bad_ini
 expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
-grep -q "1,000,000,000,000 points" /tmp/cli_err.$$ && ok || bad "too large grid refused with the numbers: $(cat /tmp/cli_err.$$)"
+grep -q "1,000,000,000,000 points" "$tmp/err" && ok || bad "too large grid refused with the numbers: $(cat "$tmp/err")"
 rm -f $bad_ini
 
 # memory limits: ParaDL's ResNet-50 fits 66 samples per 16 GB GPU (cost-model-notes §7.1)
 expect_rc 0 "memlimit" -- "$paradise" memlimit --variant paradl --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
   --dataset imagenet-paradl --strategy data --gpus 8 --batch 8
-grep -q "largest feasible global batch: 528" /tmp/cli_out.$$ && ok || bad "memlimit batch 8 x 66 = 528: $(cat /tmp/cli_out.$$)"
+grep -q "largest feasible global batch: 528" "$tmp/out" && ok || bad "memlimit batch 8 x 66 = 528: $(cat "$tmp/out")"
 expect_rc 0 "memlimit resolution" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 4 --batch 4 --resolution 64..1024 --sides 128,512
-grep -q "largest feasible side at batch 4:" /tmp/cli_out.$$ && ok || bad "memlimit resolution"
+grep -q "largest feasible side at batch 4:" "$tmp/out" && ok || bad "memlimit resolution"
 # "none" says why, with predict's reason at the low end of the search: CosmoFlow's first
 # convolution is 126 wide at 128^3 (128 - 3 + 1), too narrow for 256 GPUs to split
 expect_rc 0 "memlimit none" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1
-grep -q "largest feasible global batch: none (at batch 1: invalid, 256 parts > the extent 126 of spatial dimension 1 of the first parallel layer)" /tmp/cli_out.$$ && ok || bad "memlimit none says why: $(cat /tmp/cli_out.$$)"
+grep -q "largest feasible global batch: none (at batch 1: invalid, 256 parts > the extent 126 of spatial dimension 1 of the first parallel layer)" "$tmp/out" && ok || bad "memlimit none says why: $(cat "$tmp/out")"
 # data parallelism's searched batches are multiples of the GPUs: the reason is at batch 8
 # (UNet3D at 512^3 keeps 64 x 7.4 GB = 474 GB per sample: 7.4 GB at 128^3, x 4^3 voxels)
 expect_rc 0 "memlimit none at the step" -- "$paradise" memlimit --model unet3d --dataset cosmoflow512 --strategy data --gpus 8 --batch 8
-grep -q "largest feasible global batch: none (at batch 8: out_of_memory" /tmp/cli_out.$$ && ok || bad "memlimit reason at the step: $(cat /tmp/cli_out.$$)"
+grep -q "largest feasible global batch: none (at batch 8: out_of_memory" "$tmp/out" && ok || bad "memlimit reason at the step: $(cat "$tmp/out")"
 expect_rc 0 "memlimit empty search" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 8 --batch 8 --max-batch 4
-grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (multiples of 8)) (0 evaluations)" /tmp/cli_out.$$ && ok || bad "memlimit empty search: $(cat /tmp/cli_out.$$)"
+grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (multiples of 8)) (0 evaluations)" "$tmp/out" && ok || bad "memlimit empty search: $(cat "$tmp/out")"
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
-grep -Eq "largest feasible global batch: [0-9,]+ \(" /tmp/cli_out.$$ && ok || bad "memlimit spatial all: $(cat /tmp/cli_out.$$)"
+grep -Eq "largest feasible global batch: [0-9,]+ \(" "$tmp/out" && ok || bad "memlimit spatial all: $(cat "$tmp/out")"
 
-rm -f /tmp/cli_out.$$ /tmp/cli_err.$$ /tmp/cli_bad.$$.model
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish cli_test
