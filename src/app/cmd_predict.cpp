@@ -252,6 +252,11 @@ int run_predict(const Args& args) {
   c.spatial_all_dims = spatial_all_dims(spatial_split);
   if (c.gpus < 1) throw InputError("--gpus '" + std::to_string(c.gpus) + "': must be >= 1");
   if (c.batch < 1) throw InputError("--batch '" + std::to_string(c.batch) + "': must be >= 1");
+  if (c.p2 < 0)
+    throw InputError("--p2 '" + std::to_string(c.p2) + "': must be >= 1 (or 0: GPUs per node)");
+  if (c.segments < 0)
+    throw InputError("--segments '" + std::to_string(c.segments) +
+                     "': must be >= 1 (or 0: as many as GPUs)");
   const strategy::Workload w = strategy::make_workload(spec);
   const strategy::Prediction p = strategy::predict(w, c);
   if (format == "json") {

@@ -260,7 +260,9 @@ Workload make_workload(const WorkloadSpec& spec) {
     w.dataset_samples = d.samples;
   }
   double t = spec.time_per_sample_s;
-  if (t < 0) throw InputError("time per sample must be positive");
+  if (!(t >= 0) || !std::isfinite(t))  // NaN fails t >= 0
+    throw InputError("time per sample '" + std::to_string(t) +
+                     "': must be a finite number of seconds > 0 (0: none given)");
   if (!spec.layer_times.empty()) {
     if (t > 0)
       throw InputError("layer times '" + spec.layer_times + "' and a time per sample (" +

@@ -49,6 +49,12 @@ expect_rc 2 "negative batch" -- "$paradise" predict --model resnet50 --dataset i
 expect_rc 2 "unknown option" -- "$paradise" models --colour
 expect_rc 2 "daso blocking epochs beyond the run" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy daso --gpus 8 --batch 64 --daso-epochs 4 --daso-blocking-epochs 8
 grep -q -- "--daso-epochs 4, --daso-blocking-epochs 8" "$tmp/err" && ok || bad "daso epochs message names both values"
+# negative group sizes and micro-batch counts, and a time per sample that is not a number
+for bad_arg in "--p2 -4" "--segments -1" "--time-per-sample nan" "--time-per-sample inf"; do
+  # shellcheck disable=SC2086 # the option and its value are two words
+  expect_rc 2 "predict $bad_arg" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data+filter --gpus 8 --batch 64 $bad_arg
+  grep -Eq "error: (--p2 '-4'|--segments '-1'|time per sample '(nan|inf)'): must be" "$tmp/err" && ok || bad "$bad_arg: $(cat "$tmp/err")"
+done
 expect_rc 2 "too small input" -- "$paradise" models --show cosmoflow --input 4x16x16x16
 grep -q "too small" "$tmp/err" && ok || bad "too small message"
 expect_rc 2 "unknown command" -- "$paradise" frobnicate
