@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "h5.hpp"
 #include "paradise/mpi/native.hpp"
@@ -18,6 +19,8 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
       comm_(comm),
       resume_(resume),
       deadline_(std::move(deadline)) {
+  // refused before any work: the rename at the end could not replace a directory
+  if (std::filesystem::is_directory(path_)) throw Error(path_ + " is a directory, not a file");
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors come back as exceptions, no HDF5-DIAG
   Handle fapl(PARADISE_H5(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
   PARADISE_H5(H5Pset_fapl_mpio(fapl.id, mpi::native(comm_), MPI_INFO_NULL));

@@ -135,6 +135,13 @@ printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrate
 expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet
 want=$("$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 8 --batch 256 --variant paradise --format json | $py -c 'import json,sys; print("%.2f" % json.load(sys.stdin)["epoch_time_s"])')
 grep -q "resnet50  imagenet  dgx-a100  data      8     256   *$want" "$tmp/out" && ok || bad "paradise sweep point $want: $(cat "$tmp/out")"
+# an output path that cannot be written is refused before any work, naming the cause, and
+# leaves nothing behind
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\n' > $bad_ini
+expect_rc 2 "sweep -o directory" -- "$paradise" sweep $bad_ini -o "$tmp" --quiet
+grep -q "$tmp is a directory, not a file" "$tmp/err" && [ ! -e "$tmp.tmp" ] && ok || bad "-o directory: $(cat "$tmp/err")"
+expect_rc 2 "sweep -o missing directory" -- "$paradise" sweep $bad_ini -o "$tmp/no/such/x.h5" --quiet
+grep -q "cannot create $tmp/no/such/x.h5.tmp (is the directory writable?)" "$tmp/err" && ok || bad "-o missing directory: $(cat "$tmp/err")"
 # spatial_split = all: 256 GPUs cannot split CosmoFlow's 126-wide first convolution along
 # the width alone, but can over depth, height and width, as predict --spatial-split all
 printf '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nstrategy = spatial\ngpus = 256\nbatch = 4\nspatial_split = all\n' > $bad_ini
