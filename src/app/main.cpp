@@ -13,7 +13,8 @@ namespace {
 void usage(std::ostream& out) {
   out << "ParaDiSE: an oracle for distributed CNN training (after ParaDL, Kahira et al. "
          "HPDC'21)\n\n"
-         "usage: paradise <command> [options]   (paradise <command> --help for its options)\n\n"
+         "usage: paradise <command> [options]   (paradise <command> --help for its options;\n"
+         "       paradise --version)\n\n"
          "commands:\n"
          "  models     the model zoo as a table or JSON; --show NAME for the per-layer table\n"
          "  datasets   the built-in datasets\n"
@@ -43,6 +44,10 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);
     return argc < 2 ? 2 : 0;
+  }
+  if (std::string(argv[1]) == "--version") {
+    std::cout << "paradise " << PARADISE_VERSION << '\n';
+    return 0;
   }
   const auto it = commands.find(argv[1]);
   if (it == commands.end()) {

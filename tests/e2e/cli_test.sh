@@ -6,6 +6,11 @@ paradise=$1
 data=$2
 source "$(dirname "$0")/harness.sh"
 
+# --version: the project's version from the top CMakeLists.txt
+want=$(sed -n 's/^project(paradise VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
+expect_rc 0 "--version" -- "$paradise" --version
+[ -n "$want" ] && grep -qx "paradise $want" "$tmp/out" && ok || bad "--version: $(cat "$tmp/out") (want $want)"
+
 # paradise models --format json: an array with the documented keys
 expect_rc 0 "models json" -- "$paradise" models --format json
 $py - "$tmp/out" <<'PY' && ok || bad "models json keys"
