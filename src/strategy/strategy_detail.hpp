@@ -170,7 +170,10 @@ GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, doub
   double finish = 0;
   for (double j = 1; j <= k; ++j)
     finish = std::max(finish, forward_s + backward_s * j / k) + bucket.seconds;
-  return {k * bucket.seconds, finish - (forward_s + backward_s), bucket.label};
+  const double total = k * bucket.seconds;
+  double exposed = std::clamp(finish - (forward_s + backward_s), 0.0, total);
+  if (total - exposed <= 1e-9 * total) exposed = total;  // rounding (1e-14 s), not overlap
+  return {total, exposed, bucket.label};
 }
 /// Bucketed gradient allreduce overlapped with a backward pass of backward_s seconds that
 /// follows forward_s seconds of forward pass (per iteration).
