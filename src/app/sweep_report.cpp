@@ -61,7 +61,9 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
   const double rate = sample_rate(e);
   out << "sweep " << file << "\n";
   for (const auto& a : grid.axes()) out << "  " << describe(a) << "\n";
-  out << "points: " << count(points) << "\n"
+  out << "cost model: " << strategy::variant_name(f.spec.variant)
+      << (f.spec.spatial_all_dims ? "; spatial split over every spatial dimension" : "") << "\n"
+      << "points: " << count(points) << "\n"
       << "storage: " << f.storage;
   if (!f.reduce.empty()) {
     out << " (reduced over";

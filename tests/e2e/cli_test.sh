@@ -81,6 +81,7 @@ expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset i
 sweeps=$(dirname "$data")/../sweeps
 expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-run
 grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
+grep -qx "cost model: paradl" "$tmp/out" && ok || bad "dry run names the quickstart's variant = paradl: $(cat "$tmp/out")"
 expect_rc 0 "sweep run" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet
 grep -q "fastest feasible configuration per model" "$tmp/out" && grep -q "% feasible" "$tmp/out" && ok || bad "sweep summary"
 # same sweep => same answer on 1 and 3 MPI ranks (only the timing line may differ)
