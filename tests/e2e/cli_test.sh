@@ -82,6 +82,11 @@ sweeps=$(dirname "$data")/../sweeps
 expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-run
 grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
 grep -qx "cost model: paradl" "$tmp/out" && ok || bad "dry run names the quickstart's variant = paradl: $(cat "$tmp/out")"
+# the README's example sweep file (its first ini block under "Sweep files") is valid
+awk '/^A sweep file is an INI file/ {f = 1} f && /^```ini/ {p = 1; next} p && /^```/ {exit} p' \
+  "$sweeps/../README.md" > "$tmp/readme.ini"
+expect_rc 0 "README's sweep file" -- "$paradise" sweep "$tmp/readme.ini" --dry-run
+grep -q "^points: " "$tmp/out" && grep -q "^storage: summary (reduced over batch)" "$tmp/out" && ok || bad "README's sweep file: $(cat "$tmp/out")"
 expect_rc 0 "sweep run" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet
 grep -q "fastest feasible configuration per model" "$tmp/out" && grep -q "% feasible" "$tmp/out" && ok || bad "sweep summary"
 # same sweep => same answer on 1 and 3 MPI ranks (only the timing line may differ)
