@@ -59,6 +59,7 @@ struct Eval {
   Limit limit = Limit::None;
   double epoch_s = 0, compute_s = 0, communication_s = 0, memory_bytes = 0;
   std::string reason;
+  int split_layer = -1;  ///< spatial strategies: the last split layer
   double gpu_hours() const { return epoch_s * static_cast<double>(gpus) / 3600; }
 };
 
@@ -382,7 +383,8 @@ int run_recommend(const Args& args) {
                p.epoch_compute_s,
                p.epoch_communication_s,
                p.memory_per_gpu_bytes,
-               p.status == Status::Ok ? std::string() : p.reason};
+               p.status == Status::Ok ? std::string() : p.reason,
+               p.split_layer};
         evals.push_back(std::move(e));
       }
     }
@@ -435,6 +437,11 @@ int run_recommend(const Args& args) {
       j.key("gpu_hours").value(e.gpu_hours());
       j.key("limiting_factor").value(strategy::limit_name(e.limit));
       j.key("status").value(strategy::status_name(e.status));
+      if (e.split_layer >= 0) {
+        j.key("split_layer").value(w.model.layers[static_cast<std::size_t>(e.split_layer)].name);
+      } else {
+        j.key("split_layer").null();
+      }
       j.end_object();
     }
     j.end_array();

@@ -147,6 +147,16 @@ expect_rc 0 "recommend spatial w" -- "$paradise" recommend --model cosmoflow --d
 $py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["ranked"] == [] and "256 parts > the extent 126" in r["why_not"]["spatial"], r' "$tmp/out" && ok || bad "spatial w: $(cat "$tmp/out")"
 expect_rc 0 "recommend spatial all" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 256 --batch 64 --strategies spatial --spatial-split all --format json
 $py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert sorted(x["gpus"] for x in r["ranked"]) == [16, 32, 64, 128, 256], r' "$tmp/out" && ok || bad "spatial all: $(cat "$tmp/out")"
+# each spatial row names its last split layer, as predict does for that configuration
+$py - "$tmp/out" "$paradise" <<'PY' && ok || bad "recommend split_layer equals predict's"
+import json, subprocess, sys
+for row in json.load(open(sys.argv[1]))["ranked"]:
+    p = json.loads(subprocess.run([sys.argv[2], "predict", "--model", "cosmoflow", "--dataset", "cosmoflow",
+                                   "--strategy", "spatial", "--gpus", str(row["gpus"]), "--batch", "64",
+                                   "--spatial-split", "all", "--format", "json"],
+                                  check=True, capture_output=True, text=True).stdout)
+    assert row["split_layer"] and row["split_layer"] == p["split_layer"], (row, p["split_layer"])
+PY
 expect_rc 2 "recommend spatial-split bad" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 8 --spatial-split xy
 grep -q -- "--spatial-split 'xy': expected w or all" "$tmp/err" && ok || bad "spatial-split xy: $(cat "$tmp/err")"
 
