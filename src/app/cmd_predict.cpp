@@ -10,16 +10,12 @@
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "split_layer.hpp"
 
 namespace po = boost::program_options;
 
 namespace paradise::app {
 namespace {
-
-// The layer a spatial strategy's split stops at, or "" (none or not spatial).
-std::string split_layer_name(const strategy::Prediction& p, const strategy::Workload& w) {
-  return p.split_layer >= 0 ? w.model.layers[static_cast<std::size_t>(p.split_layer)].name : "";
-}
 
 void print_json(const strategy::Prediction& p, const strategy::Config& c,
                 const strategy::Workload& w) {
@@ -39,11 +35,7 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
   j.key("epoch_communication_s").value(p.epoch_communication_s);
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
-  if (p.split_layer >= 0) {
-    j.key("split_layer").value(split_layer_name(p, w));
-  } else {
-    j.key("split_layer").null();
-  }
+  write_split_layer(j, w, p.split_layer);
   j.key("communication").begin_object();
   for (const auto& part : p.communication) {
     j.key(part.name).begin_object();
@@ -100,9 +92,9 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
   if (p.split_layer >= 0) {
     // a split that stops before the last convolution: the default layer config's fallback
     const bool shorter =
-        !w.spatial_prefixes.empty() && p.split_layer < static_cast<int>(w.active.size()) - 1 &&
         std::any_of(w.active.begin() + p.split_layer + 1, w.active.end(), [](bool a) { return a; });
-    std::cout << "  split     the parallel layers up to '" << split_layer_name(p, w) << "' (layer "
+    std::cout << "  split     the parallel layers up to '"
+              << w.model.layers[static_cast<std::size_t>(p.split_layer)].name << "' (layer "
               << p.split_layer << " of " << w.model.layers.size() - 1
               << "), the rest replicated after an allgather"
               << (shorter ? "; the later convolutions are too narrow to split as many ways" : "")

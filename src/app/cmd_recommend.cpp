@@ -19,6 +19,7 @@
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/system/catalog.hpp"
+#include "split_layer.hpp"
 
 namespace po = boost::program_options;
 
@@ -437,11 +438,7 @@ int run_recommend(const Args& args) {
       j.key("gpu_hours").value(e.gpu_hours());
       j.key("limiting_factor").value(strategy::limit_name(e.limit));
       j.key("status").value(strategy::status_name(e.status));
-      if (e.split_layer >= 0) {
-        j.key("split_layer").value(w.model.layers[static_cast<std::size_t>(e.split_layer)].name);
-      } else {
-        j.key("split_layer").null();
-      }
+      write_split_layer(j, w, e.split_layer);
       j.end_object();
     }
     j.end_array();
