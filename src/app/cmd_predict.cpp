@@ -35,7 +35,7 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
   j.key("epoch_communication_s").value(p.epoch_communication_s);
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
-  write_split_layer(j, w, p.split_layer);
+  write_split_layer(j, w, p.split_layer, p.split_parts);
   j.key("communication").begin_object();
   for (const auto& part : p.communication) {
     j.key(part.name).begin_object();
@@ -95,8 +95,9 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
         std::any_of(w.active.begin() + p.split_layer + 1, w.active.end(), [](bool a) { return a; });
     std::cout << "  split     the parallel layers up to '"
               << w.model.layers[static_cast<std::size_t>(p.split_layer)].name << "' (layer "
-              << p.split_layer << " of " << w.model.layers.size() - 1
-              << "), the rest replicated after an allgather"
+              << p.split_layer << " of " << w.model.layers.size() - 1 << ") in "
+              << split_parts_text(p.split_parts, w.model.input.rank)
+              << ", the rest replicated after an allgather"
               << (shorter ? "; the later convolutions are too narrow to split as many ways" : "")
               << "\n";
   }

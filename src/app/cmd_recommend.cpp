@@ -2,6 +2,7 @@
 // and batch, predicted in-process from one workload, ranked by an objective; then one line
 // per strategy that did not make the top K, saying why from its own predictions.
 #include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <cstdint>
@@ -60,7 +61,8 @@ struct Eval {
   Limit limit = Limit::None;
   double epoch_s = 0, compute_s = 0, communication_s = 0, memory_bytes = 0;
   std::string reason;
-  int split_layer = -1;  ///< spatial strategies: the last split layer
+  int split_layer = -1;                              ///< spatial strategies: the last split layer
+  std::array<std::int64_t, 3> split_parts{1, 1, 1};  ///< and its parts along W, H, D
   double gpu_hours() const { return epoch_s * static_cast<double>(gpus) / 3600; }
 };
 
@@ -385,7 +387,8 @@ int run_recommend(const Args& args) {
                p.epoch_communication_s,
                p.memory_per_gpu_bytes,
                p.status == Status::Ok ? std::string() : p.reason,
-               p.split_layer};
+               p.split_layer,
+               p.split_parts};
         evals.push_back(std::move(e));
       }
     }
@@ -438,7 +441,7 @@ int run_recommend(const Args& args) {
       j.key("gpu_hours").value(e.gpu_hours());
       j.key("limiting_factor").value(strategy::limit_name(e.limit));
       j.key("status").value(strategy::status_name(e.status));
-      write_split_layer(j, w, e.split_layer);
+      write_split_layer(j, w, e.split_layer, e.split_parts);
       j.end_object();
     }
     j.end_array();

@@ -1,7 +1,7 @@
 // Sweep files (README "Sweep files"):
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
 //              optional resolution, network_bandwidth_gbps, network_latency_us; variant,
-//              spatial_split (w | all)
+//              spatial_split (w | all: spatial's and data+spatial's splits)
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
 //   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
 //   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches

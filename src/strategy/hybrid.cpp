@@ -31,6 +31,26 @@ double full_halo_elements(const model::LayerStats& l) {
   return static_cast<double>(l.input.channels) * halo_rows(l) * other;
 }
 
+using Parts = std::array<std::int64_t, 3>;  // parts per spatial dimension (W, H, D)
+
+// The halo exchange of one split layer (eq. (10) per split dimension): x and dL/dy, k rows
+// to 2 neighbours along each dimension cut in two or more, each face C * k * the local
+// extents of the other dimensions.
+double split_halo_s(const model::LayerStats& l, const Parts& parts, const system::Link& link,
+                    double samples, double bytes) {
+  double t = 0;
+  for (std::size_t u = 0; u < static_cast<std::size_t>(l.input.rank); ++u) {
+    if (parts[u] < 2) continue;
+    double face = static_cast<double>(l.input.channels) * halo_rows(l);
+    for (std::size_t v = 0; v < static_cast<std::size_t>(l.input.rank); ++v) {
+      if (v != u)
+        face *= std::ceil(static_cast<double>(l.input.size[v]) / static_cast<double>(parts[v]));
+    }
+    t += 4 * cost::p2p(link, samples * face * bytes);
+  }
+  return t;
+}
+
 // The old W-only halo (§1.4.3): 2(a + W(y)k delta b) + 2(a + W(x)k delta b) per layer.
 double width_only_halo(const model::LayerStats& l, const system::Link& link, double samples,
                        double delta) {
@@ -130,14 +150,15 @@ void paradise_data_filter(const Workload& w, const Config& c, const Totals& s, B
 // (reduce-scatter in the group, p2 concurrent allreduces of 1/p2 across the groups, allgather
 // in the group; or the leader form) overlapped with the backward pass.
 void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b,
-                           std::int64_t p1, std::int64_t p2, double per_group, int split) {
+                           std::int64_t p1, std::int64_t p2, double per_group, int split,
+                           const Parts& parts) {
   const system::Link link = paradise_link(w, p2, 0);
   const double e = element_bytes(c), q = static_cast<double>(p2);
   double halo = 0;
   for (int i = 0; i <= split; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
     if (w.active[static_cast<std::size_t>(i)] && halo_rows(l) > 0)
-      halo += 4 * cost::p2p(link, per_group * full_halo_elements(l) * e);
+      halo += split_halo_s(l, parts, link, per_group, e);
   }
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
   const double ys =
@@ -162,10 +183,10 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
 // Parts per spatial dimension of a split n ways: ParaDL splits W only (n <= min W);
 // --spatial-split all factors n over every spatial dimension (TR Table III: p = pw x ph
 // [x pd]), a factor at a time to the dimension with the most rows per GPU left.
-std::array<std::int64_t, 3> spatial_parts(std::int64_t n, const std::array<std::int64_t, 3>& extent,
-                                          int rank, bool all_dims) {
+Parts spatial_parts(std::int64_t n, const std::array<std::int64_t, 3>& extent, int rank,
+                    bool all_dims) {
   if (!all_dims) return {n, 1, 1};
-  std::array<std::int64_t, 3> parts{1, 1, 1};
+  Parts parts{1, 1, 1};
   std::int64_t left = n;
   for (std::int64_t f = 2; left > 1; ++f) {
     while (left % f == 0) {
@@ -182,8 +203,7 @@ std::array<std::int64_t, 3> spatial_parts(std::int64_t n, const std::array<std::
 
 // The first spatial dimension that a split into `parts` cuts finer than one row per GPU,
 // or -1.
-int too_narrow(const std::array<std::int64_t, 3>& parts, const std::array<std::int64_t, 3>& extent,
-               int rank) {
+int too_narrow(const Parts& parts, const std::array<std::int64_t, 3>& extent, int rank) {
   for (int u = 0; u < std::max(rank, 1); ++u) {
     if (parts[static_cast<std::size_t>(u)] > extent[static_cast<std::size_t>(u)]) return u;
   }
@@ -195,7 +215,7 @@ int too_narrow(const std::array<std::int64_t, 3>& parts, const std::array<std::i
 // split so many ways (Workload::spatial_prefixes); a layer config is followed as it is.
 struct SpatialSplit {
   int last = -1;
-  std::array<std::int64_t, 3> parts{1, 1, 1};
+  Parts parts{1, 1, 1};
   std::string why_not;
 };
 SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims) {
@@ -242,7 +262,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (plan.last < 0) return b.invalid(plan.why_not);
   const int split = plan.last;
   const auto& parts = plan.parts;
-  b.split_at(split);
+  b.split_at(split, parts);
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
   const double D = static_cast<double>(w.dataset_samples);
   b.compute(paradise(c) ? paradise_compute(w, c, D, B, p, split)
@@ -253,17 +273,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
     if (!w.active[static_cast<std::size_t>(i)] || halo_rows(l) <= 0) continue;
     if (c.spatial_all_dims) {
-      // eq. (10) per split dimension: x and dL/dy halos of k rows to 2 neighbours, each
-      // face the local extent of the other dimensions
-      for (std::size_t u = 0; u < static_cast<std::size_t>(l.input.rank); ++u) {
-        if (parts[u] < 2) continue;
-        double face = static_cast<double>(l.input.channels) * halo_rows(l);
-        for (std::size_t v = 0; v < static_cast<std::size_t>(l.input.rank); ++v) {
-          if (v != u)
-            face *= std::ceil(static_cast<double>(l.input.size[v]) / static_cast<double>(parts[v]));
-        }
-        halo += 4 * cost::p2p(link, B * face * d);
-      }
+      halo += split_halo_s(l, parts, link, B, d);
     } else {
       // ParaDL's code: one sample's W-only halo; fixed (and paradise): all B samples' halo
       halo += c.fix_paradl_bugs || paradise(c) ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
@@ -357,11 +367,15 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const auto groups = split_groups(w, c, b);
   if (!groups) return;
   const auto [p1, p2] = *groups;
-  // the group splits the width p2 ways (ParaDL's W-only split)
-  const auto plan = plan_spatial_split(w, p2, false);
+  // the group splits the width p2 ways (ParaDL), or every spatial dimension (paradise only)
+  if (c.spatial_all_dims && !paradise(c))
+    return b.invalid(
+        "ParaDL's data+spatial splits the width only: --spatial-split all needs "
+        "the paradise variant");
+  const auto plan = plan_spatial_split(w, p2, c.spatial_all_dims);
   if (plan.last < 0) return b.invalid(plan.why_not);
   const int split = plan.last;
-  b.split_at(split);
+  b.split_at(split, plan.parts);
   const auto& v = c.paradl;
   const double q = static_cast<double>(p2), d = b.delta();
   const double per_group = static_cast<double>(c.batch / p1);
@@ -373,7 +387,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const double t = split_time(w, q, upto, split);
   if (paradise(c)) {
     b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q, split));
-    return paradise_data_spatial(w, c, s, b, p1, p2, per_group, split);
+    return paradise_data_spatial(w, c, s, b, p1, p2, per_group, split, plan.parts);
   }
   b.compute(v.ds_compute_uses_iterations
                 ? b.iterations() * per_group * t

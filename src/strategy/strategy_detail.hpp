@@ -42,6 +42,7 @@ class Builder {
     p_.epoch_overlapped_s = 0;
     p_.memory_per_gpu_bytes = 0;
     p_.split_layer = -1;
+    p_.split_parts = {1, 1, 1};
     // ceil(D / B) without overflow for huge B
     p_.iterations_per_epoch =
         c.batch > 0 ? w.dataset_samples / c.batch + (w.dataset_samples % c.batch != 0 ? 1 : 0) : 0;
@@ -65,8 +66,12 @@ class Builder {
     p_.communication.push_back({name, collective, phase, gpus, per_iteration_s * iterations()});
   }
   void memory(std::string_view name, double bytes) { p_.memory.push_back({name, bytes}); }
-  /// The last layer a spatial strategy splits (its parallel layers stop there).
-  void split_at(int layer) { p_.split_layer = layer; }
+  /// The last layer a spatial strategy splits (its parallel layers stop there) and the parts
+  /// along each spatial dimension.
+  void split_at(int layer, const std::array<std::int64_t, 3>& parts) {
+    p_.split_layer = layer;
+    p_.split_parts = parts;
+  }
   /// Communication hidden behind compute (per iteration): counted in its part, not in time.
   void overlapped(double per_iteration_s) {
     p_.epoch_overlapped_s += per_iteration_s * iterations();

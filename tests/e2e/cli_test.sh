@@ -114,6 +114,7 @@ pt = dict(model="resnet50", dataset="imagenet", system="dgx-a100", strategy="dat
 assert int(ds.status.sel(**pt)) == 0 and float(ds.memory_per_gpu_bytes.sel(**pt)) == p["memory_per_gpu_bytes"]
 assert ds.attrs["ranks"] == 3 and "[sweep]" in ds.attrs["sweep_file"]
 assert ds.attrs["variant"] == "paradl"  # quickstart.ini: variant = paradl
+assert ds.attrs["spatial_split"] == "w"  # quickstart.ini: the default
 # the pareto group: per (model, dataset, system, batch) no row dominates another
 pf = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto").to_dataframe()
 assert len(pf) > 0
@@ -165,6 +166,18 @@ grep -q "no feasible configuration" "$tmp/out" && ok || bad "width-only split of
 sed -i 's/spatial_split = w/spatial_split = xyz/' $bad_ini
 expect_rc 2 "sweep spatial_split xyz" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.ini:7: spatial_split 'xyz': expected w or all" "$tmp/err" && ok || bad "spatial_split xyz: $(cat "$tmp/err")"
+# ... and data+spatial's groups: the sweep's point is predict's, the file says which split
+printf '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nstrategy = data+spatial\ngpus = 16\nbatch = 16\nspatial_split = all\n[output]\nstorage = full\n' > $bad_ini
+expect_rc 0 "sweep data+spatial all" -- "$paradise" sweep $bad_ini --quiet -o "$tmp/ds_all.h5"
+"$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16 --spatial-split all --format json > "$tmp/ds_all.json"
+$py - "$tmp/ds_all.h5" "$tmp/ds_all.json" <<'PY' && ok || bad "sweep data+spatial all = predict"
+import json, sys
+import xarray as xr
+p = json.load(open(sys.argv[2]))
+ds = xr.open_dataset(sys.argv[1], engine="h5netcdf")
+assert ds.attrs["spatial_split"] == "all", ds.attrs
+assert float(ds.epoch_time_s.values.ravel()[0]) == p["epoch_time_s"], (ds.epoch_time_s, p)
+PY
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
 expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.ini:7: sweep.colour" "$tmp/err" && ok || bad "unknown key names its line: $(cat "$tmp/err")"
@@ -236,5 +249,12 @@ grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (mu
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
 grep -Eq "largest feasible global batch: [0-9,]+ \(" "$tmp/out" && ok || bad "memlimit spatial all: $(cat "$tmp/out")"
+# data+spatial's groups of p2 = 4 ABCI GPUs split W x H in 2 x 2 (W only: 4 parts along W)
+expect_rc 0 "predict data+spatial all" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16 --spatial-split all
+grep -q "split     the parallel layers up to 'conv6' (layer 16 of 27) in 2 x 2 parts along W x H," "$tmp/out" && ok || bad "data+spatial all split: $(cat "$tmp/out")"
+expect_rc 0 "predict data+spatial w" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16
+grep -q "split     the parallel layers up to 'conv5' (layer 13 of 27) in 4 parts along W," "$tmp/out" && ok || bad "data+spatial w split: $(cat "$tmp/out")"
+expect_rc 0 "predict data+spatial all paradl" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16 --spatial-split all --variant paradl
+grep -q "status: invalid (ParaDL's data+spatial splits the width only: --spatial-split all needs the paradise variant)" "$tmp/out" && ok || bad "data+spatial all paradl: $(cat "$tmp/out")"
 
 finish cli_test

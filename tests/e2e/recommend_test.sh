@@ -156,6 +156,9 @@ for row in json.load(open(sys.argv[1]))["ranked"]:
                                    "--spatial-split", "all", "--format", "json"],
                                   check=True, capture_output=True, text=True).stdout)
     assert row["split_layer"] and row["split_layer"] == p["split_layer"], (row, p["split_layer"])
+    # the parts multiply to the GPUs, e.g. 16 = 4 x 2 x 2 over W, H, D
+    assert row["split_parts"] == p["split_parts"] and len(row["split_parts"]) == 3, (row, p)
+    assert row["split_parts"][0] * row["split_parts"][1] * row["split_parts"][2] == row["gpus"], row
 PY
 expect_rc 2 "recommend spatial-split bad" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 8 --spatial-split xy
 grep -q -- "--spatial-split 'xy': expected w or all" "$tmp/err" && ok || bad "spatial-split xy: $(cat "$tmp/err")"

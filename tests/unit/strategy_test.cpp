@@ -231,5 +231,38 @@ TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
       << strict.reason;
 }
 
+// --spatial-split all in data+spatial's groups (paradise variant): p2 = 4 is 2 x 2 over
+// CosmoFlow's W and H, so the default split reaches conv6 (2 wide, see above), not conv5.
+TEST(Hybrids, DataSpatialGroupsCanSplitEveryDimension) {
+  const auto w = make_workload({"cosmoflow", "cosmoflow", "abci", "", 0});
+  Config all = config(Kind::DataSpatial, 4, 16);
+  all.variant = Variant::Paradise;
+  all.spatial_all_dims = true;
+  const auto ds = predict(w, all);
+  ASSERT_EQ(ds.status, Status::Ok) << ds.reason;
+  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(ds.split_layer)].name, "conv6");
+  // one group (p1 = 1) is the spatial strategy on its 4 GPUs: the same split, the same halo
+  // (checked by hand in Spatial.SplittingEveryDimensionShrinksTheHaloFaces)
+  Config spatial = all;
+  spatial.kind = Kind::Spatial;
+  const auto sp = predict(w, spatial);
+  ASSERT_EQ(sp.status, Status::Ok) << sp.reason;
+  EXPECT_EQ(sp.split_layer, ds.split_layer);
+  ASSERT_EQ(ds.communication[0].name, "halo exchange of x and dL/dy");
+  EXPECT_DOUBLE_EQ(ds.communication[0].epoch_s, sp.communication[0].epoch_s);
+  EXPECT_DOUBLE_EQ(ds.epoch_compute_s, sp.epoch_compute_s);
+  // W only, the split stops at conv5: conv6's activations are replicated, so more memory
+  Config w_only = all;
+  w_only.spatial_all_dims = false;
+  const auto width = predict(w, w_only);
+  ASSERT_EQ(width.status, Status::Ok) << width.reason;
+  EXPECT_LT(ds.memory_per_gpu_bytes, width.memory_per_gpu_bytes);
+  // ParaDL's data+spatial has no such split: refused, not silently W-only
+  all.variant = Variant::Paradl;
+  const auto paradl = predict(w, all);
+  EXPECT_EQ(paradl.status, Status::Invalid);
+  EXPECT_NE(paradl.reason.find("needs the paradise variant"), std::string::npos) << paradl.reason;
+}
+
 }  // namespace
 }  // namespace paradise::strategy

@@ -2,6 +2,7 @@
 // An infeasible configuration is data (status + reason), never an exception.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -43,6 +44,7 @@ struct Prediction {
   double iteration_time_s = 0;
   double memory_per_gpu_bytes = 0;
   int split_layer = -1;  ///< spatial strategies: the last layer split (into the model's layers)
+  std::array<std::int64_t, 3> split_parts{1, 1, 1};  ///< and its parts along W, H, D
   std::vector<CommPart> communication;
   std::vector<MemPart> memory;
 };
