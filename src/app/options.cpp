@@ -21,9 +21,10 @@ bool parse_options(const Args& args, boost::program_options::options_description
 
 void add_spatial_split_option(boost::program_options::options_description& desc,
                               std::string& text) {
-  desc.add_options()("spatial-split", boost::program_options::value(&text),
-                     "spatial and data+spatial's groups: w (ParaDL: the width only) or all (every spatial "
-                     "dimension; data+spatial: paradise variant only)");
+  desc.add_options()(
+      "spatial-split", boost::program_options::value(&text),
+      "spatial and data+spatial's groups: w (ParaDL: the width only) or all (every spatial "
+      "dimension; data+spatial: paradise variant only)");
 }
 
 bool spatial_all_dims(const std::string& text) {
