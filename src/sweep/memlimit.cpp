@@ -1,6 +1,7 @@
 #include "paradise/sweep/memlimit.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "paradise/core/error.hpp"
 #include "paradise/model/dataset.hpp"
@@ -13,14 +14,12 @@ namespace {
 using strategy::Status;
 
 // Largest x in [lo, hi] with fits(x), for a predicate true up to a point then false;
-// 0 when fits(lo) is false (callers search from 1 where 0 means "none"). Counts evaluations.
+// lo - 1 when fits(lo) is false.
 template <class Fits>
-std::int64_t last_true(std::int64_t lo, std::int64_t hi, Fits&& fits, int& evaluations) {
-  ++evaluations;
-  if (!fits(lo)) return 0;
+std::int64_t last_true(std::int64_t lo, std::int64_t hi, Fits&& fits) {
+  if (!fits(lo)) return lo - 1;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo + 1) / 2;
-    ++evaluations;
     if (fits(mid)) {
       lo = mid;
     } else {
@@ -94,11 +93,13 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
   const std::int64_t k_hi = hi / step;
   if (k_hi < k_lo) return r;
   const auto ok = [&](std::int64_t k) {
+    ++r.evaluations;
     c.batch = k * step;
     strategy::predict_into(w, sums, c, p);
     return p.status == Status::Ok;
   };
-  r.value = last_true(k_lo, k_hi, ok, r.evaluations) * step;
+  const std::int64_t k = last_true(k_lo, k_hi, ok);
+  r.value = k >= k_lo ? k * step : 0;
   return r;
 }
 
@@ -107,28 +108,51 @@ Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, s
   return largest_side(
       [&](std::int64_t side) {
         const auto w = f.at(side);
-        return w ? strategy::predict(*w, c).status : Status::Invalid;
+        if (!w) return SideOutcome{};
+        const auto p = strategy::predict(*w, c);
+        return SideOutcome{p.status, p.split_layer};
       },
       lo, hi, step);
 }
 
-Limit largest_side(const std::function<strategy::Status(std::int64_t)>& status_at, std::int64_t lo,
+Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int64_t lo,
                    std::int64_t hi, std::int64_t step) {
   if (step < 1) throw InputError("resolution step must be >= 1");
   Limit r;
   if (hi < lo) return r;
-  // Sides lo + k step. Below the model's smallest input every side is invalid, not out of
-  // memory: "not out of memory" is the monotone predicate searched for.
-  const auto side = [&](std::int64_t k) { return lo + k * step; };
-  const std::int64_t fit = last_true(
-      0, (hi - lo) / step,
-      [&](std::int64_t k) { return status_at(side(k)) != Status::OutOfMemory; }, r.evaluations);
-  for (std::int64_t k = fit; k >= 0; --k) {
-    ++r.evaluations;
-    if (status_at(side(k)) == Status::Ok) {
-      r.value = side(k);
-      return r;
+  // Sides lo + k step, each predicted once.
+  std::map<std::int64_t, SideOutcome> seen;
+  const auto outcome = [&](std::int64_t k) -> const SideOutcome& {
+    auto it = seen.find(k);
+    if (it == seen.end()) {
+      ++r.evaluations;
+      it = seen.emplace(k, at(lo + k * step)).first;
     }
+    return it->second;
+  };
+  // Runs of sides with the same split, from the top down: a split never shrinks as the side
+  // grows, and within a run memory grows with the side. Below the model's smallest input
+  // every side is invalid, not out of memory: "not out of memory" is the monotone predicate.
+  for (std::int64_t top = (hi - lo) / step; top >= 0;) {
+    const int split = outcome(top).split_layer;
+    std::int64_t bottom = 0;  // the run's lowest side (no split: one run)
+    for (std::int64_t upper = top; split >= 0 && bottom < upper;) {
+      const std::int64_t mid = bottom + (upper - bottom) / 2;
+      if (outcome(mid).split_layer >= split) {
+        upper = mid;
+      } else {
+        bottom = mid + 1;
+      }
+    }
+    const std::int64_t fit = last_true(
+        bottom, top, [&](std::int64_t k) { return outcome(k).status != Status::OutOfMemory; });
+    for (std::int64_t k = fit; k >= bottom; --k) {
+      if (outcome(k).status == Status::Ok) {
+        r.value = lo + k * step;
+        return r;
+      }
+    }
+    top = bottom - 1;
   }
   return r;
 }

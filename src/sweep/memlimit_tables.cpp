@@ -109,7 +109,9 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
       const auto r = largest_side(
           [&](std::int64_t s) {
             const strategy::Workload* w = at(p.workload, s);
-            return w ? strategy::predict(*w, p.config).status : strategy::Status::Invalid;
+            if (!w) return SideOutcome{};
+            const auto q = strategy::predict(*w, p.config);
+            return SideOutcome{q.status, q.split_layer};
           },
           spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step);
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);

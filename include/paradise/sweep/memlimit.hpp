@@ -44,17 +44,24 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
                     std::int64_t hi);
 
 /// Largest side among lo, lo + step, ... <= hi at which the configuration is feasible.
-/// Every layer's output extent is non-decreasing in its input extent, so memory is too and
-/// the out-of-memory boundary is found by bisection; sides the model cannot take (too
-/// small) count as fitting, so give a step the model accepts (8 for unet3d). Below the
-/// boundary, the largest feasible side is returned. (With the default layer config a larger
-/// side can let a spatial split reach one more, narrow convolution, whose small tensors
-/// then shrink: the bisection assumes that never turns out of memory back into fitting.)
+/// Every layer's output extent is non-decreasing in its input extent, so with the same
+/// layers split memory is too, and the out-of-memory boundary is found by bisection. With
+/// the default layer config a larger side can let a spatial split reach one more, narrow
+/// convolution, whose tensors then shrink (CosmoFlow, spatial on 64 GPUs at batch 1: 512
+/// fits, 513 does not, 514 does): the sides are searched in runs of the same split, from
+/// the top. Sides the model cannot take (too small) count as fitting, so give a step the
+/// model accepts (8 for unet3d).
 Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
                          std::int64_t hi, std::int64_t step = 1);
 
-/// The search behind largest_resolution over any status-of-side function.
-Limit largest_side(const std::function<strategy::Status(std::int64_t)>& status_at, std::int64_t lo,
+/// What the side search needs of the prediction at one side.
+struct SideOutcome {
+  strategy::Status status = strategy::Status::Invalid;
+  int split_layer = -1;  ///< Prediction::split_layer; never smaller at a larger side
+};
+
+/// The search behind largest_resolution over any outcome-of-side function.
+Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int64_t lo,
                    std::int64_t hi, std::int64_t step);
 
 /// Smallest GPU count among `gpus` (ascending) at which the configuration is feasible.
