@@ -150,7 +150,8 @@ int run_predict(const Args& args) {
   std::string kind = "data", variant = "paradise", format = "table", precision = "fp32",
               allreduce = "ring", optimizer = "momentum";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
-       keep_gradients = false, leader_reduce = false, allreduce_sums = false, recompute = false;
+       keep_gradients = false, leader_reduce = false, allreduce_sums = false, recompute = false,
+       marked_only = false;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -183,7 +184,10 @@ int run_predict(const Args& args) {
       "paradise: filter/channel partial sums by allreduce (ParaDL), not reduce-scatter")(
       "keep-activation-gradients", po::bool_switch(&keep_gradients),
       "paradise: every dL/dy alive to the end (TensorFlow's tape), not only the largest")(
-      "layer-config", po::value(&spec.layer_config), "ParaDL .lc file: which layers are parallel")(
+      "split-marked-layers-only", po::bool_switch(&marked_only),
+      "paradise: spatial splits divide only the layers marked parallel (ParaDL's .lc rule), "
+      "not every layer up to the split")("layer-config", po::value(&spec.layer_config),
+                                         "ParaDL .lc file: which layers are parallel")(
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
       "layer-times", po::value(&spec.layer_times),
       "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
@@ -231,6 +235,7 @@ int run_predict(const Args& args) {
   c.policies.choose_algorithm = !no_choice;
   c.policies.one_f_one_b = !gpipe;
   c.policies.free_activation_gradients = !keep_gradients;
+  c.policies.split_whole_prefix = !marked_only;
   c.policies.leader_reduce = leader_reduce;
   c.policies.reduce_scatter_partial_sums = !allreduce_sums;
   c.policies.recompute_activations = recompute;

@@ -83,16 +83,16 @@ double split_time(const Workload& w, double q, int upto, int last = kAllLayers) 
 }
 
 // The paradise variant's activation share of a GPU under a spatial split: the model's
-// activations (ParaDL's memory rule, §1.5.4) with the parallel layers' divided by q, over
-// all of them.
-double split_share(const Workload& w, double q, int last) {
+// activations (ParaDL's memory rule, §1.5.4) with those of the layers that run split
+// divided by q, over all of them.
+double split_share(const Workload& w, const Config& c, double q, int last) {
   double split = 0, all = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     const auto& l = w.model.layers[i];
     if (!counts_for_memory(l)) continue;
     const double e = static_cast<double>(l.input_elements + l.output_elements);
     all += e;
-    split += split_layer(w, i, last) ? e / q : e;
+    split += runs_split(w, c, i, last) ? e / q : e;
   }
   return all > 0 ? split / all : 1;
 }
@@ -157,7 +157,7 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
   double halo = 0;
   for (int i = 0; i <= split; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
-    if (w.active[static_cast<std::size_t>(i)] && halo_rows(l) > 0)
+    if (runs_split(w, c, static_cast<std::size_t>(i), split) && halo_rows(l) > 0)
       halo += split_halo_s(l, parts, link, per_group, e);
   }
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
@@ -177,7 +177,7 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
       });
   b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
   b.overlapped(g.total_s - g.exposed_s);
-  paradise_memory(b, s, c, per_group * split_share(w, q, split), s.w, c.gpus);
+  paradise_memory(b, s, c, per_group * split_share(w, c, q, split), s.w, c.gpus);
 }
 
 // Parts per spatial dimension of a split n ways: ParaDL splits W only (n <= min W);
@@ -271,7 +271,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   double halo = 0;
   for (int i = 0; i <= split; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
-    if (!w.active[static_cast<std::size_t>(i)] || halo_rows(l) <= 0) continue;
+    if (!runs_split(w, c, static_cast<std::size_t>(i), split) || halo_rows(l) <= 0) continue;
     if (c.spatial_all_dims) {
       halo += split_halo_s(l, parts, link, B, d);
     } else {
@@ -306,7 +306,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (split_layer(w, i, split) ? p : 1);
   }
-  if (paradise(c)) return paradise_memory(b, s, c, B * split_share(w, p, split), s.w, c.gpus);
+  if (paradise(c)) return paradise_memory(b, s, c, B * split_share(w, c, p, split), s.w, c.gpus);
   b.memory("activations (x, y and their gradients)", 2 * d * B * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }

@@ -39,7 +39,7 @@ double element_bytes(const Config& c) {
 
 double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q,
                         int last) {
-  const double split = w.active[i] && static_cast<int>(i) <= last ? q : 1;
+  const double split = runs_split(w, c, i, last) ? q : 1;
   const double measured = w.layer_time_s[i] * n;  // ParaDL's parametrisation (§1.5)
   if (!c.policies.roofline_compute) return measured / split;
   if (w.measured_time && split == 1) return measured;  // the roofline's ratio is 1

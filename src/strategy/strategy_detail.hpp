@@ -116,8 +116,15 @@ inline bool paradise(const Config& c) {
 double element_bytes(const Config& c);
 /// No limit on the parallel layers (a spatial split that stops early passes its last layer).
 inline constexpr int kAllLayers = std::numeric_limits<int>::max();
-/// Seconds of layer i for n samples on one GPU, its work split q ways if it is parallel
-/// (marked active and not after `last`).
+/// Whether layer i runs split: marked parallel and not after `last`; with the paradise
+/// variant's spatial strategies every layer up to `last` (Policies::split_whole_prefix).
+inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int last) {
+  if (static_cast<int>(i) > last) return false;
+  const bool spatial = c.kind == Kind::Spatial || c.kind == Kind::DataSpatial;
+  return w.active[i] || (paradise(c) && spatial && c.policies.split_whole_prefix);
+}
+/// Seconds of layer i for n samples on one GPU, its work split q ways if it runs split
+/// (runs_split).
 double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q,
                         int last = kAllLayers);
 /// Seconds per epoch of every layer for `samples` samples per GPU in kernels of `call`

@@ -249,6 +249,11 @@ grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (mu
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
 grep -Eq "largest feasible global batch: [0-9,]+ \(" "$tmp/out" && ok || bad "memlimit spatial all: $(cat "$tmp/out")"
+# spatial: the ReLUs and pools before the split layer run split too, unless the policy is off
+for flag in "" --split-marked-layers-only; do
+  "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 16 --batch 4 --format json $flag > "$tmp/whole${flag:+_marked}.json"
+done
+$py -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert b["epoch_compute_s"] > 2 * a["epoch_compute_s"] and b["memory_per_gpu_bytes"] > a["memory_per_gpu_bytes"], (a, b)' "$tmp/whole.json" "$tmp/whole_marked.json" && ok || bad "--split-marked-layers-only"
 # data+spatial's groups of p2 = 4 ABCI GPUs split W x H in 2 x 2 (W only: 4 parts along W)
 expect_rc 0 "predict data+spatial all" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16 --spatial-split all
 grep -q "split     the parallel layers up to 'conv6' (layer 16 of 27) in 2 x 2 parts along W x H," "$tmp/out" && ok || bad "data+spatial all split: $(cat "$tmp/out")"

@@ -564,5 +564,45 @@ TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
               8 * 8 * 3 * 224 * 224 * e + micro - 8 * 3 * 224 * 224 * e, 1e-9 * micro);
 }
 
+// Spatial parallelism runs every layer before the split layer's allgather on its partition,
+// the ReLUs and pools between the convolutions too (Policies::split_whole_prefix); ParaDL's
+// .lc rule divides only the marked convolutions. Three padded 3x3 convs, 32, 16 and 8 wide,
+// with a ReLU and a 2x2 max pool after the first two: 4 GPUs split all three along W.
+TEST(ParadiseVariant, SpatialSplitCoversTheLayersBetweenTheConvolutions) {
+  const std::string path = testing::TempDir() + "/convpool.model";
+  {
+    std::ofstream f(path);
+    f << "model convpool\ninput 8x32x32\n"
+      << "c1 conv out=8 k=3 p=1\nr1 relu\nm1 maxpool k=2\n"
+      << "c2 conv out=8 k=3 p=1\nr2 relu\nm2 maxpool k=2\n"
+      << "c3 conv out=8 k=3 p=1\n";
+  }
+  const auto w = make_workload({path, "small:1000:8x32x32", "abci", "", 0});
+  auto c = paradise_config(Kind::Spatial, 4, 4);
+  c.policies.roofline_compute = false;  // ParaDL's t_l / p, so the sums below are exact
+  const auto whole = predict(w, c);
+  ASSERT_EQ(whole.status, Status::Ok) << whole.reason;
+  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(whole.split_layer)].name, "c3");
+  double all = 0, convs = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
+    all += w.layer_time_s[i];
+    if (w.active[i]) convs += w.layer_time_s[i];
+  }
+  ASSERT_GT(all, convs);  // the ReLUs and pools take time
+  // 1000 samples: D [sum over every layer of t_l / 4]
+  EXPECT_NEAR(whole.epoch_compute_s, 1000 * all / 4, 1e-12 * whole.epoch_compute_s);
+  // every layer split: a quarter of one GPU's saved activations at the same batch
+  const auto serial = predict(w, paradise_config(Kind::Serial, 1, 4));
+  EXPECT_DOUBLE_EQ(memory_part(whole, "saved activations"),
+                   memory_part(serial, "saved activations") / 4);
+  c.policies.split_whole_prefix = false;
+  const auto marked = predict(w, c);
+  ASSERT_EQ(marked.status, Status::Ok) << marked.reason;
+  // D [sum over the convs of t_l / 4 + the rest whole]
+  EXPECT_NEAR(marked.epoch_compute_s, 1000 * (convs / 4 + all - convs),
+              1e-12 * marked.epoch_compute_s);
+  EXPECT_GT(memory_part(marked, "saved activations"), memory_part(whole, "saved activations"));
+}
+
 }  // namespace
 }  // namespace paradise::strategy

@@ -90,6 +90,11 @@ struct Policies {
   /// PyTorch's autograd frees each dL/dy once used (only the largest pair is alive);
   /// off: TensorFlow's tape keeps every layer's activation gradient to the end (HyPar-Flow).
   bool free_activation_gradients = true;
+  /// Spatial and data+spatial: every layer up to the split layer runs on its spatial
+  /// partition (pools, activations, normalisation too: nothing gathers before the split
+  /// layer's output; TR Table VI customises Conv, Pool and FC). Off: only the layers marked
+  /// parallel are divided, the rest computed and kept whole (ParaDL's .lc rule, §1.5).
+  bool split_whole_prefix = true;
   int zero_stage = 0;                          ///< 0-3: shard optimizer state / gradients / weights
   double workspace_bytes = 256.0 * (1 << 20);  ///< convolution workspace (cuDNN, per GPU)
   double context_bytes = 400e6;                ///< CUDA context and framework (300-500 MB, §6.4)
