@@ -47,10 +47,10 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
 /// Every layer's output extent is non-decreasing in its input extent, so with the same
 /// layers split memory is too, and the out-of-memory boundary is found by bisection. With
 /// the default layer config a larger side can let a spatial split reach one more, narrow
-/// convolution, whose tensors then shrink (CosmoFlow, spatial on 64 GPUs at batch 1: 512
-/// fits, 513 does not, 514 does): the sides are searched in runs of the same split, from
-/// the top. Sides the model cannot take (too small) count as fitting, so give a step the
-/// model accepts (8 for unet3d).
+/// convolution, whose tensors then shrink (CosmoFlow, spatial on 64 ABCI GPUs at batch 16:
+/// up to 425 fits, 426..513 does not, 514..551 does): the sides are searched in runs of the
+/// same split, from the top. Sides the model cannot take (too small) count as fitting, so give a
+/// step the model accepts (8 for unet3d).
 Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
                          std::int64_t hi, std::int64_t step = 1);
 
