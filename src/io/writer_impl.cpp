@@ -63,6 +63,9 @@ void SweepFileWriter::Impl::int_attribute(hid_t obj, const std::string& name, in
 void SweepFileWriter::Impl::write_slabs(hid_t dataset, hid_t mem_type, const void* data,
                                         std::uint64_t begin, std::uint64_t n,
                                         const std::vector<std::uint64_t>& dims) {
+  // an empty dataset (no Pareto point, a zero-length axis) has no storage to write: HDF5
+  // refuses even an empty selection of it; every rank knows dims, so all skip alike
+  if (std::find(dims.begin(), dims.end(), std::uint64_t{0}) != dims.end()) return;
   Handle fspace(PARADISE_H5(H5Dget_space(dataset)), H5Sclose);
   const auto slabs = n > 0 ? cover_range(dims, begin, begin + n) : std::vector<Slab>{};
   // A range that is one hyperslab gets a memory space of the same shape: HDF5 then maps

@@ -163,6 +163,13 @@ grep -q "cosmoflow  cosmoflow  abci    spatial   256   4 *$want" "$tmp/out" && o
 sed -i 's/spatial_split = all/spatial_split = w/' $bad_ini
 expect_rc 0 "sweep spatial_split w" -- "$paradise" sweep $bad_ini --quiet
 grep -q "no feasible configuration" "$tmp/out" && ok || bad "width-only split of 256: $(cat "$tmp/out")"
+# a sweep where nothing fits is an answer: the file is written, its Pareto front empty
+printf '[sweep]\nmodel = vgg16\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 4096\n[memlimit]\nbatch = none\n' > "$tmp/none_fit.ini"
+for storage in full maps summary; do
+  sed "s/^batch = 4096$/batch = 4096\n[output]\nstorage = $storage/" "$tmp/none_fit.ini" > "$tmp/none_fit_$storage.ini"
+  expect_rc 0 "sweep with no feasible point ($storage)" -- "$paradise" sweep "$tmp/none_fit_$storage.ini" --quiet -o "$tmp/none_fit.h5"
+  $py -c 'import sys, xarray as xr; p = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto"); assert p.sizes["point"] == 0, p' "$tmp/none_fit.h5" && ok || bad "empty pareto group ($storage)"
+done
 sed -i 's/spatial_split = w/spatial_split = xyz/' $bad_ini
 expect_rc 2 "sweep spatial_split xyz" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.ini:7: spatial_split 'xyz': expected w or all" "$tmp/err" && ok || bad "spatial_split xyz: $(cat "$tmp/err")"
