@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "paradise/cost/collectives.hpp"
 #include "strategy_detail.hpp"
@@ -180,25 +181,28 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
   paradise_memory(b, s, c, per_group * split_share(w, c, q, split), s.w, c.gpus);
 }
 
-// Parts per spatial dimension of a split n ways: ParaDL splits W only (n <= min W);
-// --spatial-split all factors n over every spatial dimension (TR Table III: p = pw x ph
-// [x pd]), a factor at a time to the dimension with the most rows per GPU left.
-Parts spatial_parts(std::int64_t n, const std::array<std::int64_t, 3>& extent, int rank,
-                    bool all_dims) {
-  if (!all_dims) return {n, 1, 1};
-  Parts parts{1, 1, 1};
-  std::int64_t left = n;
-  for (std::int64_t f = 2; left > 1; ++f) {
-    while (left % f == 0) {
-      std::size_t best = 0;
-      for (std::size_t u = 1; u < static_cast<std::size_t>(rank); ++u) {
-        if (extent[u] * parts[best] > extent[best] * parts[u]) best = u;
-      }
-      parts[best] *= f;
-      left /= f;
+// The ways to split n ways: ParaDL splits W only ({n, 1, 1}); --spatial-split all writes n
+// as every product pw x ph [x pd] over the input's spatial dimensions (TR Table III).
+std::vector<Parts> spatial_factorizations(std::int64_t n, int rank, bool all_dims) {
+  if (!all_dims || rank < 2) return {{n, 1, 1}};
+  std::vector<std::int64_t> divisors;
+  for (std::int64_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    divisors.push_back(d);
+    if (d * d != n) divisors.push_back(n / d);
+  }
+  std::sort(divisors.begin(), divisors.end());
+  std::vector<Parts> out;
+  for (const std::int64_t a : divisors) {
+    if (rank == 2) {
+      out.push_back({a, n / a, 1});
+      continue;
+    }
+    for (const std::int64_t b : divisors) {
+      if ((n / a) % b == 0) out.push_back({a, b, n / a / b});
     }
   }
-  return parts;
+  return out;
 }
 
 // The first spatial dimension that a split into `parts` cuts finer than one row per GPU,
@@ -208,6 +212,32 @@ int too_narrow(const Parts& parts, const std::array<std::int64_t, 3>& extent, in
     if (parts[static_cast<std::size_t>(u)] > extent[static_cast<std::size_t>(u)]) return u;
   }
   return -1;
+}
+
+// The split of `extent` among `ways`: one that cuts no dimension finer than a row, with the
+// thickest thinnest slab (the most rows per GPU along its most divided dimension: the
+// smallest halo faces relative to the work); ties go to more parts along W, then H. If none
+// fits, the thickest one, whose too narrow dimension says why.
+Parts spatial_parts(const std::vector<Parts>& ways, const std::array<std::int64_t, 3>& extent,
+                    int rank) {
+  const auto thinnest = [&](const Parts& p) {
+    double t = static_cast<double>(extent[0]) / static_cast<double>(p[0]);
+    for (std::size_t u = 1; u < static_cast<std::size_t>(std::max(rank, 1)); ++u)
+      t = std::min(t, static_cast<double>(extent[u]) / static_cast<double>(p[u]));
+    return t;
+  };
+  const Parts* best = &ways.front();
+  for (const Parts& p : ways) {
+    const bool fits = too_narrow(p, extent, rank) < 0,
+               best_fits = too_narrow(*best, extent, rank) < 0;
+    if (fits != best_fits) {
+      if (fits) best = &p;
+      continue;
+    }
+    const double t = thinnest(p), bt = thinnest(*best);
+    if (t > bt || (t == bt && p > *best)) best = &p;
+  }
+  return *best;
 }
 
 // A spatial split n ways: its last split layer (-1 and why, if none fits) and its parts per
@@ -226,14 +256,15 @@ SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims
     return s;
   }
   const int rank = w.model.input.rank;
+  const auto ways = spatial_factorizations(n, rank, all_dims);
   auto extent = parallel_min_extent(w, last);
-  s.parts = spatial_parts(n, extent, rank, all_dims);
+  s.parts = spatial_parts(ways, extent, rank);
   if (too_narrow(s.parts, extent, rank) < 0) {
     s.last = last;
     return s;
   }
   for (const auto& p : w.spatial_prefixes) {
-    const auto parts = spatial_parts(n, p.min_extent, rank, all_dims);
+    const auto parts = spatial_parts(ways, p.min_extent, rank);
     if (too_narrow(parts, p.min_extent, rank) < 0) {
       s.last = p.split;
       s.parts = parts;
@@ -244,7 +275,7 @@ SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims
   const bool first = !w.spatial_prefixes.empty();
   if (first) {
     extent = w.spatial_prefixes.back().min_extent;
-    s.parts = spatial_parts(n, extent, rank, all_dims);
+    s.parts = spatial_parts(ways, extent, rank);
   }
   const auto u = static_cast<std::size_t>(std::max(too_narrow(s.parts, extent, rank), 0));
   s.why_not = std::to_string(s.parts[u]) + " parts > the " + (first ? "" : "smallest ") +

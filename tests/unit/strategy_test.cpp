@@ -264,5 +264,25 @@ TEST(Hybrids, DataSpatialGroupsCanSplitEveryDimension) {
   EXPECT_NE(paradl.reason.find("needs the paradise variant"), std::string::npos) << paradl.reason;
 }
 
+// --spatial-split all writes P as pw x ph so that the split reaches as far as it can:
+// ResNet-50's last convolutions are 7 x 7, and of 20 = 2 x 2 x 5 only 5 x 4 and 4 x 5 fit
+// them (10 x 2, say, cuts W finer than a column); ties go to W.
+TEST(Spatial, AllDimensionsTakesAFactorizationThatFitsTheNarrowestLayers) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  Config c = config(Kind::Spatial, 20, 96);
+  c.variant = Variant::Paradise;
+  c.spatial_all_dims = true;
+  const auto p = predict(w, c);
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "layer4.2.conv3");
+  EXPECT_EQ(p.split_parts, (std::array<std::int64_t, 3>{5, 4, 1}));
+  // 16 = 4 x 4, the squarest, over the same layers
+  c.gpus = 16;
+  const auto q = predict(w, c);
+  ASSERT_EQ(q.status, Status::Ok) << q.reason;
+  EXPECT_EQ(q.split_parts, (std::array<std::int64_t, 3>{4, 4, 1}));
+  EXPECT_EQ(q.split_layer, p.split_layer);
+}
+
 }  // namespace
 }  // namespace paradise::strategy
