@@ -9,6 +9,8 @@
 #include <iostream>
 #include <optional>
 #include <span>
+#include <sstream>
+#include <string>
 
 #include "commands.hpp"
 #include "paradise/core/error.hpp"
@@ -112,6 +114,22 @@ void together(const mpi::Comm& comm, const std::string& output,
 }
 
 // Every rank's summary bytes merged into rank 0's summary.
+// Where the checkpointed sweep file's text and this one's part: "FILE:N now 'x', was 'y'".
+std::string first_difference(const std::string& was, const std::string& now,
+                             const std::string& file) {
+  std::istringstream a(was), b(now);
+  std::string x, y;
+  for (int line = 1;; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(a, x));
+    const bool more_b = static_cast<bool>(std::getline(b, y));
+    if (!more_a && !more_b) return file + ": the same lines, other line endings";
+    if (!more_a) x = "(end of file)";
+    if (!more_b) y = "(end of file)";
+    if (x != y || !more_a || !more_b)
+      return file + ":" + std::to_string(line) + " now '" + y + "', was '" + x + "'";
+  }
+}
+
 void merge_on_root(sweep::Summary& s, const mpi::Comm& comm, sweep::Summary& into) {
   const auto mine = s.to_bytes();
   std::uint64_t n = mine.size();
@@ -228,7 +246,10 @@ int run_sweep(const Args& args) {
       if (!c)
         throw InputError(checkpoint_path(output) +
                          ": no checkpoint to resume from (run without --resume)");
-      if (c->sweep_text != f.text || c->layout != layout)
+      if (c->sweep_text != f.text)
+        throw InputError(checkpoint_path(output) + ": checkpoint of a different sweep (" +
+                         first_difference(c->sweep_text, f.text, file) + ")");
+      if (c->layout != layout)
         throw InputError(checkpoint_path(output) + ": checkpoint of a different sweep (" +
                          c->layout + "; this one: " + layout + ")");
     } catch (const InputError&) {

@@ -61,6 +61,11 @@ rc=$?
 if [ "$rc" -ne 0 ] && [ ! -e killed.h5 ] && [ -e killed.h5.tmp ]; then ok; else
   bad "killed rank: exit $rc, output present: $([ -e killed.h5 ] && echo yes || echo no), tmp present: $([ -e killed.h5.tmp ] && echo yes || echo no)"
 fi
+# resuming with another sweep file names the first line that differs, and keeps the .tmp
+sed 's/^strategy = data, filter, data+filter$/strategy = data, filter/' kill.ini > kill_other.ini
+"$paradise" sweep kill_other.ini -o killed.h5 --resume >other.out 2>&1 && bad "resume of another sweep succeeded" || ok
+grep -q "checkpoint of a different sweep (kill_other.ini:5 now 'strategy = data, filter', was 'strategy = data, filter, data+filter')" other.out && ok || bad "resume of another sweep: $(cat other.out)"
+[ -e killed.h5.tmp ] && ok || bad "a refused resume removed the checkpoint"
 mpiexec -n 1 "$paradise" sweep kill.ini -o killed.h5 --resume >resume.out 2>&1 && ok ||
   bad "resume on 1 rank: $(cat resume.out)"
 grep -q "resum" resume.out && ok || bad "resume says it resumed: $(cat resume.out)"
