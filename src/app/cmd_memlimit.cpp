@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -51,6 +53,35 @@ int run_memlimit(const Args& args) {
   if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
   if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
   c.spatial_all_dims = spatial_all_dims(spatial_split);
+  if (max_batch < 1)
+    throw InputError("--max-batch '" + std::to_string(max_batch) + "': must be >= 1");
+  // every list and range checked before any search prints
+  const auto positive = [](const std::string& option, const std::string& text,
+                           const std::string& expected, const std::string& parsed_text) {
+    std::vector<std::int64_t> values;
+    try {
+      values = sweep::parse_int_values(parsed_text, {option, 0}, option.substr(2));
+    } catch (const InputError&) {
+      throw InputError(option + " '" + text + "': expected " + expected);
+    }
+    if (values.empty() || *std::min_element(values.begin(), values.end()) < 1)
+      throw InputError(option + " '" + text + "': expected " + expected);
+    return values;
+  };
+  std::vector<std::int64_t> range, side_list, counts;
+  if (!resolution.empty()) {
+    const bool has_step = resolution.find_first_of("*+") != std::string::npos;
+    range = positive("--resolution", resolution, "LO..HI [+STEP] with 1 <= LO <= HI",
+                     has_step ? resolution : resolution + " +1");
+  }
+  if (!sides.empty()) {
+    side_list = positive("--sides", sides, "a list of sides >= 1, e.g. 256,512,1024", sides);
+    // fewest_gpus takes the first count that fits: ascending, each once
+    counts =
+        positive("--gpu-counts", gpu_counts, "GPU counts >= 1 (a list or a range)", gpu_counts);
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  }
   const auto w = strategy::make_workload(spec);
   // "none" says why, from the prediction at the low end of the search
   const auto why = [](const strategy::Workload& at, strategy::Config one, std::int64_t batch) {
@@ -74,9 +105,6 @@ int run_memlimit(const Args& args) {
             << b.evaluations << " evaluations)\n";
   const sweep::ResolutionFamily family{spec};
   if (!resolution.empty()) {
-    const bool has_step = resolution.find_first_of("*+") != std::string::npos;
-    const auto range = sweep::parse_int_values(has_step ? resolution : resolution + " +1",
-                                               {"--resolution", 0}, "resolution");
     const auto r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
     const auto at_low_end = [&](std::int64_t side) -> std::string {
       const auto ws = family.at(side);
@@ -89,11 +117,10 @@ int run_memlimit(const Args& args) {
               << " (" << r.evaluations << " evaluations)\n";
   }
   if (!sides.empty()) {
-    const auto counts = sweep::parse_int_values(gpu_counts, {"--gpu-counts", 0}, "gpu-counts");
     TextTable t;
     t.add_column("side");
     t.add_column("fewest GPUs");
-    for (auto side : sweep::parse_int_values(sides, {"--sides", 0}, "sides")) {
+    for (const auto side : side_list) {
       const auto ws = family.at(side);
       const auto g = ws ? sweep::fewest_gpus(*ws, c, counts) : sweep::Limit{};
       t.add_row(

@@ -261,6 +261,16 @@ for flag in "" --split-marked-layers-only; do
   "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 16 --batch 4 --format json $flag > "$tmp/whole${flag:+_marked}.json"
 done
 $py -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert b["epoch_compute_s"] > 2 * a["epoch_compute_s"] and b["memory_per_gpu_bytes"] > a["memory_per_gpu_bytes"], (a, b)' "$tmp/whole.json" "$tmp/whole_marked.json" && ok || bad "--split-marked-layers-only"
+# memlimit checks its lists before any search prints; --gpu-counts in any order
+for case in "--resolution '128..64'|--resolution 128..64" "--resolution '0..128'|--resolution 0..128" \
+            "--max-batch '0'|--max-batch 0" "--gpu-counts '0'|--sides 224 --gpu-counts 0"; do
+  bad_arg=${case#*|}
+  expect_rc 2 "memlimit $bad_arg" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy data --gpus 8 --batch 64 $bad_arg
+  [ ! -s "$tmp/out" ] && grep -q -- "error: ${case%%|*}: " "$tmp/err" && ok || bad "memlimit $bad_arg: $(cat "$tmp/out" "$tmp/err")"
+done
+expect_rc 0 "memlimit --gpu-counts unsorted" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 24,18
+want=$("$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 18,24 | tail -n 1)
+[ "$(tail -n 1 "$tmp/out")" = "$want" ] && grep -Eq "^ *224 +18$" "$tmp/out" && ok || bad "gpu-counts order: $(cat "$tmp/out")"
 # data+spatial's groups of p2 = 4 ABCI GPUs split W x H in 2 x 2 (W only: 4 parts along W)
 expect_rc 0 "predict data+spatial all" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16 --spatial-split all
 grep -q "split     the parallel layers up to 'conv6' (layer 16 of 27) in 2 x 2 parts along W x H," "$tmp/out" && ok || bad "data+spatial all split: $(cat "$tmp/out")"
