@@ -1,6 +1,8 @@
 #include "options.hpp"
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "paradise/core/error.hpp"
 
@@ -9,8 +11,18 @@ namespace paradise::app {
 bool parse_options(const Args& args, boost::program_options::options_description& desc,
                    boost::program_options::variables_map& vm, const char* synopsis) {
   desc.add_options()("help,h", "show this help");
-  boost::program_options::store(
-      boost::program_options::command_line_parser(args).options(desc).run(), vm);
+  // no positional arguments: a stray word (an unquoted "*2") is an error, not ignored
+  namespace po = boost::program_options;
+  po::options_description all;
+  all.add(desc).add_options()("stray-arguments", po::value<std::vector<std::string>>());
+  po::positional_options_description positional;
+  positional.add("stray-arguments", -1);
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  if (vm.count("stray-arguments")) {
+    throw InputError("unexpected argument '" +
+                     vm["stray-arguments"].as<std::vector<std::string>>().front() +
+                     "' (options are --name value; quote a value with spaces)");
+  }
   if (vm.count("help")) {
     std::cout << synopsis << "\n\n" << desc << '\n';
     return false;

@@ -261,6 +261,11 @@ for flag in "" --split-marked-layers-only; do
   "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 16 --batch 4 --format json $flag > "$tmp/whole${flag:+_marked}.json"
 done
 $py -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert b["epoch_compute_s"] > 2 * a["epoch_compute_s"] and b["memory_per_gpu_bytes"] > a["memory_per_gpu_bytes"], (a, b)' "$tmp/whole.json" "$tmp/whole_marked.json" && ok || bad "--split-marked-layers-only"
+# a stray word is refused by name, not ignored (an unquoted "*2" of a range)
+expect_rc 2 "predict stray argument" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 extra
+grep -q "error: unexpected argument 'extra'" "$tmp/err" && ok || bad "stray argument: $(cat "$tmp/err")"
+expect_rc 2 "recommend stray argument" -- "$paradise" recommend --model resnet50 --dataset imagenet --max-gpus 8 --batch-range 32..64 '*2'
+grep -q "error: unexpected argument '\*2'" "$tmp/err" && ok || bad "stray *2: $(cat "$tmp/err")"
 # memlimit checks its lists before any search prints; --gpu-counts in any order
 for case in "--resolution '128..64'|--resolution 128..64" "--resolution '0..128'|--resolution 0..128" \
             "--max-batch '0'|--max-batch 0" "--gpu-counts '0'|--sides 224 --gpu-counts 0"; do
