@@ -1,6 +1,7 @@
 // `paradise predict`: one configuration, the full breakdown.
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -62,11 +63,19 @@ void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
   row.precision(17);
   std::string reason = p.reason;
   std::replace(reason.begin(), reason.end(), ',', ';');
+  // an invalid configuration's figures are missing: empty fields
+  const auto figure = [](double v) {
+    std::ostringstream f;
+    f.precision(17);
+    if (std::isfinite(v)) f << v;
+    return f.str();
+  };
   row << strategy::kind_name(c.kind) << ',' << c.gpus << ',' << c.batch << ','
       << strategy::variant_name(c.variant) << ',' << strategy::status_name(p.status) << ','
       << reason << ',' << strategy::limit_name(p.limit) << ',' << p.iterations_per_epoch << ','
-      << p.iteration_time_s << ',' << p.epoch_time_s << ',' << p.epoch_compute_s << ','
-      << p.epoch_communication_s << ',' << p.memory_per_gpu_bytes;
+      << figure(p.iteration_time_s) << ',' << figure(p.epoch_time_s) << ','
+      << figure(p.epoch_compute_s) << ',' << figure(p.epoch_communication_s) << ','
+      << figure(p.memory_per_gpu_bytes);
   for (const auto& part : p.communication) {
     header += ",comm:" + std::string(part.name);
     row << ',' << part.epoch_s;
@@ -104,6 +113,10 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
   std::cout << "\n"
             << "status: " << strategy::status_name(p.status);
   if (!p.reason.empty()) std::cout << " (" << p.reason << ")";
+  if (p.status == strategy::Status::Invalid) {
+    std::cout << "\n";  // it cannot run: no time or memory to show
+    return;
+  }
   std::cout << "; limited by " << strategy::limit_name(p.limit) << "\n\n";
   TextTable t;
   t.add_column("time per epoch", TextTable::Align::Left);

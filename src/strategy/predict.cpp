@@ -306,6 +306,9 @@ void predict_into(const Workload& w, const LayerSums& s, const Config& c, Predic
   if (c.batch < 1) b.invalid("batch must be >= 1");
   if (c.gpus > w.system.max_gpus)
     b.invalid("system '" + w.system.name + "' has " + std::to_string(w.system.max_gpus) + " GPUs");
+  if (c.batch > w.dataset_samples)
+    b.invalid("batch " + std::to_string(c.batch) + " > the dataset's " +
+              std::to_string(w.dataset_samples) + " samples (an epoch is less than one batch)");
   if (c.gpus < 1 || c.batch < 1) return b.finish();
   switch (c.kind) {
     case Kind::Serial:

@@ -77,6 +77,16 @@ class Builder {
     p_.epoch_overlapped_s += per_iteration_s * iterations();
   }
   void finish() {
+    if (p_.status == Status::Invalid) {
+      // a configuration that cannot run has no time or memory: NaN (missing), no parts
+      constexpr double none = std::numeric_limits<double>::quiet_NaN();
+      p_.communication.clear();
+      p_.memory.clear();
+      p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
+      p_.epoch_time_s = p_.iteration_time_s = p_.memory_per_gpu_bytes = none;
+      p_.limit = Limit::None;
+      return;
+    }
     for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
     for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
     // ParaDL: no overlap (TR §IV-B); the paradise variant hides some communication
@@ -93,7 +103,6 @@ class Builder {
     p_.limit = p_.status == Status::OutOfMemory ? Limit::Memory
                : exposed > p_.epoch_compute_s   ? Limit::Communication
                                                 : Limit::Compute;
-    if (p_.status == Status::Invalid) p_.limit = Limit::None;
   }
 
  private:

@@ -170,6 +170,18 @@ for storage in full maps summary; do
   expect_rc 0 "sweep with no feasible point ($storage)" -- "$paradise" sweep "$tmp/none_fit_$storage.ini" --quiet -o "$tmp/none_fit.h5"
   $py -c 'import sys, xarray as xr; p = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto"); assert p.sizes["point"] == 0, p' "$tmp/none_fit.h5" && ok || bad "empty pareto group ($storage)"
 done
+# an invalid point (64 does not split over 3 GPUs) has no figures: NaN, not 0 or a guess
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 3, 4\nbatch = 64\n[output]\nstorage = full\n' > "$tmp/invalid.ini"
+expect_rc 0 "sweep with an invalid point" -- "$paradise" sweep "$tmp/invalid.ini" --quiet -o "$tmp/invalid.h5"
+$py - "$tmp/invalid.h5" <<'PY' && ok || bad "invalid point's figures"
+import sys, math
+import xarray as xr
+ds = xr.open_dataset(sys.argv[1], engine="h5netcdf").squeeze()
+bad, good = ds.sel(gpus=3), ds.sel(gpus=4)
+assert int(bad.status) == 2 and int(good.status) == 0, (bad.status, good.status)
+for v in ("epoch_time_s", "iteration_time_s", "compute_time_s", "communication_time_s", "memory_per_gpu_bytes"):
+    assert math.isnan(float(bad[v])) and float(good[v]) > 0, (v, float(bad[v]), float(good[v]))
+PY
 sed -i 's/spatial_split = w/spatial_split = xyz/' $bad_ini
 expect_rc 2 "sweep spatial_split xyz" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.ini:7: spatial_split 'xyz': expected w or all" "$tmp/err" && ok || bad "spatial_split xyz: $(cat "$tmp/err")"

@@ -2,6 +2,8 @@
 // from ParaDL's Table III (cost-model-notes §1.4.1) and GPipe's bubble (§6.1).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "paradise/model/graph.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/system/catalog.hpp"
@@ -100,10 +102,19 @@ TEST(Pipeline, MoreStagesThanLayersIsInvalid) {
 }
 
 TEST(Memory, TooLargeBatchIsOutOfMemoryNotAnError) {
-  const auto p = predict(uniform_workload(), config(Kind::Serial, 1, 1'000'000));
+  auto w = uniform_workload();
+  w.dataset_samples = 1'000'000;  // a batch is at most the dataset
+  const auto p = predict(w, config(Kind::Serial, 1, 1'000'000));
   EXPECT_EQ(p.status, Status::OutOfMemory);
   EXPECT_EQ(p.limit, Limit::Memory);
   EXPECT_FALSE(p.reason.empty());
+  // a batch larger than the dataset is no epoch: invalid, without figures
+  const auto more = predict(w, config(Kind::Serial, 1, 1'000'001));
+  EXPECT_EQ(more.status, Status::Invalid);
+  EXPECT_EQ(more.reason,
+            "batch 1000001 > the dataset's 1000000 samples (an epoch is less than one batch)");
+  EXPECT_TRUE(std::isnan(more.epoch_time_s) && std::isnan(more.memory_per_gpu_bytes));
+  EXPECT_TRUE(more.memory.empty() && more.communication.empty());
 }
 
 }  // namespace

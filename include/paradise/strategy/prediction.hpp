@@ -32,6 +32,7 @@ struct MemPart {
   double bytes = 0;
 };
 
+/// Times and memory are NaN (missing) when the status is invalid, with no parts.
 struct Prediction {
   Status status = Status::Ok;
   std::string reason;  ///< why invalid or out of memory; empty when ok
