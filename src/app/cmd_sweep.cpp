@@ -180,8 +180,15 @@ int run_sweep(const Args& args) {
     throw InputError("--resume needs -o OUT.h5 (the interrupted output)");
   if (!(io_timeout_s > 0))
     throw InputError("--io-timeout " + std::to_string(io_timeout_s) + ": must be > 0");
-  if (checkpoint_s < 0)
-    throw InputError("--checkpoint " + std::to_string(checkpoint_s) + ": must be >= 0");
+  if (!(checkpoint_s >= 0) || !std::isfinite(checkpoint_s))
+    throw InputError("--checkpoint " + std::to_string(checkpoint_s) +
+                     ": must be a number of seconds >= 0");
+  if (vm.count("output") && output.empty())
+    throw InputError("-o '': expected the path of the output file (OUT.h5)");
+  // the output replaces its path at the end: never the sweep file itself
+  std::error_code same_error;
+  if (!output.empty() && std::filesystem::equivalent(file, output, same_error))
+    throw InputError("-o " + output + ": is the sweep file " + file + " (it would be overwritten)");
 
   const mpi::Environment mpi_environment;
   const auto comm = mpi::Comm::world();

@@ -163,6 +163,14 @@ grep -q "cosmoflow  cosmoflow  abci    spatial   256   4 *$want" "$tmp/out" && o
 sed -i 's/spatial_split = all/spatial_split = w/' $bad_ini
 expect_rc 0 "sweep spatial_split w" -- "$paradise" sweep $bad_ini --quiet
 grep -q "no feasible configuration" "$tmp/out" && ok || bad "width-only split of 256: $(cat "$tmp/out")"
+# -o the sweep file itself, -o '', --checkpoint nan: refused before anything is written
+cp "$sweeps/quickstart.ini" "$tmp/self.ini"
+expect_rc 2 "sweep -o its own sweep file" -- "$paradise" sweep "$tmp/self.ini" -o "$tmp/self.ini"
+grep -q "is the sweep file $tmp/self.ini (it would be overwritten)" "$tmp/err" && cmp -s "$tmp/self.ini" "$sweeps/quickstart.ini" && ok || bad "-o the sweep file: $(cat "$tmp/err")"
+expect_rc 2 "sweep -o ''" -- "$paradise" sweep "$tmp/self.ini" -o ''
+grep -q "error: -o '': expected the path" "$tmp/err" && ok || bad "-o '': $(cat "$tmp/err")"
+expect_rc 2 "sweep --checkpoint nan" -- "$paradise" sweep "$tmp/self.ini" --checkpoint nan -o "$tmp/self.h5"
+grep -q "error: --checkpoint nan: must be a number of seconds >= 0" "$tmp/err" && [ ! -e "$tmp/self.h5" ] && ok || bad "--checkpoint nan: $(cat "$tmp/err")"
 # a sweep where nothing fits is an answer: the file is written, its Pareto front empty
 printf '[sweep]\nmodel = vgg16\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 4096\n[memlimit]\nbatch = none\n' > "$tmp/none_fit.ini"
 for storage in full maps summary; do
