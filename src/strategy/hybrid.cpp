@@ -173,7 +173,8 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
       c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2, [&](double n) -> GradientExchange {
         if (p1 == 1) return {cost::allreduce_ring(link, p2, n), "reduce-scatter+allgather/ring"};
         const auto x = cross_group_exchange(w, c, p1, p2, n / q);
-        if (c.policies.leader_reduce) return x;  // its reduce and broadcast are in the group
+        // the leader form's reduce and broadcast are in the group; a group of one has none
+        if (c.policies.leader_reduce || p2 == 1) return x;
         return {cost::allreduce_ring(link, p2, n) + x.seconds, "allreduce/two-level"};
       });
   b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
@@ -395,14 +396,14 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
 // Data+spatial (analysis_hybrid_ds): spatial parallelism of the first layers (up to the
 // split layer s) inside groups of p2 GPUs, data parallelism across the p1 groups.
 void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  const auto groups = split_groups(w, c, b);
-  if (!groups) return;
-  const auto [p1, p2] = *groups;
   // the group splits the width p2 ways (ParaDL), or every spatial dimension (paradise only)
   if (c.spatial_all_dims && !paradise(c))
     return b.invalid(
         "ParaDL's data+spatial splits the width only: --spatial-split all needs "
         "the paradise variant");
+  const auto groups = split_groups(w, c, b);
+  if (!groups) return;
+  const auto [p1, p2] = *groups;
   const auto plan = plan_spatial_split(w, p2, c.spatial_all_dims);
   if (plan.last < 0) return b.invalid(plan.why_not);
   const int split = plan.last;

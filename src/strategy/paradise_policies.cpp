@@ -150,6 +150,8 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
 GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,
                                       std::int64_t p2, double shard_bytes) {
   const std::int64_t p = p1 * p2;
+  // groups of one GPU: one flat communicator of all p, as data parallelism's
+  if (p2 == 1) return paradise_allreduce(w, c, p, p, shard_bytes, 0);
   if (!c.policies.leader_reduce) {
     // every GPU of a group exchanges its own shard with its peers of the other groups: p2
     // concurrent communicators per node share the node's adapters (ParaDL: bandwidth / 2 p2)

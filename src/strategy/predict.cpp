@@ -264,9 +264,9 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   }
   if (paradise(c) && replicas > 1) {
     // HyPar-Flow: each stage's replicas allreduce its gradients; the stages' communicators
-    // run at once, sharing the nodes' adapters
-    const auto x = paradise_allreduce(w, c, replicas, c.gpus, max_params * element_bytes(c),
-                                      std::min(stages, w.system.gpus_per_node));
+    // run at once, sharing the nodes' adapters (one stage: one flat communicator, as data's)
+    const std::int64_t flows = stages == 1 ? 0 : std::min(stages, w.system.gpus_per_node);
+    const auto x = paradise_allreduce(w, c, replicas, c.gpus, max_params * element_bytes(c), flows);
     b.comm("gradient allreduce per stage across replicas", x.label, "GE", replicas, x.seconds);
   }
   if (paradise(c)) {

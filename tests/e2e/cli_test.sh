@@ -303,5 +303,8 @@ expect_rc 0 "predict data+spatial w" -- "$paradise" predict --model cosmoflow --
 grep -q "split     the parallel layers up to 'conv5' (layer 13 of 27) in 4 parts along W," "$tmp/out" && ok || bad "data+spatial w split: $(cat "$tmp/out")"
 expect_rc 0 "predict data+spatial all paradl" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16 --spatial-split all --variant paradl
 grep -q "status: invalid (ParaDL's data+spatial splits the width only: --spatial-split all needs the paradise variant)" "$tmp/out" && ok || bad "data+spatial all paradl: $(cat "$tmp/out")"
+# ... whatever else is wrong with the point (4 samples do not split over 128 groups)
+expect_rc 0 "predict data+spatial all paradl, batch 4" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data+spatial --gpus 512 --batch 4 --spatial-split all --variant paradl
+grep -q "status: invalid (ParaDL's data+spatial splits the width only" "$tmp/out" && ok || bad "data+spatial all paradl first reason: $(cat "$tmp/out")"
 
 finish cli_test

@@ -610,5 +610,31 @@ TEST(ParadiseVariant, SpatialSplitCoversTheLayersBetweenTheConvolutions) {
   EXPECT_GT(memory_part(marked, "saved activations"), memory_part(whole, "saved activations"));
 }
 
+// Groups of one GPU are data parallelism: one flat communicator of every GPU (the hierarchical
+// form on one node of ABCI, the double binary tree across 16), not one GPU per node
+// sharing an adapter. data+pipeline with one stage exchanges its gradients the same way
+// (blocking, after the micro-batches: its own bucketing).
+TEST(ParadiseVariant, HybridsWithGroupsOfOneAreDataParallelism) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  for (const std::int64_t gpus : {8, 64}) {
+    const auto data = predict(w, paradise_config(Kind::Data, gpus, 256));
+    ASSERT_EQ(data.status, Status::Ok) << data.reason;
+    for (const Kind k : {Kind::DataFilter, Kind::DataSpatial, Kind::DataPipeline}) {
+      auto c = paradise_config(k, gpus, 256);
+      c.p2 = 1;
+      const auto p = predict(w, c);
+      ASSERT_EQ(p.status, Status::Ok) << p.reason;
+      const auto& exchange = p.communication.back();
+      EXPECT_EQ(exchange.collective, data.communication.back().collective)
+          << kind_name(k) << " " << gpus;
+      if (k == Kind::DataPipeline) continue;
+      EXPECT_NEAR(p.epoch_time_s, data.epoch_time_s, 1e-3 * data.epoch_time_s)
+          << kind_name(k) << " " << gpus;
+      EXPECT_NEAR(exchange.epoch_s, data.communication.back().epoch_s, 1e-9 * exchange.epoch_s)
+          << kind_name(k) << " " << gpus;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace paradise::strategy
