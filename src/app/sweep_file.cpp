@@ -87,17 +87,34 @@ IntRange parse_range(const std::string& text, const Origin& at, const std::strin
   const auto dots = t.find("..");
   if (dots == std::string_view::npos) fail_input(at, key, text, "expected LO..HI or LO..HI +STEP");
   IntRange r;
-  r.lo = parse_int(trim(t.substr(0, dots)), at, key);
-  std::string_view rest = trim(t.substr(dots + 2));
-  const auto plus = rest.find('+');
-  if (plus != std::string_view::npos) {
-    r.step = parse_int(trim(rest.substr(plus + 1)), at, key);
-    rest = trim(rest.substr(0, plus));
+  try {
+    r.lo = parse_int(trim(t.substr(0, dots)), at, key);
+    std::string_view rest = trim(t.substr(dots + 2));
+    const auto plus = rest.find('+');
+    if (plus != std::string_view::npos) {
+      r.step = parse_int(trim(rest.substr(plus + 1)), at, key);
+      rest = trim(rest.substr(0, plus));
+    }
+    r.hi = parse_int(rest, at, key);
+  } catch (const InputError&) {  // quote the whole value, not the fragment that failed
+    fail_input(at, key, text, "expected LO..HI or LO..HI +STEP, in integers");
   }
-  r.hi = parse_int(rest, at, key);
   if (r.lo < 1 || r.hi < r.lo || r.step < 1)
     fail_input(at, key, text, "needs 1 <= LO <= HI and STEP >= 1");
   return r;
+}
+
+// An axis takes each value once (a repeated one would make label selection ambiguous).
+template <class T>
+void refuse_repeats(const std::vector<T>& values, const Origin& at, const std::string& key,
+                    const std::string& text) {
+  std::vector<T> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+  if (twice == sorted.end()) return;
+  std::ostringstream v;
+  v << *twice;
+  fail_input(at, key, text, "lists " + v.str() + " more than once");
 }
 
 }  // namespace
@@ -136,7 +153,8 @@ SweepFile read_sweep_file(const std::string& path) {
     for (const auto& o : parsed.options) {
       if (!o.unregistered) continue;
       if (!o.string_key.starts_with("layer_times.") || o.value.size() != 1)
-        fail_input({path, line_of(f.text, o.string_key)}, o.string_key, "", "unknown key");
+        fail_input({path, line_of(f.text, o.string_key)}, o.string_key,
+                   o.value.empty() ? "" : o.value.front(), "unknown key");
       const auto twice = std::find_if(layer_times.begin(), layer_times.end(),
                                       [&](const auto& e) { return e.first == o.string_key; });
       if (twice != layer_times.end())
@@ -168,12 +186,19 @@ SweepFile read_sweep_file(const std::string& path) {
   f.spec.strategies = sweep::parse_names(strategy, at("sweep.strategy"), "strategy");
   f.spec.gpus = sweep::parse_int_values(gpus, at("sweep.gpus"), "gpus");
   f.spec.batch = sweep::parse_int_values(batch, at("sweep.batch"), "batch");
+  refuse_repeats(f.spec.models, at("sweep.model"), "model", model);
+  refuse_repeats(f.spec.datasets, at("sweep.dataset"), "dataset", dataset);
+  refuse_repeats(f.spec.systems, at("sweep.system"), "system", system);
+  refuse_repeats(f.spec.strategies, at("sweep.strategy"), "strategy", strategy);
+  refuse_repeats(f.spec.gpus, at("sweep.gpus"), "gpus", gpus);
+  refuse_repeats(f.spec.batch, at("sweep.batch"), "batch", batch);
   const auto text_of = [&](const char* key) { return vm[key].as<std::string>(); };
   const auto positive_ints = [&](const char* key, const char* name) {
     const auto v = sweep::parse_int_values(text_of(key), at(key), name);
     for (auto x : v) {
       if (x < 1) fail_input(at(key), name, text_of(key), "every value must be >= 1");
     }
+    refuse_repeats(v, at(key), name, text_of(key));
     return v;
   };
   if (vm.count("sweep.resolution"))
@@ -185,6 +210,7 @@ SweepFile read_sweep_file(const std::string& path) {
     f.spec.network_latency_us = positive_ints("sweep.network_latency_us", "network_latency_us");
   const auto axis_names = [&](const char* key, const char* name) {
     const auto names = sweep::parse_names(text_of(key), at(key), name);
+    refuse_repeats(names, at(key), name, text_of(key));
     const auto grid = sweep::make_grid(f.spec);
     for (const auto& n : names) {
       bool found = false;

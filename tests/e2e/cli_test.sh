@@ -205,6 +205,18 @@ ds = xr.open_dataset(sys.argv[1], engine="h5netcdf")
 assert ds.attrs["spatial_split"] == "all", ds.attrs
 assert float(ds.epoch_time_s.values.ravel()[0]) == p["epoch_time_s"], (ds.epoch_time_s, p)
 PY
+# an axis lists each value once; the whole value is quoted; an unknown key shows its value
+for case in "gpus = 4, 4|cli_sweep.ini:6: gpus '4, 4': lists 4 more than once" \
+            "strategy = data, data|cli_sweep.ini:6: strategy 'data, data': lists data more than once" \
+            "[memlimit]\nsides = 256, 256|cli_sweep.ini:8: sides '256, 256': lists 256 more than once" \
+            "[output]\nstorage = summary\nreduce = batch, batch|cli_sweep.ini:9: reduce 'batch, batch': lists batch more than once" \
+            "[memlimit]\nbatch = 1..100 *2|cli_sweep.ini:8: batch '1..100 *2': expected LO..HI or LO..HI +STEP, in integers" \
+            "[memlimit]\nfoo = 1|cli_sweep.ini:8: memlimit.foo '1': unknown key"; do
+  printf "[sweep]\nmodel = resnet50\ndataset = imagenet\nbatch = 64\n${case%%|*}\n" > $bad_ini
+  case $case in gpus*) sed -i '4a strategy = data' $bad_ini ;; strategy*) sed -i '4a gpus = 8' $bad_ini ;; *) sed -i '4a strategy = data\ngpus = 8' $bad_ini ;; esac
+  expect_rc 2 "sweep ${case%%|*}" -- "$paradise" sweep $bad_ini --dry-run
+  grep -qF "${case#*|}" "$tmp/err" && ok || bad "${case%%|*}: $(cat "$tmp/err"; cat $bad_ini)"
+done
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
 expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
 grep -q "cli_sweep.ini:7: sweep.colour" "$tmp/err" && ok || bad "unknown key names its line: $(cat "$tmp/err")"
