@@ -334,6 +334,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   double act = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     const auto& l = w.model.layers[i];
+    // ReLU and batch norm counted: ParaDL's spatial logs need it (its data memory skips them)
     if (l.op == model::Op::Input) continue;
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (split_layer(w, i, split) ? p : 1);
@@ -459,6 +460,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   double act = 0;
   for (int i = 0; i <= upto; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
+    // ReLU and batch norm counted, as in ParaDL's data+spatial logs
     if (l.op == model::Op::Input) continue;
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (split_layer(w, static_cast<std::size_t>(i), split) ? q : 1);
