@@ -44,6 +44,9 @@ Source parse_source(const std::string& option, const std::string& text) {
   const auto digit = [](char c) { return c >= '0' && c <= '9'; };
   if (!last.empty() && std::all_of(last.begin(), last.end(), digit)) {
     s.gpus = parse_int(last, {option, 0}, "GPUS");
+    if (s.gpus < 2)
+      throw InputError(option + " '" + text + "': GPUS " + last +
+                       ": a measured collective or transfer needs at least 2 GPUs");
     rest = rest.substr(0, colon);
     colon = rest.rfind(':');
     if (colon == std::string::npos) fail();
