@@ -70,9 +70,19 @@ int run_memlimit(const Args& args) {
   };
   std::vector<std::int64_t> range, side_list, counts;
   if (!resolution.empty()) {
-    const bool has_step = resolution.find_first_of("*+") != std::string::npos;
-    range = positive("--resolution", resolution, "LO..HI [+STEP] with 1 <= LO <= HI",
-                     has_step ? resolution : resolution + " +1");
+    const std::string expected = "LO..HI [+STEP] with 1 <= LO <= HI (an arithmetic range)";
+    if (resolution.find('*') != std::string::npos)
+      throw InputError("--resolution '" + resolution + "': expected " + expected);
+    const bool has_step = resolution.find('+') != std::string::npos;
+    range =
+        positive("--resolution", resolution, expected, has_step ? resolution : resolution + " +1");
+    if (has_step) {  // the step written in the range, or --step, not both unless they agree
+      const std::int64_t written = range.size() > 1 ? range[1] - range[0] : step;
+      if (vm.count("step") && written != step)
+        throw InputError("--resolution '" + resolution + "' and --step " + std::to_string(step) +
+                         ": two different steps");
+      step = written;
+    }
   }
   if (!sides.empty()) {
     side_list = positive("--sides", sides, "a list of sides >= 1, e.g. 256,512,1024", sides);
@@ -106,14 +116,16 @@ int run_memlimit(const Args& args) {
   const sweep::ResolutionFamily family{spec};
   if (!resolution.empty()) {
     const auto r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
-    const auto at_low_end = [&](std::int64_t side) -> std::string {
-      const auto ws = family.at(side);
-      if (!ws) return " (side " + std::to_string(side) + " is too small for the model)";
-      return " (side " + std::to_string(side) + " " + why(*ws, c, c.batch) + ")";
+    // "none" says why at the smallest side of the range the model takes
+    const auto at_low_end = [&]() -> std::string {
+      for (std::int64_t side = range.front(); side <= range.back(); side += step) {
+        if (const auto ws = family.at(side))
+          return " (side " + std::to_string(side) + " " + why(*ws, c, c.batch) + ")";
+      }
+      return " (no side of the range that the model takes)";
     };
     std::cout << "  largest feasible side at batch " << c.batch << ": "
-              << (r.value > 0 ? std::to_string(r.value)
-                              : "none in " + resolution + at_low_end(range.front()))
+              << (r.value > 0 ? std::to_string(r.value) : "none in " + resolution + at_low_end())
               << " (" << r.evaluations << " evaluations)\n";
   }
   if (!sides.empty()) {

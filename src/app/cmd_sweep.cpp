@@ -113,7 +113,6 @@ void together(const mpi::Comm& comm, const std::string& output,
   mpi::Environment::leave_now(2);
 }
 
-// Every rank's summary bytes merged into rank 0's summary.
 // Where the checkpointed sweep file's text and this one's part: "FILE:N now 'x', was 'y'".
 std::string first_difference(const std::string& was, const std::string& now,
                              const std::string& file) {
@@ -130,6 +129,7 @@ std::string first_difference(const std::string& was, const std::string& now,
   }
 }
 
+// Every rank's summary bytes merged into rank 0's summary.
 void merge_on_root(sweep::Summary& s, const mpi::Comm& comm, sweep::Summary& into) {
   const auto mine = s.to_bytes();
   std::uint64_t n = mine.size();

@@ -13,15 +13,18 @@ bool parse_options(const Args& args, boost::program_options::options_description
   desc.add_options()("help,h", "show this help");
   // no positional arguments: a stray word (an unquoted "*2") is an error, not ignored
   namespace po = boost::program_options;
-  po::options_description all;
-  all.add(desc).add_options()("stray-arguments", po::value<std::vector<std::string>>());
-  po::positional_options_description positional;
-  positional.add("stray-arguments", -1);
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  if (vm.count("stray-arguments")) {
-    throw InputError("unexpected argument '" +
-                     vm["stray-arguments"].as<std::vector<std::string>>().front() +
-                     "' (options are --name value; quote a value with spaces)");
+  const po::positional_options_description none;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(none).run(), vm);
+  } catch (const po::too_many_positional_options_error&) {
+    // name the word: the same parse, the unknown collected, the first one not an option
+    const auto loose = po::command_line_parser(args).options(desc).allow_unregistered().run();
+    for (const auto& word : po::collect_unrecognized(loose.options, po::include_positional)) {
+      if (!word.starts_with("-"))
+        throw InputError("unexpected argument '" + word +
+                         "' (options are --name value; quote a value with spaces)");
+    }
+    throw;
   }
   if (vm.count("help")) {
     std::cout << synopsis << "\n\n" << desc << '\n';

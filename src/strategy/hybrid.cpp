@@ -249,7 +249,8 @@ struct SpatialSplit {
   Parts parts{1, 1, 1};
   std::string why_not;
 };
-SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims) {
+SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims,
+                                bool every_layer) {
   SpatialSplit s;
   const int last = last_active(w);
   if (last < 0) {
@@ -258,15 +259,17 @@ SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims
   }
   const int rank = w.model.input.rank;
   const auto ways = spatial_factorizations(n, rank, all_dims);
-  auto extent = parallel_min_extent(w, last);
+  // the layers that run split: the marked ones, or (split_whole_prefix) all up to the split
+  auto extent = parallel_min_extent(w, last, every_layer);
   s.parts = spatial_parts(ways, extent, rank);
   if (too_narrow(s.parts, extent, rank) < 0) {
     s.last = last;
     return s;
   }
   for (const auto& p : w.spatial_prefixes) {
-    const auto parts = spatial_parts(ways, p.min_extent, rank);
-    if (too_narrow(parts, p.min_extent, rank) < 0) {
+    const auto e = every_layer ? parallel_min_extent(w, p.split, true) : p.min_extent;
+    const auto parts = spatial_parts(ways, e, rank);
+    if (too_narrow(parts, e, rank) < 0) {
       s.last = p.split;
       s.parts = parts;
       return s;
@@ -275,7 +278,8 @@ SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims
   // why: the narrowest parallel layer, or with shorter splits, even the first convolution
   const bool first = !w.spatial_prefixes.empty();
   if (first) {
-    extent = w.spatial_prefixes.back().min_extent;
+    extent = every_layer ? parallel_min_extent(w, w.spatial_prefixes.back().split, true)
+                         : w.spatial_prefixes.back().min_extent;
     s.parts = spatial_parts(ways, extent, rank);
   }
   const auto u = static_cast<std::size_t>(std::max(too_narrow(s.parts, extent, rank), 0));
@@ -290,7 +294,7 @@ SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims
 
 // Pure spatial (parallel_analysis.py analysis_spatial): active layers split p ways along W.
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  const auto plan = plan_spatial_split(w, c.gpus, c.spatial_all_dims);
+  const auto plan = plan_spatial_split(w, c.gpus, c.spatial_all_dims, splits_every_layer(c));
   if (plan.last < 0) return b.invalid(plan.why_not);
   const int split = plan.last;
   const auto& parts = plan.parts;
@@ -405,7 +409,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const auto groups = split_groups(w, c, b);
   if (!groups) return;
   const auto [p1, p2] = *groups;
-  const auto plan = plan_spatial_split(w, p2, c.spatial_all_dims);
+  const auto plan = plan_spatial_split(w, p2, c.spatial_all_dims, splits_every_layer(c));
   if (plan.last < 0) return b.invalid(plan.why_not);
   const int split = plan.last;
   b.split_at(split, plan.parts);

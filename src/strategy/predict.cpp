@@ -309,7 +309,8 @@ void predict_into(const Workload& w, const LayerSums& s, const Config& c, Predic
   if (c.batch > w.dataset_samples)
     b.invalid("batch " + std::to_string(c.batch) + " > the dataset's " +
               std::to_string(w.dataset_samples) + " samples (an epoch is less than one batch)");
-  if (c.gpus < 1 || c.batch < 1) return b.finish();
+  // nothing to work out for a configuration already invalid (nor a factorisation of 10^18)
+  if (out.status == Status::Invalid) return b.finish();
   switch (c.kind) {
     case Kind::Serial:
       serial(w, c, s, b);

@@ -82,6 +82,8 @@ class Builder {
       constexpr double none = std::numeric_limits<double>::quiet_NaN();
       p_.communication.clear();
       p_.memory.clear();
+      p_.split_layer = -1;
+      p_.split_parts = {1, 1, 1};
       p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
       p_.epoch_time_s = p_.iteration_time_s = p_.memory_per_gpu_bytes = none;
       p_.limit = Limit::None;
@@ -127,10 +129,12 @@ double element_bytes(const Config& c);
 inline constexpr int kAllLayers = std::numeric_limits<int>::max();
 /// Whether layer i runs split: marked parallel and not after `last`; with the paradise
 /// variant's spatial strategies every layer up to `last` (Policies::split_whole_prefix).
-inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int last) {
-  if (static_cast<int>(i) > last) return false;
+inline bool splits_every_layer(const Config& c) {
   const bool spatial = c.kind == Kind::Spatial || c.kind == Kind::DataSpatial;
-  return w.active[i] || (paradise(c) && spatial && c.policies.split_whole_prefix);
+  return paradise(c) && spatial && c.policies.split_whole_prefix;
+}
+inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int last) {
+  return static_cast<int>(i) <= last && (w.active[i] || splits_every_layer(c));
 }
 /// Seconds of layer i for n samples on one GPU, its work split q ways if it runs split
 /// (runs_split).

@@ -101,11 +101,11 @@ std::vector<bool> default_active_layers(const model::ModelStats& m) {
   return a;
 }
 
-std::array<std::int64_t, 3> parallel_min_extent(const Workload& w, int split) {
+std::array<std::int64_t, 3> parallel_min_extent(const Workload& w, int split, bool every_layer) {
   std::array<std::int64_t, 3> min_extent{0, 0, 0};
   const int rank = w.model.input.rank;
   for (int i = 0; i <= split; ++i) {
-    if (!w.active[static_cast<std::size_t>(i)]) continue;
+    if (!every_layer && !w.active[static_cast<std::size_t>(i)]) continue;
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
     for (int dim = 0; dim < std::min(rank, l.output.rank); ++dim) {
       const auto u = static_cast<std::size_t>(dim);

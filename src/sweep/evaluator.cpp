@@ -1,5 +1,6 @@
 #include "paradise/sweep/evaluator.hpp"
 
+#include <limits>
 #include <optional>
 
 #include "paradise/core/error.hpp"
@@ -154,8 +155,11 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   c.variant = spec_.variant;
   c.spatial_all_dims = spec_.spatial_all_dims;
   PointResult r;
-  if (!unusable_[index].empty()) {
+  if (!unusable_[index].empty()) {  // the model cannot take the dataset: no figures
+    constexpr double none = std::numeric_limits<double>::quiet_NaN();
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);
+    r.memory_per_gpu_bytes = r.epoch_time_s = r.iteration_time_s = none;
+    r.epoch_compute_s = r.epoch_communication_s = none;
     return r;
   }
   strategy::Prediction& p = scratch_;

@@ -610,6 +610,27 @@ TEST(ParadiseVariant, SpatialSplitCoversTheLayersBetweenTheConvolutions) {
   EXPECT_GT(memory_part(marked, "saved activations"), memory_part(whole, "saved activations"));
 }
 
+// With a layer config that marks two convolutions around a narrow unmarked stretch (a pool
+// to 4 columns, upsampled back to 32), the layers that run split are all of them up to c2:
+// 8 GPUs cannot cut the pool's 4 columns, though the marked layers are 32 wide.
+TEST(ParadiseVariant, SpatialSplitChecksTheWidthOfEveryLayerItDivides) {
+  const std::string path = testing::TempDir() + "/narrowmiddle.model";
+  {
+    std::ofstream f(path);
+    f << "model narrowmiddle\ninput 8x32x32\nc1 conv out=8 k=3 p=1\nm1 maxpool k=8\n"
+      << "u1 upsample scale=8\nc2 conv out=8 k=3 p=1\n";
+  }
+  auto w = make_workload({path, "small:1000:8x32x32", "abci", "", 0});
+  w.spatial_prefixes.clear();  // as a .lc file marking c1 and c2: followed as it is
+  auto c = paradise_config(Kind::Spatial, 8, 8);
+  const auto p = predict(w, c);
+  EXPECT_EQ(p.status, Status::Invalid);
+  EXPECT_EQ(p.reason,
+            "8 parts > the smallest extent 4 of spatial dimension 1 of the parallel layers");
+  c.policies.split_whole_prefix = false;  // ParaDL's rule divides c1 and c2 only
+  EXPECT_EQ(predict(w, c).status, Status::Ok);
+}
+
 // Groups of one GPU are data parallelism: one flat communicator of every GPU (the hierarchical
 // form on one node of ABCI, the double binary tree across 16), not one GPU per node
 // sharing an adapter. data+pipeline with one stage exchanges its gradients the same way

@@ -56,7 +56,8 @@ LayerSums sum_layers(const Workload& w);
 
 /// Per spatial dimension, the smallest input or output extent over the parallel layers up
 /// to `split` (0 where none): a spatial split must not cut a dimension into more parts.
-std::array<std::int64_t, 3> parallel_min_extent(const Workload& w, int split);
+std::array<std::int64_t, 3> parallel_min_extent(const Workload& w, int split,
+                                                bool every_layer = false);
 /// The nested prefixes of the default layer config at which the smallest extent grows, each
 /// the longest with its extents: spatial parallelism applies "to the first layers only,
 /// then an Allgather follows" (cost-model-notes §1.4, P6; ParaDL's CosmoFlow .lc file
