@@ -242,16 +242,27 @@ TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
       << strict.reason;
 }
 
+// The paradise variant with --spatial-split all.
+Config all_dims(Kind k, std::int64_t p, std::int64_t b) {
+  Config c = config(k, p, b);
+  c.variant = Variant::Paradise;
+  c.spatial_all_dims = true;
+  return c;
+}
+
+// The name of a prediction's last split layer.
+std::string split_name(const Workload& w, const Prediction& p) {
+  return p.split_layer < 0 ? "" : w.model.layers[static_cast<std::size_t>(p.split_layer)].name;
+}
+
 // --spatial-split all in data+spatial's groups (paradise variant): p2 = 4 is 2 x 2 over
 // CosmoFlow's W and H, so the default split reaches conv6 (2 wide, see above), not conv5.
 TEST(Hybrids, DataSpatialGroupsCanSplitEveryDimension) {
   const auto w = make_workload({"cosmoflow", "cosmoflow", "abci", "", 0});
-  Config all = config(Kind::DataSpatial, 4, 16);
-  all.variant = Variant::Paradise;
-  all.spatial_all_dims = true;
+  Config all = all_dims(Kind::DataSpatial, 4, 16);
   const auto ds = predict(w, all);
   ASSERT_EQ(ds.status, Status::Ok) << ds.reason;
-  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(ds.split_layer)].name, "conv6");
+  EXPECT_EQ(split_name(w, ds), "conv6");
   // one group (p1 = 1) is the spatial strategy on its 4 GPUs: the same split, the same halo
   // (checked by hand in Spatial.SplittingEveryDimensionShrinksTheHaloFaces)
   Config spatial = all;
@@ -280,12 +291,10 @@ TEST(Hybrids, DataSpatialGroupsCanSplitEveryDimension) {
 // them (10 x 2, say, cuts W finer than a column); ties go to W.
 TEST(Spatial, AllDimensionsTakesAFactorizationThatFitsTheNarrowestLayers) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
-  Config c = config(Kind::Spatial, 20, 96);
-  c.variant = Variant::Paradise;
-  c.spatial_all_dims = true;
+  Config c = all_dims(Kind::Spatial, 20, 96);
   const auto p = predict(w, c);
   ASSERT_EQ(p.status, Status::Ok) << p.reason;
-  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "layer4.2.conv3");
+  EXPECT_EQ(split_name(w, p), "layer4.2.conv3");
   EXPECT_EQ(p.split_parts, (std::array<std::int64_t, 3>{5, 4, 1}));
   // 16 = 4 x 4, the squarest, over the same layers
   c.gpus = 16;
