@@ -26,6 +26,8 @@ def series(path, filters):
         parts = {p: h5.fix_axes(ds[p].sel(strategy=s), ("gpus",))[0].values for p in PARTS}
         out[str(s)] = {"gpus": ds.gpus.values,
                        **{p: np.where(ok.values, v, np.nan) for p, v in parts.items()}}
+    if not any(np.isfinite(v[PARTS[0]]).any() for v in out.values()):
+        raise h5.InputError(f"{path}: no feasible configuration at {h5.panel_title(fixed)}")
     return out, fixed, ds
 
 

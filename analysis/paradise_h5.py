@@ -112,6 +112,8 @@ def select(ds, filters, path, root=None):
 
 def select_rows(table, filters, path, root):
     """Rows of a 1-D table (the pareto group) whose columns hold the chosen values."""
+    if table.sizes.get("point", 0) == 0:  # a sweep where nothing fits: an empty front
+        raise InputError(f"{path}: no feasible configuration (the pareto group is empty)")
     keep = np.ones(table.sizes["point"], dtype=bool)
     for axis, texts in filters.items():
         if axis not in root.dims:

@@ -376,6 +376,25 @@ class BadInput(unittest.TestCase):
         self.assert_refused("memory_limit.py", [FILES["full"]], FILES["full"],
                             "memlimit/largest_resolution")
 
+    def test_a_sweep_where_nothing_fits_is_said_not_plotted(self):
+        # UNet3D at 512^3 on 16 GB V100s: out of memory at every point, an empty Pareto group
+        for storage in ("maps", "full"):
+            ini = os.path.join(WORK, f"nofit_{storage}.ini")
+            out = os.path.join(WORK, f"nofit_{storage}.h5")
+            with open(ini, "w", encoding="utf-8") as f:
+                f.write("[sweep]\nmodel = unet3d\ndataset = cosmoflow512\nsystem = abci\n"
+                        "strategy = data, filter\ngpus = 4, 8\nbatch = 64\n"
+                        f"[output]\nstorage = {storage}\n[memlimit]\nbatch = none\n")
+            subprocess.run([PARADISE, "sweep", ini, "-o", out, "--quiet"], check=True,
+                           stdout=subprocess.DEVNULL)
+            scripts = ["pareto.py", "summary.py"] + (["breakdown.py", "scaling.py"]
+                                                     if storage == "full" else [])
+            for script in scripts:
+                with self.subTest(storage=storage, script=script):
+                    self.assert_refused(script, [out, "-o", os.path.join(WORK, "x.png")]
+                                        if script != "summary.py" else [out], out,
+                                        "no feasible configuration")
+
     def test_text_file_is_not_taken_for_a_sweep(self):
         ini = os.path.join(HERE, "full.ini")
         self.assert_refused("summary.py", [ini], ini, "not an HDF5 file")
