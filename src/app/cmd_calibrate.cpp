@@ -4,6 +4,7 @@
 // layer, error per batch, also for batches left out of the fit) printed.
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -261,6 +262,17 @@ int run_calibrate(const Args& args) {
   if ((!nccl.empty() || !osu.empty()) && output.empty())
     throw InputError("-o OUT.system is required with --nccl or --osu");
   if (!profile.empty() && model.empty()) throw InputError("--profile needs --model");
+  // the system file is written last: a path that cannot be written is said before any
+  // other file (the layer times) is
+  if (!output.empty()) {
+    const std::filesystem::path out_path(output);
+    const auto dir = out_path.has_parent_path() ? out_path.parent_path() : ".";
+    if (std::filesystem::is_directory(out_path) || !std::filesystem::is_directory(dir))
+      throw InputError("-o '" + output + "': cannot write the file (" +
+                       (std::filesystem::is_directory(out_path) ? "a directory"
+                                                                : "no directory " + dir.string()) +
+                       ")");
+  }
   std::vector<Source> sources;
   for (const auto& n : nccl) sources.push_back(parse_source("--nccl", n));
   for (const auto& o : osu) sources.push_back(parse_source("--osu", o));

@@ -129,6 +129,7 @@ bad_input "GPUS 1: a measured collective or transfer needs at least 2 GPUs" -- -
 bad_input "GPUS 0: a measured collective or transfer needs at least 2 GPUs" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink:0" -o "$tmp/x.system"
 bad_input "calibrated by another measurement" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" \
   --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/x.system"
+bad_input "-o '$tmp/no/such/x.system': cannot write the file (no directory $tmp/no/such)" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/no/such/x.system"
 bad_input "-o OUT.system is required" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink"
 bad_input "$tmp/tiny.model: no nccl-tests table" -- --system dgx-a100 --nccl "$tmp/tiny.model:nvlink" -o "$tmp/x.system"
 printf '# OSU MPI Allreduce Latency Test v7.1\n# Size       Avg Latency(us)\n4  10.0\n8  11.0\n' >"$tmp/osu_allreduce.out"
