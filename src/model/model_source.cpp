@@ -21,6 +21,11 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
       return m;
     }
   }
+  if (std::filesystem::is_directory(spec))
+    throw InputError(spec + ": is a directory, not a model file");
+  // a path (built-in names have no '/' or '.') that is not there: say so, not "unknown"
+  if (!std::filesystem::exists(spec) && spec.find_first_of("/.") != std::string::npos)
+    throw InputError(spec + ": no such model file");
   if (!std::filesystem::is_regular_file(spec)) zoo_entry(spec);  // throws: lists the zoo
   std::ifstream probe(spec);
   std::string first;

@@ -95,6 +95,11 @@ System find_system(std::string_view name_or_path) {
     if (!in) throw InputError(path + ": cannot open system file");
     return parse_system_file(in, path);
   }
+  if (std::filesystem::is_directory(path))
+    throw InputError(path + ": is a directory, not a system file");
+  // a path (built-in names have no '/' or '.') that is not there: say so, not "unknown"
+  if (!std::filesystem::exists(path) && path.find_first_of("/.") != std::string::npos)
+    throw InputError(path + ": no such system file");
   std::string known;
   for (const auto& s : builtin_systems()) known += (known.empty() ? "" : ", ") + s.name;
   throw InputError("unknown system '" + path + "'; built-in: " + known + " (or a *.system file)");

@@ -297,6 +297,11 @@ for flag in "" --split-marked-layers-only; do
   "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 16 --batch 4 --format json $flag > "$tmp/whole${flag:+_marked}.json"
 done
 $py -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert b["epoch_compute_s"] > 2 * a["epoch_compute_s"] and b["memory_per_gpu_bytes"] > a["memory_per_gpu_bytes"], (a, b)' "$tmp/whole.json" "$tmp/whole_marked.json" && ok || bad "--split-marked-layers-only"
+# a model or system path that is not there is said so, not taken for an unknown name
+expect_rc 2 "predict missing model file" -- "$paradise" predict --model "$tmp/nothere.model" --dataset imagenet --gpus 1 --batch 1
+grep -q "error: $tmp/nothere.model: no such model file" "$tmp/err" && ok || bad "missing model file: $(cat "$tmp/err")"
+expect_rc 2 "predict missing system file" -- "$paradise" predict --model resnet50 --dataset imagenet --system "$tmp/nothere.system" --gpus 1 --batch 1
+grep -q "error: $tmp/nothere.system: no such system file" "$tmp/err" && ok || bad "missing system file: $(cat "$tmp/err")"
 # a stray word is refused by name, not ignored (an unquoted "*2" of a range)
 expect_rc 2 "predict stray argument" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 extra
 grep -q "error: unexpected argument 'extra'" "$tmp/err" && ok || bad "stray argument: $(cat "$tmp/err")"
