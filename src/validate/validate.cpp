@@ -21,7 +21,7 @@ std::string ratio_text(double measured, double projected) {
 }
 
 /// What to check when `part` is slower / larger (`above`) or faster / smaller than projected.
-std::string hint(const std::string& part, bool above) {
+std::string hint(const std::string& part, bool above, strategy::Variant variant) {
   if (part == "compute")
     return above ? "kernel efficiency (cuDNN algorithm choice, tensor cores, per-GPU work too "
                    "small to fill the GPU), the input pipeline (host data loading and decoding), "
@@ -33,9 +33,12 @@ std::string hint(const std::string& part, bool above) {
                    "than the system's levels assume), the NCCL algorithm and protocol "
                    "(NCCL_DEBUG=INFO, NCCL_ALGO), GPUDirect RDMA, and the system file's "
                    "bandwidth and latency (paradise calibrate with nccl-tests)"
-                 : "overlap with the backward pass or in-network reduction the model does not "
-                   "have (try --variant paradise), or a pessimistic system file (paradise "
-                   "calibrate with nccl-tests)";
+                 : std::string(variant == strategy::Variant::Paradl
+                                   ? "overlap with the backward pass or in-network reduction "
+                                     "the model does not have (try --variant paradise)"
+                                   : "more overlap with the backward pass than the model's "
+                                     "bucketed one, or in-network reduction (SHARP)") +
+                       ", or a pessimistic system file (paradise calibrate with nccl-tests)";
   return above ? "allocator fragmentation (reserved vs allocated memory), convolution workspace, "
                  "NCCL buffers and the framework's context"
                : "activation checkpointing or in-place operations in the run, or a measurement "
@@ -77,7 +80,7 @@ RankGroup concordance(const std::vector<double>& measured, const std::vector<dou
   return g;
 }
 
-Anomaly diagnose(const MeasuredRun& run, const RowResult& row) {
+Anomaly diagnose(const MeasuredRun& run, const RowResult& row, strategy::Variant variant) {
   struct Part {
     std::string name;
     std::optional<double> measured;
@@ -109,7 +112,7 @@ Anomaly diagnose(const MeasuredRun& run, const RowResult& row) {
     a.cause = worst->name + " diverges most: measured " + show(*worst->measured) +
               (memory ? "" : per) + ", projected " + show(worst->projected) + " (" +
               ratio_text(*worst->measured, worst->projected) + ")";
-    a.hint = hint(worst->name, *worst->measured > worst->projected);
+    a.hint = hint(worst->name, *worst->measured > worst->projected, variant);
     return a;
   }
   const double compute = row.projected_compute_s.value_or(0);
@@ -122,7 +125,7 @@ Anomaly diagnose(const MeasuredRun& run, const RowResult& row) {
             "; no measured parts in the row, and " + a.part + " is " + fixed(share, 1) +
             "% of the projection (" + seconds_text(compute) + " compute, " + seconds_text(comm) +
             " communication" + per + ")";
-  a.hint = hint(a.part, row.measured_s.value_or(0) > row.projected_s.value_or(0));
+  a.hint = hint(a.part, row.measured_s.value_or(0) > row.projected_s.value_or(0), variant);
   return a;
 }
 
@@ -178,7 +181,7 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
     r.relative_error = (*r.projected_s - *r.measured_s) / *r.measured_s;
     r.projected_epoch_s = p.epoch_time_s;
     r.measured_epoch_s = run.epoch_s ? *run.epoch_s : *run.iteration_s * iterations;
-    if (std::abs(*r.relative_error) > o.threshold) r.anomaly = diagnose(run, r);
+    if (std::abs(*r.relative_error) > o.threshold) r.anomaly = diagnose(run, r, o.variant);
   }
   return out;
 }

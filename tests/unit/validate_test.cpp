@@ -90,6 +90,13 @@ TEST(Diagnose, NamesThePartThatDivergesMost) {
   const Anomaly d = diagnose(run, row);
   EXPECT_EQ(d.part, "compute");
   EXPECT_NE(d.cause.find("90.9%"), std::string::npos) << d.cause;  // 1.0 / 1.1
+  // communication faster than projected: only ParaDL's variant is told to try the other
+  run.communication_s = 0.02;
+  EXPECT_NE(diagnose(run, row, strategy::Variant::Paradl).hint.find("try --variant paradise"),
+            std::string::npos);
+  const Anomaly p = diagnose(run, row, strategy::Variant::Paradise);
+  EXPECT_EQ(p.part, "communication");
+  EXPECT_EQ(p.hint.find("--variant"), std::string::npos) << p.hint;
 }
 
 }  // namespace

@@ -104,7 +104,8 @@ Summary summarize(const std::vector<RowResult>& rows);
 
 /// The likely cause of a row's divergence: the measured part (compute, communication,
 /// memory) that diverges most from its projection, or without parts the part that dominates
-/// the projection; with a hint of what to check.
-Anomaly diagnose(const MeasuredRun& run, const RowResult& row);
+/// the projection; with a hint of what to check (worded for the variant that projected it).
+Anomaly diagnose(const MeasuredRun& run, const RowResult& row,
+                 strategy::Variant variant = strategy::Variant::Paradl);
 
 }  // namespace paradise::validate
