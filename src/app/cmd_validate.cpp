@@ -230,6 +230,7 @@ int run_validate(const Args& args) {
     throw InputError("--format '" + format + "': expected table or json");
   std::ifstream in(measured);
   if (!in) throw InputError("--measured '" + measured + "': cannot open the file");
+  skip_utf8_bom(in);
   const auto runs = validate::read_runs(in, measured, system);
   const auto rows = validate::evaluate(runs, o);
   const auto summary = validate::summarize(rows);

@@ -126,6 +126,7 @@ SweepFile read_sweep_file(const std::string& path) {
     throw InputError(path + ": is a directory, not a sweep file");
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open sweep file");
+  skip_utf8_bom(in);
   std::stringstream buffer;
   buffer << in.rdbuf();
   f.text = buffer.str();

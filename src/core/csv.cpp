@@ -79,6 +79,7 @@ CsvTable read_csv(std::istream& in, const std::string& file) {
 CsvTable read_csv_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open the file");
+  skip_utf8_bom(in);
   return read_csv(in, path);
 }
 

@@ -7,6 +7,17 @@
 
 namespace paradise {
 
+void skip_utf8_bom(std::istream& in) {
+  static constexpr char bom[] = "\xEF\xBB\xBF";
+  for (int k = 0; k < 3; ++k) {
+    if (in.peek() != static_cast<unsigned char>(bom[k])) {
+      for (int back = k; back > 0; --back) in.unget();  // not a mark: the bytes stay
+      return;
+    }
+    in.get();
+  }
+}
+
 std::string_view trim(std::string_view s) {
   const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);

@@ -212,6 +212,7 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
 ModelFile read_model_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open model file");
+  skip_utf8_bom(in);
   return parse_model_file(in, path);
 }
 

@@ -28,6 +28,7 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
     throw InputError(spec + ": no such model file");
   if (!std::filesystem::is_regular_file(spec)) zoo_entry(spec);  // throws: lists the zoo
   std::ifstream probe(spec);
+  skip_utf8_bom(probe);
   std::string first;
   while (std::getline(probe, first) && (trim(first).empty() || trim(first).front() == '#')) {
   }

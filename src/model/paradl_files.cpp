@@ -170,6 +170,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
 ParaDlNet read_paradl_net(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open ParaDL model file");
+  skip_utf8_bom(in);
   return parse_paradl_net(in, path);
 }
 
@@ -207,6 +208,7 @@ std::vector<bool> parse_layer_config(std::istream& in, const std::string& file_n
 std::vector<bool> read_layer_config(const std::string& path, const ModelStats& model) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open layer configuration file");
+  skip_utf8_bom(in);
   return parse_layer_config(in, path, model);
 }
 

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
 
 namespace paradise::system {
 namespace {
@@ -93,6 +94,7 @@ System find_system(std::string_view name_or_path) {
   if (std::filesystem::is_regular_file(path)) {
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot open system file");
+    skip_utf8_bom(in);
     return parse_system_file(in, path);
   }
   if (std::filesystem::is_directory(path))

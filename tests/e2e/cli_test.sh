@@ -302,6 +302,10 @@ expect_rc 2 "predict missing model file" -- "$paradise" predict --model "$tmp/no
 grep -q "error: $tmp/nothere.model: no such model file" "$tmp/err" && ok || bad "missing model file: $(cat "$tmp/err")"
 expect_rc 2 "predict missing system file" -- "$paradise" predict --model resnet50 --dataset imagenet --system "$tmp/nothere.system" --gpus 1 --batch 1
 grep -q "error: $tmp/nothere.system: no such system file" "$tmp/err" && ok || bad "missing system file: $(cat "$tmp/err")"
+# a byte-order mark (Excel's "CSV UTF-8", Notepad) does not hide a file's first line
+printf '\xEF\xBB\xBFmodel bom\ninput 3x8x8\nc1 conv out=4 k=3\n' > "$tmp/bom.model"
+expect_rc 0 "model file with a BOM" -- "$paradise" models --show "$tmp/bom.model"
+grep -q "c1" "$tmp/out" && ok || bad "model file with a BOM: $(cat "$tmp/out" "$tmp/err")"
 # a stray word is refused by name, not ignored (an unquoted "*2" of a range)
 expect_rc 2 "predict stray argument" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 extra
 grep -q "error: unexpected argument 'extra'" "$tmp/err" && ok || bad "stray argument: $(cat "$tmp/err")"

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
@@ -45,4 +47,22 @@ TEST(WithCommas, GroupsThousands) {
 }
 
 }  // namespace
+// Excel's "CSV UTF-8" and Notepad start a file with EF BB BF; the first line then reads as
+// written. Bytes that only begin like the mark stay.
+TEST(Text, Utf8ByteOrderMarkIsSkipped) {
+  std::istringstream marked("\xEF\xBB\xBFmodel,gpus\n");
+  skip_utf8_bom(marked);
+  std::string line;
+  std::getline(marked, line);
+  EXPECT_EQ(line, "model,gpus");
+  std::istringstream plain("model\n");
+  skip_utf8_bom(plain);
+  std::getline(plain, line);
+  EXPECT_EQ(line, "model");
+  std::istringstream near("\xEF\xBBx\n");  // not a mark: every byte kept
+  skip_utf8_bom(near);
+  std::getline(near, line);
+  EXPECT_EQ(line, "\xEF\xBBx");
+}
+
 }  // namespace paradise

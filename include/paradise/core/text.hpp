@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,9 @@
 namespace paradise {
 
 std::string_view trim(std::string_view s);
+/// Consumes a UTF-8 byte-order mark (EF BB BF: Excel's "CSV UTF-8", Notepad) at the start of
+/// a text file, so that its first line reads as written; anything else is left unread.
+void skip_utf8_bom(std::istream& in);
 std::vector<std::string_view> split(std::string_view s, char sep);
 std::string lower(std::string_view s);
 
