@@ -58,6 +58,10 @@ grep -q 'stub args: sweep small.ini -o o.h5$' s2.log || fail "--resume without a
 touch o.h5.resume
 run small.ini o.h5 -- --checkpoint 5 >s3.log || fail "stub run failed: $(cat s3.log)"
 grep -q 'stub args: sweep small.ini -o o.h5 --resume --checkpoint 5$' s3.log || fail "no --resume with OUT.h5.tmp and OUT.h5.resume: $(cat s3.log)"
+# a dry run writes nothing, and the runner does not say it did
+PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 1 small.ini dry.h5 --dry-run >dry.log 2>&1 || fail "dry run: $(cat dry.log)"
+[ ! -e dry.h5 ] && grep -q "dry run: nothing evaluated, dry.h5 not written" dry.log && ! grep -q "wrote dry.h5" dry.log ||
+  fail "dry run said: $(cat dry.log)"
 rc=0; STUB_RC=3 run small.ini o.h5 >s4.log 2>&1 || rc=$?
 [ "$rc" -eq 3 ] || fail "the binary's exit code 3 came back as $rc"
 cat >fake-mpiexec <<'FAKE'
