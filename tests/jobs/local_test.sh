@@ -85,4 +85,13 @@ printf '#!/usr/bin/env bash\necho "grid: 10 cells"\necho "estimated time: 1.0 s 
 chmod +x oldbin
 rc=0; PARADISE_BIN=$dir/oldbin "$root/jobs/suggest" small.ini >old.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "format changed" old.log || fail "jobs/suggest on an unknown dry-run format: exit $rc, $(cat old.log)"
+# 5. paths the scheduler lines must carry whole: a space (quoted for pasting), a comma
+# (qsub -v splits its list there: refused by name)
+cp small.ini "with space.ini"
+PARADISE_BIN=$bin "$root/jobs/suggest" "with space.ini" >space.log 2>&1 || fail "suggest with a space: $(cat space.log)"
+grep -qF 'jobs/slurm/sweep.sbatch with\ space.ini OUT.h5' space.log || fail "suggest does not quote the path: $(cat space.log)"
+cp small.ini "a,b.ini"
+rc=0; "$root/jobs/submit" --print --scheduler pbs "a,b.ini" out.h5 >comma.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "'a,b.ini' holds a comma, which qsub -v cannot pass" comma.log ||
+  fail "submit with a comma for PBS: exit $rc, $(cat comma.log)"
 echo "local_test: PASS"
