@@ -194,6 +194,12 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
     }
     if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && !stride_given)
       l.window.stride = l.window.kernel;
+    // PyTorch's ConvTranspose: output padding must be smaller than the stride or the dilation
+    for (std::size_t u = 0; u < l.window.output_padding.size(); ++u) {
+      if (l.window.output_padding[u] >= std::max(l.window.stride[u], l.window.dilation[u]))
+        fail_input(o, "outpad", std::to_string(l.window.output_padding[u]),
+                   "must be smaller than the stride or the dilation (PyTorch's ConvTranspose)");
+    }
     if (l.inputs.empty()) l.inputs.push_back(static_cast<int>(graph->layers().size()) - 1);
     if ((l.op == Op::Add || l.op == Op::Concat) && l.inputs.size() < 2) {
       fail_input(o, "layer", l.name, "op '" + w[1] + "' needs from=A,B with at least two layers");

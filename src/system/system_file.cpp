@@ -52,6 +52,14 @@ Setter text(std::string& target) {
   return [&target](const std::string& v, const Origin&, const std::string&) { target = v; };
 }
 
+// A name: what tables, sweep axes and file attributes show, so never empty.
+Setter name(std::string& target) {
+  return [&target](const std::string& v, const Origin& o, const std::string& key) {
+    if (v.empty()) fail_input(o, key, v, "must not be empty");
+    target = v;
+  };
+}
+
 void apply(const IniSection& section, const std::map<std::string, Setter>& keys,
            const std::vector<std::string>& required, const std::string& file) {
   for (const auto& e : section.entries) {
@@ -81,7 +89,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
     if (section.name == "system") {
       has_system = true;
       apply(section,
-            {{"name", text(s.name)},
+            {{"name", name(s.name)},
              {"description", text(s.description)},
              {"gpus_per_node", integer(s.gpus_per_node)},
              {"max_gpus", integer(s.max_gpus)},
@@ -91,7 +99,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
     } else if (section.name == "gpu") {
       has_gpu = true;
       apply(section,
-            {{"name", text(s.gpu.name)},
+            {{"name", name(s.gpu.name)},
              {"memory_GB", number(s.gpu.memory_bytes, 1e9, true, 1e6)},
              {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true, 1e6)},
              {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true, 1e6)},

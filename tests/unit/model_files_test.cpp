@@ -77,6 +77,12 @@ TEST(ModelFile, ErrorsNameFileLineKeyAndValue) {
   EXPECT_EQ(error_of("input 3x8x8\n").substr(0, 27), "net.model:1: statement 'inp");
   EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=3\nc relu\n"),
             "net.model:4: layer 'c': duplicate layer name");
+  // torch.nn.ConvTranspose2d: "output padding must be smaller than either stride or dilation"
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv_transpose out=4 k=3 s=2 outpad=2\n"),
+            "net.model:3: outpad '2': must be smaller than the stride or the dilation "
+            "(PyTorch's ConvTranspose)");
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv_transpose out=4 k=3 s=2 outpad=1\n"),
+            "no error");
 }
 
 // Shape errors surface when the graph meets an input, but still name the layer's line.

@@ -86,6 +86,12 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   std::string bad = kFile;
   bad.replace(bad.find("latency_us = 5"), 14, "latency_ms = 5");
   EXPECT_EQ(error_of(bad).substr(0, 36), "x.system:17: latency_ms '5': unknown");
+  // a name shows in tables, sweep axes and attributes: never empty
+  std::string unnamed = kFile;
+  unnamed.replace(unnamed.find("name = "),
+                  unnamed.find('\n', unnamed.find("name = ")) - unnamed.find("name = "), "name =");
+  EXPECT_NE(error_of(unnamed).find(": name '': must not be empty"), std::string::npos)
+      << error_of(unnamed);
   std::string negative = kFile;
   negative.replace(negative.find("memory_GB = 32"), 14, "memory_GB = -1");
   EXPECT_EQ(error_of(negative), "x.system:7: memory_GB '-1': must be > 0");
