@@ -133,6 +133,11 @@ Measurement parse_nccl_tests(std::istream& in, const std::string& file, std::int
     fail_input({file, 0}, "", "",
                "no nccl-tests table (a '#  size  count  type ... time  algbw  busbw' header)");
   if (m.samples.empty()) fail_input({file, header_line}, "", "", "no rows under the table header");
+  if (ranks > 0 && rank_lines > 0 && ranks != rank_lines)
+    fail_input({file, 0}, "GPUS", std::to_string(ranks),
+               "the output's '#  Rank' lines name " + std::to_string(rank_lines) +
+                   " GPUs (drop :GPUS, or give the file of the " + std::to_string(ranks) +
+                   "-GPU run)");
   m.ranks = ranks > 0 ? ranks : rank_lines > 0 ? rank_lines : threads * gpus;
   // nccl-tests doc/PERFORMANCE.md: busbw = algbw x 2(p-1)/p (allreduce), (p-1)/p
   // (allgather, reduce-scatter), 1 (sendrecv)
@@ -166,7 +171,10 @@ Measurement parse_nccl_tests(std::istream& in, const std::string& file, std::int
   if (m.form == Form::PointToPoint && m.ranks < 2) m.ranks = 2;
   if (m.ranks < 2)
     fail_input({file, 0}, "", "",
-               "no GPU count in the output ('#  Rank' lines): give it (FILE:LEVEL:GPUS)");
+               rank_lines == 1
+                   ? "one '#  Rank' line: the run used 1 GPU, a collective needs 2 or more"
+                   : "no GPU count in the output ('#  Rank' lines): give it "
+                     "(FILE:LEVEL:GPUS)");
   return m;
 }
 

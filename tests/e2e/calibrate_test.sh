@@ -126,6 +126,7 @@ bad_input "has no level 'fabric'; its levels: nvlink, leaf, spine" -- --system d
   --nccl "$tmp/all_reduce_perf.out:fabric" -o "$tmp/x.system"
 bad_input "expected FILE:LEVEL[:GPUS]" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out" -o "$tmp/x.system"
 bad_input "GPUS 1: a measured collective or transfer needs at least 2 GPUs" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink:1" -o "$tmp/x.system"
+bad_input "GPUS '16': the output's '#  Rank' lines name 8 GPUs" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink:16" -o "$tmp/x.system"
 bad_input "GPUS 0: a measured collective or transfer needs at least 2 GPUs" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink:0" -o "$tmp/x.system"
 bad_input "calibrated by another measurement" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" \
   --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/x.system"
