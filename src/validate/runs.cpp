@@ -2,7 +2,10 @@
 // once per distinct value so that a bad one is reported with its file, line and column.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
+#include <string>
 
 #include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
@@ -52,6 +55,39 @@ void check_name(std::set<std::string>& seen, const std::string& value, const Ori
   } catch (const InputError& e) {
     fail_input(o, "column " + column, value, e.what());
   }
+}
+
+// A row's measurements must agree: a part no longer than the whole it is part of (per
+// iteration when measured_iteration_s is given, else per epoch), and an epoch within a factor
+// of 2 of the iteration times the iterations (epochs also hold evaluation and I/O).
+std::string text_of(double v, int digits = 6) {
+  std::ostringstream t;
+  t.precision(digits);
+  t << v;
+  return t.str();
+}
+
+void check_consistent(const MeasuredRun& r, const Origin& o) {
+  const bool per_iteration = r.iteration_s.has_value();
+  const double whole = per_iteration ? *r.iteration_s : *r.epoch_s;
+  const char* whole_name = per_iteration ? "measured_iteration_s" : "measured_epoch_s";
+  const auto part = [&](const std::optional<double>& v, const char* name) {
+    if (v && *v > whole * (1 + 1e-9))
+      fail_input(o, std::string("column ") + name, text_of(*v),
+                 std::string("more than ") + whole_name + " " + text_of(whole) +
+                     ": a part cannot take longer than the whole");
+  };
+  part(r.compute_s, "measured_compute_s");
+  part(r.communication_s, "measured_communication_s");
+  if (!r.iteration_s || !r.epoch_s || r.batch < 1) return;
+  // an invalid dataset name was refused above
+  const std::int64_t samples = model::find_dataset(r.dataset).samples;
+  const double iterations = static_cast<double>((samples + r.batch - 1) / r.batch);
+  const double ratio = *r.epoch_s / (*r.iteration_s * iterations);
+  if (ratio < 0.5 || ratio > 2)
+    fail_input(o, "column measured_epoch_s", text_of(*r.epoch_s),
+               text_of(ratio, 3) + "x measured_iteration_s x " + text_of(iterations, 12) +
+                   " iterations: the two disagree (give one, or check the units)");
 }
 
 }  // namespace
@@ -153,6 +189,7 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
     if (system_override.empty())
       check_name(systems, r.system, o, "system",
                  [](const std::string& v) { system::find_system(v); });
+    check_consistent(r, o);
     runs.push_back(std::move(r));
   }
   if (runs.empty()) fail_input({file, t.header_line}, "", "", "no measured runs after the header");

@@ -225,6 +225,12 @@ bad_csv "bad.csv:2" "column measured_iteration_s ''" -- \
   "$head"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,"
 bad_csv "bad.csv:1" "column 'accuracy'" -- \
   "$head,accuracy"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,0.9"
+# measurements that contradict each other: a part longer than the whole; an epoch that is
+# not about the iteration x ceil(1,281,167 / 512) = 2,503 iterations (here 1 / (0.3 x 2503))
+bad_csv "bad.csv:2" "column measured_compute_s '0.9'" "more than measured_iteration_s 0.3" -- \
+  "$head,measured_compute_s"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,0.9"
+bad_csv "bad.csv:2" "column measured_epoch_s '1'" "0.00133x measured_iteration_s x 2503 iterations" -- \
+  "$head,measured_epoch_s"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,1"
 expect_rc 2 "missing file" -- "$paradise" validate --measured "$tmp/nosuch.csv"
 grep -qF "nosuch.csv" "$tmp/err" && ok || bad "missing file named"
 expect_rc 2 "bad threshold" -- "$paradise" validate --measured "$runs" --threshold 0
