@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string_view>
 
 #include "commands.hpp"
@@ -224,8 +225,11 @@ int run_validate(const Args& args) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   o.variant = *v;
-  if (!(o.threshold > 0))
-    throw InputError("--threshold '" + std::to_string(o.threshold) + "': must be > 0");
+  if (!(o.threshold > 0)) {
+    std::ostringstream given;  // as typed, not std::to_string's six decimals
+    given << o.threshold;
+    throw InputError("--threshold '" + given.str() + "': must be > 0");
+  }
   if (format != "table" && format != "json")
     throw InputError("--format '" + format + "': expected table or json");
   std::ifstream in(measured);

@@ -119,7 +119,7 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
     if (!b.found) {
       row.assign(grid.axes().size() + 1, "-");
       row[0] = models[m];
-      row[1] = "no feasible configuration";
+      row.back() = "none feasible";  // in the time column: the others are axis values
       t.add_row(row);
       continue;
     }

@@ -85,10 +85,14 @@ Shape windowed(const Graph& g, const Layer& l, const Shape& in, std::int64_t out
                                   l.ceil_mode);
     }
     if (out.size[u] < 1) {
-      fail_layer(g, l,
-                 "input " + in.str() + " is too small for kernel " + extents(w.kernel, in.rank) +
-                     " (output extent " + std::to_string(out.size[u]) +
-                     "); use a larger input resolution");
+      fail_layer(
+          g, l,
+          "input " + in.str() + " is too small for kernel " + extents(w.kernel, in.rank) +
+              (w.dilation[u] > 1 ? " dilated " + std::to_string(w.dilation[u]) + "x (it spans " +
+                                       std::to_string(w.dilation[u] * (w.kernel[u] - 1) + 1) + ")"
+                                 : "") +
+              " (output extent " + std::to_string(out.size[u]) +
+              "); use a larger input resolution");
     }
   }
   if (!out.within_limits()) fail_layer(g, l, "output " + out.str() + " " + kTooLarge);

@@ -126,6 +126,8 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
     }
     if (w.size() < 2) fail_input(o, "layer", w[0], "expected 'NAME OP [key=value ...]'");
     const auto spec_it = op_specs().find(w[1]);
+    if (spec_it == op_specs().end() && (w[0] == "model" || w[0] == "input"))
+      fail_input(o, "statement", w[0], "given twice (a file has one model and one input line)");
     if (spec_it == op_specs().end()) fail_input(o, "op", w[1], "unknown op; known: " + known_ops());
     const OpSpec& spec = spec_it->second;
     Layer l;

@@ -77,6 +77,9 @@ TEST(ModelFile, ErrorsNameFileLineKeyAndValue) {
   EXPECT_EQ(error_of("input 3x8x8\n").substr(0, 27), "net.model:1: statement 'inp");
   EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=3\nc relu\n"),
             "net.model:4: layer 'c': duplicate layer name");
+  EXPECT_EQ(
+      error_of("model m\ninput 3x8x8\nmodel y\n"),
+      "net.model:3: statement 'model': given twice (a file has one model and one input line)");
   // torch.nn.ConvTranspose2d: "output padding must be smaller than either stride or dilation"
   EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv_transpose out=4 k=3 s=2 outpad=2\n"),
             "net.model:3: outpad '2': must be smaller than the stride or the dilation "
