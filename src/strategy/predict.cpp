@@ -266,8 +266,16 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     // HyPar-Flow: each stage's replicas allreduce its gradients; the stages' communicators
     // run at once, sharing the nodes' adapters (one stage: one flat communicator, as data's)
     const std::int64_t flows = stages == 1 ? 0 : std::min(stages, w.system.gpus_per_node);
-    const auto x = paradise_allreduce(w, c, replicas, c.gpus, max_params * element_bytes(c), flows);
-    b.comm("gradient allreduce per stage across replicas", x.label, "GE", replicas, x.seconds);
+    // the gradients are accumulated over the micro-batches and reduced in buckets during the
+    // last one's backward pass (DDP's no_sync, Megatron's overlap_grad_reduce): on the
+    // slowest stage, one slot of the (p + S - 1) per iteration, its backward share
+    const double iteration = b.compute_s() / b.iterations();
+    const double last_backward = iteration / (p + S - 1) * b.backward_share();
+    const auto g = overlapped_exchange(
+        c, max_params * element_bytes(c), iteration - last_backward, last_backward,
+        [&](double n) { return paradise_allreduce(w, c, replicas, c.gpus, n, flows); });
+    b.comm("gradient allreduce per stage across replicas", g.label, "GE", replicas, g.total_s);
+    b.overlapped(g.total_s - g.exposed_s);
   }
   if (paradise(c)) {
     // activations of the micro-batches in flight on the stage where they weigh most: all S

@@ -352,6 +352,16 @@ TEST(ParadiseVariant, DataPipelineIsReplicatedPipelinesPlusAStageAllreduce) {
   // (to the rounding of ceil(D / B) iterations: 626 x 8 vs 5,005)
   EXPECT_NEAR(h.epoch_compute_s, one.epoch_compute_s / 8, 1e-3 * h.epoch_compute_s);
   EXPECT_GT(part_s(h, "gradient allreduce per stage across replicas"), 0);
+  // the stage's buckets are reduced during the last micro-batch's backward pass: what is
+  // hidden is at most that allreduce and at most one of the (p + S - 1) = 15 slots of
+  // compute; blocking (the policy off) hides none of it, only the stage transfers
+  auto blocking = hybrid;
+  blocking.policies.overlap_gradients = false;
+  const auto b = predict(w, blocking);
+  const double hidden = h.epoch_overlapped_s - b.epoch_overlapped_s;
+  EXPECT_GT(hidden, 0);
+  EXPECT_LE(hidden, part_s(h, "gradient allreduce per stage across replicas"));
+  EXPECT_LE(hidden, h.epoch_compute_s / 15);
   hybrid.gpus = 8;  // one replica: no allreduce
   for (const auto& c : predict(w, hybrid).communication)
     EXPECT_EQ(c.name.find("gradient"), std::string_view::npos);
