@@ -21,12 +21,15 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
       return m;
     }
   }
-  if (std::filesystem::is_directory(spec))
+  std::error_code ec;  // a name too long for a path is just not a file
+  if (std::filesystem::is_directory(spec, ec))
     throw InputError(spec + ": is a directory, not a model file");
-  // a path (built-in names have no '/' or '.') that is not there: say so, not "unknown"
-  if (!std::filesystem::exists(spec) && spec.find_first_of("/.") != std::string::npos)
+  // a path (a '/', or a model file's extension) that is not there: say so, not "unknown"
+  const bool path_like = spec.find('/') != std::string::npos || spec.ends_with(".model") ||
+                         spec.find(".net") != std::string::npos;
+  if (!std::filesystem::exists(spec, ec) && path_like)
     throw InputError(spec + ": no such model file");
-  if (!std::filesystem::is_regular_file(spec)) zoo_entry(spec);  // throws: lists the zoo
+  if (!std::filesystem::is_regular_file(spec, ec)) zoo_entry(spec);  // throws: lists the zoo
   std::ifstream probe(spec);
   skip_utf8_bom(probe);
   std::string first;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <numeric>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include "paradise/cost/collectives.hpp"
 #include "strategy_detail.hpp"
@@ -212,6 +214,7 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   // per-sample saved bytes (1F1B: stage g keeps at most p - g; GPipe: all S)
   const double e = element_bytes(c);
   double max_in_flight_saved = 0;
+  std::vector<double> params_of_stage;
   const bool recompute = paradise(c) && c.policies.recompute_activations;
   const auto saved_bytes = [e](const model::LayerStats& l) {
     return static_cast<double>(l.saved_elements) * e + static_cast<double>(l.saved_fixed_bytes);
@@ -234,6 +237,7 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     max_mem = std::max(max_mem, mem);
     max_paradise_s = std::max(max_paradise_s, paradise_s);
     max_params = std::max(max_params, stage_params);
+    params_of_stage.push_back(stage_params);
     const double flight = c.policies.one_f_one_b ? std::min(S, p - static_cast<double>(g)) : S;
     // with recomputation: the stage's input per micro-batch in flight, and one
     // micro-batch's activations recomputed at a time (cost-model-notes §6.1)
@@ -267,15 +271,25 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     // run at once, sharing the nodes' adapters (one stage: one flat communicator, as data's)
     const std::int64_t flows = stages == 1 ? 0 : std::min(stages, w.system.gpus_per_node);
     // the gradients are accumulated over the micro-batches and reduced in buckets during the
-    // last one's backward pass (DDP's no_sync, Megatron's overlap_grad_reduce): on the
-    // slowest stage, one slot of the (p + S - 1) per iteration, its backward share
+    // last one's backward pass (DDP's no_sync, Megatron's overlap_grad_reduce), one backward
+    // share of a slot (of the p + S - 1 per iteration); stage g's ends g such passes before
+    // stage 0's, the end of the iteration, and its exchange may run on until then. The
+    // stages exchange at once: the longest and the most exposed count.
     const double iteration = b.compute_s() / b.iterations();
     const double last_backward = iteration / (p + S - 1) * b.backward_share();
-    const auto g = overlapped_exchange(
-        c, max_params * element_bytes(c), iteration - last_backward, last_backward,
-        [&](double n) { return paradise_allreduce(w, c, replicas, c.gpus, n, flows); });
-    b.comm("gradient allreduce per stage across replicas", g.label, "GE", replicas, g.total_s);
-    b.overlapped(g.total_s - g.exposed_s);
+    double total = 0, exposed = 0;
+    std::string_view label;
+    for (std::size_t g = 0; g < params_of_stage.size(); ++g) {
+      const double lead = c.policies.overlap_gradients ? static_cast<double>(g) * last_backward : 0;
+      const auto x = overlapped_exchange(
+          c, params_of_stage[g] * element_bytes(c), iteration - lead - last_backward, last_backward,
+          [&](double n) { return paradise_allreduce(w, c, replicas, c.gpus, n, flows); });
+      if (x.total_s > total) label = x.label;
+      total = std::max(total, x.total_s);
+      exposed = std::max(exposed, std::max(0.0, x.exposed_s - lead));
+    }
+    b.comm("gradient allreduce per stage across replicas", label, "GE", replicas, total);
+    b.overlapped(total - exposed);
   }
   if (paradise(c)) {
     // activations of the micro-batches in flight on the stage where they weigh most: all S

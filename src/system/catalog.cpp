@@ -91,16 +91,18 @@ System find_system(std::string_view name_or_path) {
     if (s.name == name_or_path) return s;
   }
   const std::string path(name_or_path);
-  if (std::filesystem::is_regular_file(path)) {
+  if (std::error_code regular; std::filesystem::is_regular_file(path, regular)) {
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot open system file");
     skip_utf8_bom(in);
     return parse_system_file(in, path);
   }
-  if (std::filesystem::is_directory(path))
+  std::error_code ec;  // a name too long for a path is just not a file
+  if (std::filesystem::is_directory(path, ec))
     throw InputError(path + ": is a directory, not a system file");
-  // a path (built-in names have no '/' or '.') that is not there: say so, not "unknown"
-  if (!std::filesystem::exists(path) && path.find_first_of("/.") != std::string::npos)
+  // a path (a '/', or the .system extension) that is not there: say so, not "unknown"
+  if (!std::filesystem::exists(path, ec) &&
+      (path.find('/') != std::string::npos || path.ends_with(".system")))
     throw InputError(path + ": no such system file");
   std::string known;
   for (const auto& s : builtin_systems()) known += (known.empty() ? "" : ", ") + s.name;

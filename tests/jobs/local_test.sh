@@ -91,6 +91,9 @@ cp small.ini "with space.ini"
 PARADISE_BIN=$bin "$root/jobs/suggest" "with space.ini" >space.log 2>&1 || fail "suggest with a space: $(cat space.log)"
 grep -qF 'jobs/slurm/sweep.sbatch with\ space.ini OUT.h5' space.log || fail "suggest does not quote the path: $(cat space.log)"
 cp small.ini "a,b.ini"
+PARADISE_BIN=$bin "$root/jobs/suggest" "a,b.ini" >suggest_comma.log 2>&1 || fail "suggest with a comma: $(cat suggest_comma.log)"
+grep -q "qsub: 'a,b.ini' holds a comma" suggest_comma.log && ! grep -q "^  qsub -l" suggest_comma.log ||
+  fail "suggest printed a qsub line qsub would cut: $(cat suggest_comma.log)"
 rc=0; "$root/jobs/submit" --print --scheduler pbs "a,b.ini" out.h5 >comma.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "'a,b.ini' holds a comma, which qsub -v cannot pass" comma.log ||
   fail "submit with a comma for PBS: exit $rc, $(cat comma.log)"

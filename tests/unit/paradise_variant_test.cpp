@@ -361,7 +361,18 @@ TEST(ParadiseVariant, DataPipelineIsReplicatedPipelinesPlusAStageAllreduce) {
   const double hidden = h.epoch_overlapped_s - b.epoch_overlapped_s;
   EXPECT_GT(hidden, 0);
   EXPECT_LE(hidden, part_s(h, "gradient allreduce per stage across replicas"));
-  EXPECT_LE(hidden, h.epoch_compute_s / 15);
+  // stage g's last backward pass ends g passes before stage 0's: at most g + 1 of them
+  EXPECT_LE(hidden, 8 * h.epoch_compute_s / 15);
+  // VGG-16's weights are mostly its dense layers (124 M of 138 M) at the end of the model:
+  // the late stages' exchanges have more backward passes to run in, and beat blocking
+  const auto vgg = make_workload({"vgg16", "imagenet", "abci", "", 0});
+  auto v = paradise_config(Kind::DataPipeline, 64, 1024);
+  v.p2 = 4;
+  v.segments = 8;
+  const auto overlapped = predict(vgg, v);
+  v.policies.overlap_gradients = false;
+  const auto blocked = predict(vgg, v);
+  EXPECT_LT(overlapped.epoch_time_s, blocked.epoch_time_s);
   hybrid.gpus = 8;  // one replica: no allreduce
   for (const auto& c : predict(w, hybrid).communication)
     EXPECT_EQ(c.name.find("gradient"), std::string_view::npos);
