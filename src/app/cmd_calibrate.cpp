@@ -2,6 +2,8 @@
 // measurements per network level and the roofline's GEMM efficiency curve fitted to per-layer
 // measured times of a model, with the fit quality (residual per message size, efficiency per
 // layer, error per batch, also for batches left out of the fit) printed.
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <filesystem>
@@ -267,11 +269,16 @@ int run_calibrate(const Args& args) {
   if (!output.empty()) {
     const std::filesystem::path out_path(output);
     const auto dir = out_path.has_parent_path() ? out_path.parent_path() : ".";
-    if (std::filesystem::is_directory(out_path) || !std::filesystem::is_directory(dir))
-      throw InputError("-o '" + output + "': cannot write the file (" +
-                       (std::filesystem::is_directory(out_path) ? "a directory"
-                                                                : "no directory " + dir.string()) +
-                       ")");
+    std::string why;
+    if (std::filesystem::is_directory(out_path)) {
+      why = "a directory";
+    } else if (!std::filesystem::is_directory(dir)) {
+      why = "no directory " + dir.string();
+    } else if (::access(dir.c_str(), W_OK) != 0 ||
+               (std::filesystem::exists(out_path) && ::access(output.c_str(), W_OK) != 0)) {
+      why = "no permission to write there";
+    }
+    if (!why.empty()) throw InputError("-o '" + output + "': cannot write the file (" + why + ")");
   }
   std::vector<Source> sources;
   for (const auto& n : nccl) sources.push_back(parse_source("--nccl", n));
