@@ -136,12 +136,15 @@ expect_rc 2 "output in a missing directory" -- "$paradise" sweep "$sweeps/quicks
 grep -q "cannot create" "$tmp/err" && ok || bad "missing directory message: $(cat "$tmp/err")"
 rm -rf "$h5dir"
 bad_ini=$tmp/cli_sweep.ini
-printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' > $bad_ini
-expect_rc 2 "sweep bad range" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.ini:5: gpus '8..4 \*2': the range ends below its start" "$tmp/err" && ok || bad "bad range names file, line, key, value: $(cat "$tmp/err")"
-printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\nvariant = paradyse\n' > $bad_ini
-expect_rc 2 "sweep unknown variant" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.ini:7: variant 'paradyse': expected paradl or paradise" "$tmp/err" && ok || bad "unknown variant: $(cat "$tmp/err")"
+sweep_refuses() {  # sweep_refuses SWEEP_TEXT (printf format) MESSAGE (a fixed string)
+  printf "$1" > $bad_ini
+  expect_rc 2 "sweep refuses: $2" -- "$paradise" sweep $bad_ini --dry-run
+  grep -qF -- "$2" "$tmp/err" && ok || bad "sweep refuses '$2': $(cat "$tmp/err")"
+}
+base='[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\n'  # 6 lines
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' \
+  "cli_sweep.ini:5: gpus '8..4 *2': the range ends below its start"
+sweep_refuses "${base}variant = paradyse\n" "cli_sweep.ini:7: variant 'paradyse': expected paradl or paradise"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
 expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet
@@ -210,28 +213,23 @@ assert ds.attrs["spatial_split"] == "all", ds.attrs
 assert float(ds.epoch_time_s.values.ravel()[0]) == p["epoch_time_s"], (ds.epoch_time_s, p)
 PY
 # an axis lists each value once; the whole value is quoted; an unknown key shows its value
-for case in "gpus = 4, 4|cli_sweep.ini:6: gpus '4, 4': lists 4 more than once" \
-            "strategy = data, data|cli_sweep.ini:6: strategy 'data, data': lists data more than once" \
-            "[memlimit]\nsides = 256, 256|cli_sweep.ini:8: sides '256, 256': lists 256 more than once" \
-            "[output]\nstorage = summary\nreduce = batch, batch|cli_sweep.ini:9: reduce 'batch, batch': lists batch more than once" \
-            "[memlimit]\nbatch = 1..100 *2|cli_sweep.ini:8: batch '1..100 *2': expected LO..HI or LO..HI +STEP, in integers" \
-            "[memlimit]\nfoo = 1|cli_sweep.ini:8: memlimit.foo '1': unknown key"; do
-  printf "[sweep]\nmodel = resnet50\ndataset = imagenet\nbatch = 64\n${case%%|*}\n" > $bad_ini
-  case $case in gpus*) sed -i '4a strategy = data' $bad_ini ;; strategy*) sed -i '4a gpus = 8' $bad_ini ;; *) sed -i '4a strategy = data\ngpus = 8' $bad_ini ;; esac
-  expect_rc 2 "sweep ${case%%|*}" -- "$paradise" sweep $bad_ini --dry-run
-  grep -qF "${case#*|}" "$tmp/err" && ok || bad "${case%%|*}: $(cat "$tmp/err"; cat $bad_ini)"
-done
-printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\ncolour = red\n' > $bad_ini
-expect_rc 2 "sweep unknown key" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.ini:7: sweep.colour" "$tmp/err" && ok || bad "unknown key names its line: $(cat "$tmp/err")"
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 4, 4\nbatch = 64\n' \
+  "cli_sweep.ini:5: gpus '4, 4': lists 4 more than once"
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data, data\ngpus = 8\nbatch = 64\n' \
+  "cli_sweep.ini:4: strategy 'data, data': lists data more than once"
+sweep_refuses "${base}[memlimit]\nsides = 256, 256\n" "cli_sweep.ini:8: sides '256, 256': lists 256 more than once"
+sweep_refuses "${base}[output]\nstorage = summary\nreduce = batch, batch\n" \
+  "cli_sweep.ini:9: reduce 'batch, batch': lists batch more than once"
+sweep_refuses "${base}[memlimit]\nbatch = 1..100 *2\n" \
+  "cli_sweep.ini:8: batch '1..100 *2': expected LO..HI or LO..HI +STEP, in integers"
+sweep_refuses "${base}[memlimit]\nfoo = 1\n" "cli_sweep.ini:8: memlimit.foo '1': unknown key"
+sweep_refuses "${base}colour = red\n" "cli_sweep.ini:7: sweep.colour 'red': unknown key"
 # a key set twice names the second line; a line that is not key = value names its line;
 # a directory is not read as an empty sweep
-printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\nmodel = vgg16\ngpus = 8\nbatch = 64\n' > $bad_ini
-expect_rc 2 "sweep key twice" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.ini:5: sweep.model.*set more than once" "$tmp/err" && ok || bad "key twice names its line: $(cat "$tmp/err")"
-printf '[sweep]  # the grid\nmodel = resnet50\n# a comment\ndataset imagenet\n' > $bad_ini
-expect_rc 2 "sweep malformed line" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.ini:4: .*'dataset imagenet'" "$tmp/err" && ok || bad "malformed line names its line: $(cat "$tmp/err")"
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\nmodel = vgg16\ngpus = 8\nbatch = 64\n' \
+  "cli_sweep.ini:5: sweep.model 'vgg16': set more than once"
+sweep_refuses '[sweep]  # the grid\nmodel = resnet50\n# a comment\ndataset imagenet\n' \
+  "cli_sweep.ini:4: the options configuration file contains an invalid line 'dataset imagenet'"
 expect_rc 2 "sweep of a directory" -- "$paradise" sweep /tmp
 grep -q "/tmp: is a directory" "$tmp/err" && ok || bad "directory: $(cat "$tmp/err")"
 # [layer_times]: measured per-layer times parametrise a model's compute in a sweep. AlexNet's
