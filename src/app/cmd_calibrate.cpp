@@ -2,11 +2,9 @@
 // measurements per network level and the roofline's GEMM efficiency curve fitted to per-layer
 // measured times of a model, with the fit quality (residual per message size, efficiency per
 // layer, error per batch, also for batches left out of the fit) printed.
-#include <unistd.h>
 
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -19,6 +17,7 @@
 #include "paradise/calibrate/roofline_fit.hpp"
 #include "paradise/calibrate/system_writer.hpp"
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/strategy/workload.hpp"
@@ -267,18 +266,8 @@ int run_calibrate(const Args& args) {
   // the system file is written last: a path that cannot be written is said before any
   // other file (the layer times) is
   if (!output.empty()) {
-    const std::filesystem::path out_path(output);
-    const auto dir = out_path.has_parent_path() ? out_path.parent_path() : ".";
-    std::string why;
-    if (std::filesystem::is_directory(out_path)) {
-      why = "a directory";
-    } else if (!std::filesystem::is_directory(dir)) {
-      why = "no directory " + dir.string();
-    } else if (::access(dir.c_str(), W_OK) != 0 ||
-               (std::filesystem::exists(out_path) && ::access(output.c_str(), W_OK) != 0)) {
-      why = "no permission to write there";
-    }
-    if (!why.empty()) throw InputError("-o '" + output + "': cannot write the file (" + why + ")");
+    if (const std::string why = why_unwritable(output); !why.empty())
+      throw InputError("-o '" + output + "': cannot write the file (" + why + ")");
   }
   std::vector<Source> sources;
   for (const auto& n : nccl) sources.push_back(parse_source("--nccl", n));

@@ -10,11 +10,11 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/strategy/config.hpp"
 
@@ -122,8 +122,12 @@ void refuse_repeats(const std::vector<T>& values, const Origin& at, const std::s
 SweepFile read_sweep_file(const std::string& path) {
   SweepFile f;
   f.path = path;
-  if (std::filesystem::is_directory(path))
+  const PathStatus where = path_status(path);
+  if (where.kind == PathKind::directory)
     throw InputError(path + ": is a directory, not a sweep file");
+  if (where.kind == PathKind::missing) throw InputError(path + ": no such sweep file");
+  if (where.kind == PathKind::unreachable)
+    throw InputError(path + ": cannot open sweep file (" + where.why + ")");
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open sweep file");
   skip_utf8_bom(in);

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 #include "h5.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/mpi/native.hpp"
 
 namespace paradise::io {
@@ -20,7 +20,8 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
       resume_(resume),
       deadline_(std::move(deadline)) {
   // refused before any work: the rename at the end could not replace a directory
-  if (std::filesystem::is_directory(path_)) throw Error(path_ + " is a directory, not a file");
+  if (const std::string why = why_unwritable(path_); !why.empty())
+    throw Error("cannot write the file (" + why + ")");
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors come back as exceptions, no HDF5-DIAG
   Handle fapl(PARADISE_H5(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
   PARADISE_H5(H5Pset_fapl_mpio(fapl.id, mpi::native(comm_), MPI_INFO_NULL));

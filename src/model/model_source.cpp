@@ -1,9 +1,9 @@
 #include "paradise/model/model_source.hpp"
 
-#include <filesystem>
 #include <fstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/model/model_file.hpp"
 #include "paradise/model/zoo.hpp"
@@ -21,15 +21,15 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
       return m;
     }
   }
-  std::error_code ec;  // a name too long for a path is just not a file
-  if (std::filesystem::is_directory(spec, ec))
-    throw InputError(spec + ": is a directory, not a model file");
+  const PathStatus at = path_status(spec);
+  if (at.kind == PathKind::directory) throw InputError(spec + ": is a directory, not a model file");
+  if (at.kind == PathKind::unreachable)
+    throw InputError(spec + ": cannot open the model file (" + at.why + ")");
   // a path (a '/', or a model file's extension) that is not there: say so, not "unknown"
   const bool path_like = spec.find('/') != std::string::npos || spec.ends_with(".model") ||
                          spec.find(".net") != std::string::npos;
-  if (!std::filesystem::exists(spec, ec) && path_like)
-    throw InputError(spec + ": no such model file");
-  if (!std::filesystem::is_regular_file(spec, ec)) zoo_entry(spec);  // throws: lists the zoo
+  if (at.kind == PathKind::missing && path_like) throw InputError(spec + ": no such model file");
+  if (at.kind != PathKind::file) zoo_entry(spec);  // throws: lists the zoo
   std::ifstream probe(spec);
   skip_utf8_bom(probe);
   std::string first;

@@ -1,10 +1,10 @@
 #include "paradise/system/catalog.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
 
 namespace paradise::system {
@@ -91,18 +91,19 @@ System find_system(std::string_view name_or_path) {
     if (s.name == name_or_path) return s;
   }
   const std::string path(name_or_path);
-  if (std::error_code regular; std::filesystem::is_regular_file(path, regular)) {
+  const PathStatus at = path_status(path);
+  if (at.kind == PathKind::file) {
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot open system file");
     skip_utf8_bom(in);
     return parse_system_file(in, path);
   }
-  std::error_code ec;  // a name too long for a path is just not a file
-  if (std::filesystem::is_directory(path, ec))
+  if (at.kind == PathKind::directory)
     throw InputError(path + ": is a directory, not a system file");
+  if (at.kind == PathKind::unreachable)
+    throw InputError(path + ": cannot open system file (" + at.why + ")");
   // a path (a '/', or the .system extension) that is not there: say so, not "unknown"
-  if (!std::filesystem::exists(path, ec) &&
-      (path.find('/') != std::string::npos || path.ends_with(".system")))
+  if (path.find('/') != std::string::npos || path.ends_with(".system"))
     throw InputError(path + ": no such system file");
   std::string known;
   for (const auto& s : builtin_systems()) known += (known.empty() ? "" : ", ") + s.name;

@@ -131,6 +131,20 @@ bad_input "GPUS 0: a measured collective or transfer needs at least 2 GPUs" -- -
 bad_input "calibrated by another measurement" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" \
   --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/x.system"
 bad_input "-o '$tmp/no/such/x.system': cannot write the file (no directory $tmp/no/such)" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/no/such/x.system"
+# a directory the user may not write to: refused before the layer-times file is written. As
+# root (CI) every directory is writable, so the command then runs as user nobody.
+mkdir -p "$tmp/shared/ro" "$tmp/shared/rw" && chmod 755 "$tmp" "$tmp/shared" && chmod 555 "$tmp/shared/ro" \
+  && chmod 777 "$tmp/shared/rw" && cp "$tmp/all_reduce_perf.out" "$tmp/profile.csv" "$tmp/tiny.model" "$tmp/shared/" \
+  && chmod 644 "$tmp/shared/all_reduce_perf.out" "$tmp/shared/profile.csv" "$tmp/shared/tiny.model"
+as_user=()
+[ "$(id -u)" -eq 0 ] && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+expect_rc 2 "calibrate -o into a read-only directory" -- "${as_user[@]}" "$paradise" calibrate \
+  --system dgx-a100 --nccl "$tmp/shared/all_reduce_perf.out:nvlink" --profile "$tmp/shared/profile.csv" \
+  --model "$tmp/shared/tiny.model" --layer-times-out "$tmp/shared/rw/layers.csv" -o "$tmp/shared/ro/x.system"
+grep -qF -- "-o '$tmp/shared/ro/x.system': cannot write the file (no permission to write there)" "$tmp/err" \
+  && ok || bad "read-only -o: $(cat "$tmp/err")"
+[ ! -e "$tmp/shared/rw/layers.csv" ] && [ ! -e "$tmp/shared/ro/x.system" ] && ok \
+  || bad "read-only -o: a file was written"
 bad_input "-o OUT.system is required" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink"
 bad_input "$tmp/tiny.model: no nccl-tests table" -- --system dgx-a100 --nccl "$tmp/tiny.model:nvlink" -o "$tmp/x.system"
 printf '# OSU MPI Allreduce Latency Test v7.1\n# Size       Avg Latency(us)\n4  10.0\n8  11.0\n' >"$tmp/osu_allreduce.out"

@@ -1,13 +1,35 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
 
 namespace paradise {
 namespace {
+
+// The kinds of a file, a directory and what is not there, and why a file cannot be written
+// (the permission cases need a user other than root: tests/e2e/cli_test.sh runs them).
+TEST(PathStatus, NamesFilesDirectoriesAndMissingPathsWithoutThrowing) {
+  const auto dir = std::filesystem::temp_directory_path() / "paradise_path_status_test";
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "f.txt").string();
+  std::ofstream(file) << "x";
+  EXPECT_EQ(path_status(dir.string()).kind, PathKind::directory);
+  EXPECT_EQ(path_status(file).kind, PathKind::file);
+  EXPECT_EQ(path_status((dir / "nope").string()).kind, PathKind::missing);
+  EXPECT_EQ(path_status(file + "/below-a-file").kind, PathKind::missing);
+  EXPECT_EQ(path_status(std::string(5000, 'a')).kind, PathKind::missing);  // too long a name
+  EXPECT_EQ(why_unwritable(file), "");
+  EXPECT_EQ(why_unwritable((dir / "new.h5").string()), "");
+  EXPECT_EQ(why_unwritable(dir.string()), "a directory");
+  EXPECT_EQ(why_unwritable((dir / "no/x.h5").string()), "no directory " + (dir / "no").string());
+  std::filesystem::remove_all(dir);
+}
 
 TEST(ParseInt, AcceptsWholeNumbersWithSurroundingSpace) {
   EXPECT_EQ(parse_int(" 42 ", {"f", 1}, "k"), 42);
