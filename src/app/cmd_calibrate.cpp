@@ -16,6 +16,7 @@
 #include "paradise/calibrate/measurements.hpp"
 #include "paradise/calibrate/roofline_fit.hpp"
 #include "paradise/calibrate/system_writer.hpp"
+#include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
@@ -216,8 +217,8 @@ calibrate::RooflineFit calibrate_layers(const std::string& profile, const std::s
       << " (paradise calibrate --profile); seconds per sample\n"
       << "layer,forward_s,backward_s,batch,precision,peak_memory_bytes\n";
   for (const auto& r : rows)
-    out << r.layer << ',' << r.forward_s << ',' << r.backward_s << ',' << r.batch << ','
-        << r.precision << ',' << r.peak_memory_bytes << '\n';
+    out << csv_field(r.layer) << ',' << r.forward_s << ',' << r.backward_s << ',' << r.batch << ','
+        << csv_field(r.precision) << ',' << r.peak_memory_bytes << '\n';
   if (!out) throw InputError("--layer-times-out '" + out_path + "': write failed");
   std::cout << "wrote " << out_path << " (paradise predict --layer-times " << out_path << ")\n";
   return fit;

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
@@ -58,11 +59,10 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
 void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
   std::string header =
       "strategy,gpus,batch,variant,status,reason,limiting_factor,iterations_per_epoch,iteration_"
-      "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,memory_per_gpu_bytes";
+      "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
+      "gpu_bytes";
   std::ostringstream row;
   row.precision(17);
-  std::string reason = p.reason;
-  std::replace(reason.begin(), reason.end(), ',', ';');
   // an invalid configuration's figures are missing: empty fields
   const auto figure = [](double v) {
     std::ostringstream f;
@@ -72,16 +72,17 @@ void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
   };
   row << strategy::kind_name(c.kind) << ',' << c.gpus << ',' << c.batch << ','
       << strategy::variant_name(c.variant) << ',' << strategy::status_name(p.status) << ','
-      << reason << ',' << strategy::limit_name(p.limit) << ',' << p.iterations_per_epoch << ','
-      << figure(p.iteration_time_s) << ',' << figure(p.epoch_time_s) << ','
-      << figure(p.epoch_compute_s) << ',' << figure(p.epoch_communication_s) << ','
+      << csv_field(p.reason) << ',' << strategy::limit_name(p.limit) << ','
+      << p.iterations_per_epoch << ',' << figure(p.iteration_time_s) << ','
+      << figure(p.epoch_time_s) << ',' << figure(p.epoch_compute_s) << ','
+      << figure(p.epoch_communication_s) << ',' << figure(p.epoch_overlapped_s) << ','
       << figure(p.memory_per_gpu_bytes);
   for (const auto& part : p.communication) {
-    header += ",comm:" + std::string(part.name);
+    header += ',' + csv_field("comm:" + std::string(part.name));
     row << ',' << part.epoch_s;
   }
   for (const auto& part : p.memory) {
-    header += ",mem:" + std::string(part.name);
+    header += ',' + csv_field("mem:" + std::string(part.name));
     row << ',' << part.bytes;
   }
   std::cout << header << '\n' << row.str() << '\n';

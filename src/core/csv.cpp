@@ -83,4 +83,14 @@ CsvTable read_csv_file(const std::string& path) {
   return read_csv(in, path);
 }
 
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (const char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  return out + '"';
+}
+
 }  // namespace paradise

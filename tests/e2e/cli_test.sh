@@ -73,6 +73,26 @@ expect_rc 0 "systems" -- "$paradise" systems
 grep -q "abci-plx15" "$tmp/out" && grep -q "dgx-h100" "$tmp/out" && ok || bad "systems lists the built-ins"
 expect_rc 0 "predict csv" -- "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 8 --batch 256 --format csv
 [ "$(wc -l < "$tmp/out")" -eq 2 ] && head -1 "$tmp/out" | grep -q "^strategy,gpus,batch" && ok || bad "csv: header and one row"
+# part names with commas ("gradient allreduce (in the group, across groups)") are quoted: the
+# row has as many fields as the header, and each part's value is the one JSON gives it
+for variant in paradise paradl; do
+  args=(--model resnet50 --dataset imagenet --system abci --strategy data+spatial --gpus 16 --batch 32 --variant $variant)
+  "$paradise" predict "${args[@]}" --format csv >"$tmp/p.csv" && "$paradise" predict "${args[@]}" --format json >"$tmp/p.json" \
+    && $py - "$tmp/p.csv" "$tmp/p.json" <<'PY' && ok || bad "$variant csv against json"
+import csv, json, sys
+header, row = list(csv.reader(open(sys.argv[1])))
+j = json.load(open(sys.argv[2]))
+assert len(header) == len(row), (len(header), len(row))
+r = dict(zip(header, row))
+assert any("," in h for h in header), header  # the quoted names are there
+for name, part in j["communication"].items():
+    assert float(r["comm:" + name]) == part["epoch_s"], name
+for name, b in j["memory"].items():
+    assert float(r["mem:" + name]) == b, name
+for k in ("epoch_time_s", "epoch_overlapped_s", "memory_per_gpu_bytes"):
+    assert float(r[k]) == j[k], k
+PY
+done
 expect_rc 2 "unknown spatial split" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 8 --batch 8 --spatial-split diagonal
 expect_rc 2 "unknown allreduce" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 8 --allreduce magic
 expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset imagenet --system summit --gpus 8 --batch 8

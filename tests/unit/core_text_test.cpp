@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
@@ -11,6 +12,15 @@
 
 namespace paradise {
 namespace {
+
+// RFC 4180: a field with a comma or a quote is quoted, quotes doubled; read back unchanged.
+TEST(CsvField, QuotesWhatWouldSplitAndReadsBack) {
+  EXPECT_EQ(csv_field("plain name"), "plain name");
+  EXPECT_EQ(csv_field("in the group, across groups"), "\"in the group, across groups\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  const std::string line = csv_field("a,b") + "," + csv_field("c\"d") + ",e";
+  EXPECT_EQ(split_csv_line(line, "t.csv", 1), (std::vector<std::string>{"a,b", "c\"d", "e"}));
+}
 
 // The kinds of a file, a directory and what is not there, and why a file cannot be written
 // (the permission cases need a user other than root: tests/e2e/cli_test.sh runs them).

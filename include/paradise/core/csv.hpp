@@ -31,6 +31,10 @@ struct CsvTable {
 std::vector<std::string> split_csv_line(std::string_view line, const std::string& file,
                                         int line_no);
 
+/// One field as RFC 4180 writes it: quoted (with "" for ") if it holds a comma, a quote or a
+/// line break, else as it is; split_csv_line reads it back.
+std::string csv_field(std::string_view text);
+
 /// Reads a whole CSV file: a row with a different number of fields than the header, an empty
 /// or repeated column name, or a file without a header is an InputError naming file:line.
 CsvTable read_csv(std::istream& in, const std::string& file);
