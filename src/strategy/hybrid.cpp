@@ -304,8 +304,8 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   b.compute(paradise(c) ? paradise_compute(w, c, D, B, p, split)
                         : D * split_time(w, p, static_cast<int>(w.model.layers.size()) - 1, split));
   const system::Link link = paradise(c) ? paradise_link(w, c.gpus, 0) : w.system.link_for(c.gpus);
-  double halo = 0;
-  for (int i = 0; i <= split; ++i) {
+  double halo = 0;  // on one GPU there is no neighbour to exchange a halo with
+  for (int i = 0; c.gpus > 1 && i <= split; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
     if (!runs_split(w, c, static_cast<std::size_t>(i), split) || halo_rows(l) <= 0) continue;
     if (c.spatial_all_dims) {
