@@ -67,11 +67,12 @@ double allreduce_binomial_tree(const Link& l, std::int64_t p, double n) {
   return 2 * lg * (l.alpha_s + n * l.beta_s_per_byte) + lg * n * l.gamma_s_per_byte;
 }
 
-// NCCL's pipelined double binary tree (cost-model-notes §5.3): 2 lg p a + n b (+ n g);
-// the bandwidth term does not grow with p, the latency is logarithmic.
+// NCCL's pipelined double binary tree (cost-model-notes §5.3): 2 lg p a + n / algBw (+ n g),
+// the tree's algorithm bandwidth 0.9 x 0.5 of the link's (NCCL tuning.cc): n b / 0.45, above
+// any allreduce's 2(p-1)/p n b; it does not grow with p, the latency is logarithmic.
 double allreduce_double_binary_tree(const Link& l, std::int64_t p, double n) {
   if (p <= 1) return 0;
-  return 2.0 * ceil_log2(p) * l.alpha_s + n * l.beta_s_per_byte + n * l.gamma_s_per_byte;
+  return 2.0 * ceil_log2(p) * l.alpha_s + n * l.beta_s_per_byte / 0.45 + n * l.gamma_s_per_byte;
 }
 
 // cost-model-notes §5.2 (a): 2(g-1)(a_l + (n/g)b_l) + 2(N-1)(a_g + (n/(gN))b_g), ring at both

@@ -93,11 +93,7 @@ GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int
   // NCCL's tuner (§5.3): ring or tree by predicted time; across nodes also the two-level
   // form (reduce-scatter in the node, allreduce of n/g across nodes, allgather)
   GradientExchange best{cost::allreduce_ring(link, p, bytes), "allreduce/ring"};
-  // NCCL's tuning model (§5.3): the tree's algorithm bandwidth is 0.9 x 0.5 of the bus
-  // bandwidth, so its bandwidth term is n beta / 0.45 (the ring's is 2 (p-1)/p n beta)
-  system::Link tree_link = link;
-  tree_link.beta_s_per_byte /= 0.45;
-  const double tree = p > 1 ? cost::allreduce_double_binary_tree(tree_link, p, bytes) : 0;
+  const double tree = p > 1 ? cost::allreduce_double_binary_tree(link, p, bytes) : 0;
   if (tree < best.seconds) best = {tree, "allreduce/double-binary-tree"};
   const std::int64_t g = w.system.gpus_per_node;
   if (flows == 0 && p == span && p > g && g > 1 && p % g == 0) {
