@@ -24,13 +24,13 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const std::int64_t nodes = c.gpus / g;
   const auto& pol = c.policies;
   const double p = static_cast<double>(c.gpus);
-  const double epoch = paradise_compute(w, c, std::ceil(static_cast<double>(w.dataset_samples) / p),
-                                        static_cast<double>(c.batch) / p, 1);
-  b.compute(epoch);
+  const double samples = std::ceil(static_cast<double>(w.dataset_samples) / p),
+               per_gpu = static_cast<double>(c.batch) / p;
+  b.compute(paradise_compute(w, c, samples, per_gpu, 1), samples / per_gpu);
   const double params = s.w;  // sum |w_l|: the model's parameters
   const double n = params * element_bytes(c);
   const system::Link node = w.system.link_for(g);
-  const double iteration = b.compute_s() / b.iterations();
+  const double iteration = b.iteration_compute_s();
   // share of the run's epochs in warm-up or cool-down: every batch synchronised, blocking
   const double blocking = pol.daso_run_epochs > 0
                               ? std::clamp(pol.daso_blocking_epochs / pol.daso_run_epochs, 0.0, 1.0)

@@ -136,7 +136,7 @@ void paradise_data_filter(const Workload& w, const Config& c, const Totals& s, B
   b.comm("backward reduction of dL/dx's partial sums in a group", x.reduce_label, "FB", p2,
          x.reduce_s);
   if (p1 > 1) {
-    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
+    const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto g = overlapped_exchange(
         c, s.w / static_cast<double>(p2) * element_bytes(c), iteration - bwd + x.gather_s,
         bwd + x.reduce_s, [&](double n) { return cross_group_exchange(w, c, p1, p2, n); });
@@ -168,7 +168,7 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
   // forward only: the replicated layers give every GPU the split layer's whole dL/dy
   b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
          cost::allgather_ring(link, p2, ys));
-  const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
+  const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
   const auto g = overlapped_exchange(
       c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2, [&](double n) -> GradientExchange {
         if (p1 == 1) return {cost::allreduce_ring(link, p2, n), "reduce-scatter+allgather/ring"};
@@ -302,7 +302,8 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
   const double D = static_cast<double>(w.dataset_samples);
   b.compute(paradise(c) ? paradise_compute(w, c, D, B, p, split)
-                        : D * split_time(w, p, static_cast<int>(w.model.layers.size()) - 1, split));
+                        : D * split_time(w, p, static_cast<int>(w.model.layers.size()) - 1, split),
+            D / B);
   const system::Link link = paradise(c) ? paradise_link(w, c.gpus, 0) : w.system.link_for(c.gpus);
   double halo = 0;  // on one GPU there is no neighbour to exchange a halo with
   for (int i = 0; c.gpus > 1 && i <= split; ++i) {
@@ -324,7 +325,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     // the whole dL/dy of the split layer, whose own part it just takes (no collective)
     b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
            cost::allgather_ring(link, c.gpus, B * ys * d));
-    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
+    const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
                                         iteration - bwd + halo / 2, bwd + halo / 2);
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
@@ -367,7 +368,8 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   const double per_group = static_cast<double>(c.batch / p1);
   b.compute(paradise(c) ? paradise_compute(w, c, b.iterations() * per_group, per_group, q)
                         : b.iterations() * per_group *
-                              split_time(w, q, static_cast<int>(w.model.layers.size()) - 1));
+                              split_time(w, q, static_cast<int>(w.model.layers.size()) - 1),
+            b.iterations());
   const double split_weights = s.w - s.w_active + s.w_active / q;
   if (paradise(c)) return paradise_data_filter(w, c, s, b, p1, p2, per_group, split_weights);
   const system::Link node = w.system.link_for(p2);
@@ -423,12 +425,14 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
                        : split;
   const double t = split_time(w, q, upto, split);
   if (paradise(c)) {
-    b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q, split));
+    b.compute(paradise_compute(w, c, b.iterations() * per_group, per_group, q, split),
+              b.iterations());
     return paradise_data_spatial(w, c, s, b, p1, p2, per_group, split, plan.parts);
   }
-  b.compute(v.ds_compute_uses_iterations
-                ? b.iterations() * per_group * t
-                : static_cast<double>(w.dataset_samples) / static_cast<double>(p1) * t);
+  const double D = static_cast<double>(w.dataset_samples);
+  b.compute(v.ds_compute_uses_iterations ? b.iterations() * per_group * t
+                                         : D / static_cast<double>(p1) * t,
+            v.ds_compute_uses_iterations ? b.iterations() : D / static_cast<double>(c.batch));
   // Halo and gather go through the host without GPUDirect, the group's flows sharing PCIe.
   const system::Link host = w.system.link_for(p2, true);
   system::Link halo_link{host.alpha_s, host.beta_s_per_byte * 2 * q, 0};

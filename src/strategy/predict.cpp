@@ -29,10 +29,10 @@ void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const auto B = static_cast<double>(c.batch);
   const auto D = static_cast<double>(w.dataset_samples);
   if (paradise(c)) {
-    b.compute(paradise_compute(w, c, D, B, 1));
+    b.compute(paradise_compute(w, c, D, B, 1), D / B);
     return paradise_memory(b, s, c, B, s.w, 1);
   }
-  b.compute(D * s.t);
+  b.compute(D * s.t, D / B);
   b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
   b.memory("weights and gradients", 2 * b.delta() * s.w);
 }
@@ -42,13 +42,11 @@ void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
 // memory by component (model state sharded over the replicas per the ZeRO stage).
 void paradise_data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch);
-  const double per_gpu = B / p;
-  const double epoch =
-      paradise_compute(w, c, std::ceil(static_cast<double>(w.dataset_samples) / p), per_gpu, 1);
-  b.compute(epoch);
+  const double per_gpu = B / p, samples = std::ceil(static_cast<double>(w.dataset_samples) / p);
+  b.compute(paradise_compute(w, c, samples, per_gpu, 1), samples / per_gpu);
   const double params = s.w;  // sum |w_l|: the model's parameters
   if (c.gpus > 1) {
-    const double iteration = b.compute_s() / b.iterations(), bwd = iteration * b.backward_share();
+    const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto x =
         overlapped_allreduce(w, c, c.gpus, params * element_bytes(c), iteration - bwd, bwd);
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
@@ -66,7 +64,8 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (paradise(c)) return paradise_data(w, c, s, b);
   const double p = static_cast<double>(c.gpus);
   // ParaDL's code: each GPU processes ceil(D/p) samples per epoch
-  b.compute(std::ceil(static_cast<double>(w.dataset_samples) / p) * s.t);
+  const double samples = std::ceil(static_cast<double>(w.dataset_samples) / p);
+  b.compute(samples * s.t, samples * p / static_cast<double>(c.batch));
   b.comm("gradient allreduce", cost::allreduce_label(c.gradient_allreduce), "GE", c.gpus,
          gradient_allreduce(w, c, c.gpus, s.w * b.delta()));
   b.memory("activations (x, y and their gradients)",
@@ -99,8 +98,8 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
               " count " + std::to_string(limit) + " of the parallel layers");
   }
   const double D = static_cast<double>(w.dataset_samples);
-  b.compute(paradise(c) ? paradise_compute(w, c, D, B, p)
-                        : D * (s.t - s.t_active + s.t_active / p));
+  b.compute(paradise(c) ? paradise_compute(w, c, D, B, p) : D * (s.t - s.t_active + s.t_active / p),
+            D / B);
   if (paradise(c)) {
     // NCCL's collectives on the group's link; the partial sums reduce-scattered (policy)
     const auto x = paradise_layer_collectives(w, c, c.gpus, B, filter);
@@ -255,8 +254,9 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   }
   // paradise: the slowest stage's roofline time per micro-batch, (S + p - 1) slots per
   // iteration for GPipe and 1F1B alike (the bubble is the same; cost-model-notes §6.1)
-  b.compute(paradise(c) ? b.iterations() * (p + S - 1) * max_paradise_s
-                        : D * (p + S - 1) / S * max_t);
+  b.compute(
+      paradise(c) ? b.iterations() * (p + S - 1) * max_paradise_s : D * (p + S - 1) / S * max_t,
+      paradise(c) ? b.iterations() : D / B);
   if (stages > 1) {
     const double transfer = cost::p2p(w.system.link_for(stages), B / S * max_boundary * b.delta());
     const double per_epoch = 2 * (D * (p + S - 2) / static_cast<double>(c.batch)) * transfer;
@@ -275,7 +275,7 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     // share of a slot (of the p + S - 1 per iteration); stage g's ends g such passes before
     // stage 0's, the end of the iteration, and its exchange may run on until then. The
     // stages exchange at once: the longest and the most exposed count.
-    const double iteration = b.compute_s() / b.iterations();
+    const double iteration = b.iteration_compute_s();
     const double last_backward = iteration / (p + S - 1) * b.backward_share();
     double total = 0, exposed = 0;
     std::string_view label;

@@ -55,8 +55,18 @@ class Builder {
       p_.reason = std::move(reason);
     }
   }
-  /// Forward + backward seconds per epoch, before any recomputation (added here).
-  void compute(double epoch_s) { p_.epoch_compute_s = epoch_s * scale_; }
+  /// Forward + backward seconds per epoch, before any recomputation (added here), worth
+  /// `full_iterations` iterations of the whole batch: D / B where the last, partial batch is
+  /// charged by its samples, ceil(D / B) where every iteration is charged whole.
+  void compute(double epoch_s, double full_iterations) {
+    p_.epoch_compute_s = epoch_s * scale_;
+    full_iterations_ = full_iterations;
+  }
+  /// The compute of one iteration of the whole batch (not the epoch's mean, which a partial
+  /// last batch lowers).
+  double iteration_compute_s() const {
+    return full_iterations_ > 0 ? p_.epoch_compute_s / full_iterations_ : 0;
+  }
   /// The backward pass's share of compute_s(), recomputed forward passes included.
   double backward_share() const { return backward_share_; }
   double compute_s() const { return p_.epoch_compute_s; }
@@ -93,7 +103,12 @@ class Builder {
     for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
     // ParaDL: no overlap (TR §IV-B); the paradise variant hides some communication
     p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s - p_.epoch_overlapped_s;
-    p_.iteration_time_s = p_.iterations_per_epoch > 0 ? p_.epoch_time_s / iterations() : 0;
+    // one iteration of the whole batch: its compute, and the communication every one pays
+    p_.iteration_time_s =
+        p_.iterations_per_epoch > 0
+            ? iteration_compute_s() +
+                  (p_.epoch_communication_s - p_.epoch_overlapped_s) / iterations()
+            : 0;
     const double capacity = w_.system.gpu.memory_bytes * (1 - w_.system.memory_margin_fraction);
     if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
       p_.status = Status::OutOfMemory;
@@ -111,6 +126,7 @@ class Builder {
   const Workload& w_;
   double d_;
   double scale_ = 1, backward_share_ = 0;
+  double full_iterations_ = 0;
   Prediction& p_;
 };
 

@@ -57,6 +57,19 @@ TEST(Data, ComputeSplitsAndGradientsAreAllreduced) {
   EXPECT_EQ(p.communication[0].phase, "GE");
 }
 
+// The iteration time is one iteration of the whole batch, not the epoch's mean: D = 1000 at
+// B = 300 is 3 whole batches and one of 100; each GPU's 150 samples take 150 x 8 ms, and every
+// iteration pays the ring allreduce of Data.ComputeSplitsAndGradientsAreAllreduced
+TEST(Data, IterationTimeIsAWholeBatchWhenTheLastIsPartial) {
+  const auto p = predict(uniform_workload(), config(Kind::Data, 2, 300));
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  EXPECT_EQ(p.iterations_per_epoch, 4);
+  EXPECT_NEAR(p.epoch_compute_s, 500 * 8e-3, 1e-9);  // ParaDL: ceil(D/p) samples per GPU
+  const double allreduce = 2 * (9e-6 + 18432 * 4 / 2 / 50e9);
+  EXPECT_NEAR(p.iteration_time_s, 150 * 8e-3 + allreduce, 1e-12);  // (the mean is 1 s + it)
+  EXPECT_NEAR(p.epoch_time_s, 500 * 8e-3 + 4 * allreduce, 1e-12);
+}
+
 TEST(Data, BatchNotDivisibleIsInvalidWithReason) {
   const auto p = predict(uniform_workload(), config(Kind::Data, 4, 10));
   EXPECT_EQ(p.status, Status::Invalid);
