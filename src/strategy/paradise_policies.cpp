@@ -187,7 +187,8 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
                                      : s.saved * e + s.saved_fixed_bytes));
   b.memory(
       "activation gradients",
-      activation_samples * e * (c.policies.free_activation_gradients ? s.largest_pair : s.outputs));
+      activation_samples * e *
+          (c.policies.free_activation_gradients ? s.largest_pair : s.outputs + s.largest_in_place));
   b.memory("weights", local_params * e / shard(3));
   b.memory("gradients", local_params * e / shard(2));
   b.memory("optimizer state", local_params * state / shard(1));

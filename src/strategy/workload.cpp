@@ -68,7 +68,11 @@ LayerSums sum_layers(const Workload& wl) {
     s.saved_fixed_bytes += static_cast<double>(l.saved_fixed_bytes);
     s.largest_pair =
         std::max(s.largest_pair, static_cast<double>(l.input_elements + l.output_elements));
-    if (counts_for_memory(l)) s.outputs += static_cast<double>(l.output_elements);
+    if (counts_for_memory(l)) {
+      s.outputs += static_cast<double>(l.output_elements);
+    } else if (l.op != model::Op::Input) {
+      s.largest_in_place = std::max(s.largest_in_place, static_cast<double>(l.output_elements));
+    }
     forward += l.forward_flops;
     backward += l.backward_data_flops + l.backward_weight_flops;
     const auto w = static_cast<double>(l.params);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "paradise/model/zoo.hpp"
 #include "paradise/strategy/predict.hpp"
 
 namespace paradise::strategy {
@@ -215,6 +216,29 @@ TEST(ParadiseVariant, HyparflowResnet1001Memory) {
     const double torch = predict(w, c).memory_per_gpu_bytes;
     EXPECT_LT(torch, 0.7 * published) << side;
   }
+}
+
+// Keeping every activation gradient never needs less than keeping the largest pair: the kept
+// gradients of the non-in-place layers, and one transient gradient of an in-place layer
+// (ReLU, norm) as its backward runs. CosmoFlow at 128^3: conv1's ReLU output, 16 x 126^3
+// (`paradise models --show cosmoflow`), is the pair that freeing keeps (x = y there).
+TEST(ParadiseVariant, KeepingEveryActivationGradientNeedsNoLessThanFreeingThem) {
+  const auto gradients = [](const Workload& w, bool keep) {
+    auto c = paradise_config(Kind::Serial, 1, 1);
+    c.policies.free_activation_gradients = !keep;
+    for (const auto& m : predict(w, c).memory)
+      if (m.name == "activation gradients") return m.bytes;
+    ADD_FAILURE() << "no activation gradients part";
+    return 0.0;
+  };
+  for (const auto& e : model::zoo()) {
+    const auto w = make_workload({e.name, own_input_dataset(e.name), "abci", "", 0});
+    EXPECT_GE(gradients(w, true), gradients(w, false)) << e.name;
+  }
+  const auto w = make_workload({"cosmoflow", "cosmoflow", "abci", "", 0});
+  const double relu1 = 16.0 * 126 * 126 * 126;
+  EXPECT_EQ(gradients(w, false), 4 * 2 * relu1);
+  EXPECT_EQ(gradients(w, true), 4 * (sum_layers(w).outputs + relu1));
 }
 
 double part_s(const Prediction& p, std::string_view name) {

@@ -45,6 +45,9 @@ struct LayerSums {
   double saved = 0, saved_fixed_bytes = 0;  ///< saved-for-backward elements, fixed bytes
   double largest_pair = 0;  ///< the largest |x_l| + |y_l|: the live activation gradients
   double outputs = 0;       ///< sum |y_l| over the non-in-place layers (all gradients kept)
+  /// The largest |y_l| of an in-place layer (activation, norm): with all gradients kept, the
+  /// one transient gradient beside them as its backward runs (so never below largest_pair).
+  double largest_in_place = 0;
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
   /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
   /// round(sqrt L) contiguous segments balanced by saved elements; kept are the segments'
