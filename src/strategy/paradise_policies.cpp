@@ -169,7 +169,8 @@ GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::i
 // Model state per parameter (cost-model-notes §6.3): weights, gradients, optimizer state;
 // mixed precision keeps fp16 weights and gradients and an fp32 master copy.
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
-                     double local_params, std::int64_t data_parallel) {
+                     double local_params, std::int64_t data_parallel,
+                     std::optional<double> gradient_samples) {
   const auto& pol = c.policies;
   const double e = element_bytes(c), mixed = c.precision == Precision::Mixed ? 4 : 0;
   const double state = (pol.optimizer == Optimizer::Adam       ? 8
@@ -187,7 +188,7 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
                                      : s.saved * e + s.saved_fixed_bytes));
   b.memory(
       "activation gradients",
-      activation_samples * e *
+      gradient_samples.value_or(activation_samples) * e *
           (c.policies.free_activation_gradients ? s.largest_pair : s.outputs + s.largest_in_place));
   b.memory("weights", local_params * e / shard(3));
   b.memory("gradients", local_params * e / shard(2));

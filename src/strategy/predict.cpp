@@ -298,7 +298,8 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     const double whole = recompute ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
                                    : s.saved * e + s.saved_fixed_bytes;
     const double samples = whole > 0 ? B / S * max_in_flight_saved / whole : 0;
-    return paradise_memory(b, s, c, samples, max_params, replicas);
+    // one micro-batch at a time in its backward pass: its activation gradients
+    return paradise_memory(b, s, c, samples, max_params, replicas, B / S);
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "paradise/strategy/config.hpp"
@@ -222,8 +223,11 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
                                      double gradient_bytes, double forward_s, double backward_s);
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
-/// workspace, communication buffers, context.
+/// workspace, communication buffers, context. The activation gradients are those of
+/// `gradient_samples` samples (a pipeline's one micro-batch in its backward pass), by
+/// default as many as the activations'.
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
-                     double local_params, std::int64_t data_parallel);
+                     double local_params, std::int64_t data_parallel,
+                     std::optional<double> gradient_samples = std::nullopt);
 
 }  // namespace paradise::strategy::detail
