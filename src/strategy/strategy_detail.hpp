@@ -49,6 +49,7 @@ class Builder {
         c.batch > 0 ? w.dataset_samples / c.batch + (w.dataset_samples % c.batch != 0 ? 1 : 0) : 0;
   }
   double iterations() const { return static_cast<double>(p_.iterations_per_epoch); }
+  const Workload& workload() const { return w_; }
   double delta() const { return d_; }
   void invalid(std::string reason) {
     if (p_.status == Status::Ok) {
@@ -223,7 +224,8 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
                                      double gradient_bytes, double forward_s, double backward_s);
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
-/// workspace, communication buffers, context. The activation gradients are those of
+/// workspace, communication buffers, context; and with ZeRO-3 the price of its sharded
+/// weights, one more allgather of them per iteration. The activation gradients are those of
 /// `gradient_samples` samples (a pipeline's one micro-batch in its backward pass), by
 /// default as many as the activations'.
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,

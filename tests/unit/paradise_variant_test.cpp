@@ -199,6 +199,28 @@ TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
   EXPECT_EQ(part(predict(w, c), "optimizer state"), 0);
 }
 
+// ZeRO-3 moves 1.5x data parallelism's bytes (Rajbhandari et al. 2020, §7.2.2): one more
+// parameter allgather per iteration. A ring allgather of n bytes, (p-1)(a + n b / p), is half
+// the ring allreduce of n (Thakur et al.); stages 1 and 2 move no more than data parallelism.
+TEST(ParadiseVariant, ZeroStageThreeGathersTheParametersOnceMore) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::Data, 8, 256);
+  c.policies.choose_algorithm = false;   // Config's ring, as the allgather
+  c.policies.overlap_gradients = false;  // one allreduce, not buckets
+  for (const int stage : {0, 1, 2}) {
+    c.policies.zero_stage = stage;
+    EXPECT_EQ(predict(w, c).communication.size(), 1u) << stage;
+  }
+  c.policies.zero_stage = 3;
+  const auto p = predict(w, c);
+  ASSERT_EQ(p.communication.size(), 2u);
+  EXPECT_EQ(p.communication[1].name, "parameter allgather for the backward pass (ZeRO-3)");
+  EXPECT_NEAR(p.communication[1].epoch_s, p.communication[0].epoch_s / 2,
+              1e-12 * p.communication[0].epoch_s);
+  c.policies.zero_stage = 2;
+  EXPECT_GT(p.epoch_time_s, predict(w, c).epoch_time_s);
+}
+
 // HyPar-Flow (Awan et al., ISC'20, Springer intro): ResNet-1001 at batch 1 needs about
 // 16.8 GB at 224x224 and 153 GB at 720x720 (TensorFlow). Within 25% when the activation
 // gradients stay alive as TensorFlow's tape keeps them; PyTorch's autograd frees them, and
