@@ -98,7 +98,7 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
             << "  strategy  " << strategy::kind_name(c.kind) << " on " << c.gpus
             << " GPUs, global batch " << c.batch << " (" << with_commas(p.iterations_per_epoch)
             << " iterations per epoch)\n"
-            << "  compute   " << w.time_source << "\n";
+            << "  compute   " << strategy::compute_source(w, c) << "\n";
   if (p.split_layer >= 0) {
     // a split that stops before the last convolution: the default layer config's fallback
     const bool shorter =

@@ -465,7 +465,7 @@ int run_recommend(const Args& args) {
             << (*objective == Objective::Time       ? " (epoch time, shortest first)"
                 : *objective == Objective::GpuHours ? " (epoch time x GPUs, fewest first)"
                                                     : " (free device memory, most first)")
-            << "\n  compute    " << w.time_source << "\n\n";
+            << "\n  compute    " << strategy::compute_source(w, c) << "\n\n";
   if (ranked.empty()) {
     std::cout << "no feasible configuration\n\n";
   } else {

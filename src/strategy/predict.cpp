@@ -369,4 +369,12 @@ void predict_into(const Workload& w, const LayerSums& s, const Config& c, Predic
   b.finish();
 }
 
+std::string compute_source(const Workload& w, const Config& c) {
+  if (c.variant != Variant::Paradise || !c.policies.roofline_compute) return w.time_source;
+  if (w.measured_time)
+    return w.time_source + "; a split layer scaled by the roofline's ratio split / whole";
+  return "roofline per layer: FLOPs at the GPU's " + std::string(precision_name(c.precision)) +
+         " peak x GEMM efficiency, or bytes at its memory bandwidth (no measured time given)";
+}
+
 }  // namespace paradise::strategy

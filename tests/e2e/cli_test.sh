@@ -41,6 +41,13 @@ assert p["memory_per_gpu_bytes"] == 15434845696                                 
 PY
 done
 
+# the compute line names where the times come from: the paradise variant's roofline, ParaDL's
+# FLOPs at peak, or a measured time
+expect_rc 0 "predict compute source" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 256 --precision mixed
+grep -q "compute   roofline per layer: FLOPs at the GPU's mixed peak" "$tmp/out" && ok || bad "roofline source: $(cat "$tmp/out")"
+expect_rc 0 "predict paradl compute source" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 256 --variant paradl
+grep -q "compute   FLOPs at the GPU's fp32 peak" "$tmp/out" && ok || bad "paradl source: $(cat "$tmp/out")"
+
 # an impossible configuration is data, not an error
 expect_rc 0 "predict invalid" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy filter --gpus 128 --batch 64 --format json
 grep -q '"status":"invalid"' "$tmp/out" && grep -q 'smallest filter count 64' "$tmp/out" && ok || bad "invalid status with reason"
