@@ -206,8 +206,9 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   b.memory("gradients", local_params * e / shard(2));
   b.memory("optimizer state", local_params * state / shard(1));
   b.memory("convolution workspace", pol.workspace_bytes);
-  b.memory("communication buffers",
-           pol.comm_buffer_bytes + (data_parallel > 1 ? local_params * e / shard(2) : 0));
+  // NCCL's buffers only where there is a communicator (one GPU has none)
+  b.memory("communication buffers", (c.gpus > 1 ? pol.comm_buffer_bytes : 0) +
+                                        (data_parallel > 1 ? local_params * e / shard(2) : 0));
   b.memory("runtime context", pol.context_bytes);
 }
 

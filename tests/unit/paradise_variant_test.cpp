@@ -23,6 +23,13 @@ Config paradise_config(Kind k, std::int64_t gpus, std::int64_t batch) {
   return c;
 }
 
+double memory_part(const Prediction& p, std::string_view prefix) {
+  for (const auto& m : p.memory) {
+    if (m.name.starts_with(prefix)) return m.bytes;
+  }
+  return -1;
+}
+
 // One CSV record; fields may be quoted and hold commas.
 std::vector<std::string> csv_fields(const std::string& line) {
   std::vector<std::string> out(1);
@@ -197,6 +204,18 @@ TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
   c.precision = Precision::Fp32;
   c.policies.zero_stage = 0;
   EXPECT_EQ(part(predict(w, c), "optimizer state"), 0);
+}
+
+// NCCL's buffers (32 MiB: channels x 2 x 4 MiB, Config) exist only with a communicator: none on
+// one GPU; filter parallelism on 2 has them, without data parallelism's gradient bucket.
+TEST(ParadiseVariant, OneGpuHasNoCommunicationBuffers) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  EXPECT_EQ(memory_part(predict(w, paradise_config(Kind::Serial, 1, 32)), "communication buffers"),
+            0);
+  EXPECT_EQ(memory_part(predict(w, paradise_config(Kind::Data, 1, 32)), "communication buffers"),
+            0);
+  EXPECT_EQ(memory_part(predict(w, paradise_config(Kind::Filter, 2, 32)), "communication buffers"),
+            32.0 * (1 << 20));
 }
 
 // ZeRO-3 moves 1.5x data parallelism's bytes (Rajbhandari et al. 2020, §7.2.2): one more
@@ -544,13 +563,6 @@ TEST(ParadiseVariant, OneFOneBNeedsLessActivationMemoryThanGpipe) {
   const auto gpipe = predict(w, c);
   EXPECT_LT(one_f_one_b.memory_per_gpu_bytes, gpipe.memory_per_gpu_bytes);
   EXPECT_DOUBLE_EQ(one_f_one_b.epoch_compute_s, gpipe.epoch_compute_s);
-}
-
-double memory_part(const Prediction& p, std::string_view prefix) {
-  for (const auto& m : p.memory) {
-    if (m.name.starts_with(prefix)) return m.bytes;
-  }
-  return -1;
 }
 
 double saved_activations(const Prediction& p) {
