@@ -227,7 +227,7 @@ std::string why_not(const std::vector<const Eval*>& mine, const Eval* winner, co
            share_text(invalid, mine.size()) + " invalid)";
   };
   if (feasible.empty()) {
-    if (mine.empty()) return "not evaluated";
+    if (mine.empty()) return "not evaluated: on 1 GPU it is serial";
     if (oom >= invalid) {
       std::string s = oom_text();
       if (invalid > 0) s += "; the others invalid, e.g. " + widest_invalid->reason;
@@ -345,6 +345,7 @@ int run_recommend(const Args& args) {
     }
   }
   const std::vector<std::int64_t> counts = gpu_counts(max_gpus);
+  const bool has_serial = std::find(kinds.begin(), kinds.end(), Kind::Serial) != kinds.end();
 
   // Name the option in the loaders' messages ("unknown system 'x'").
   try {
@@ -370,7 +371,8 @@ int run_recommend(const Args& args) {
   c.spatial_all_dims = all_dims;
   for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
     for (std::int64_t g : counts) {
-      if (kinds[ki] == Kind::Serial && g != 1) continue;
+      // on 1 GPU every strategy is serial: the others from 2 GPUs, unless serial is left out
+      if (kinds[ki] == Kind::Serial ? g != 1 : g == 1 && has_serial) continue;
       for (std::int64_t b : batches) {
         c.kind = kinds[ki];
         c.gpus = g;

@@ -352,18 +352,19 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
 // Data+filter (analysis_hybrid_df): filter parallelism inside groups of p2 GPUs (a node),
 // data parallelism across the p1 = p/p2 groups.
 void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  const auto groups = split_groups(w, c, b);
-  if (!groups) return;
-  const auto [p1, p2] = *groups;
   std::int64_t min_filters = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
     if (w.active[i])
       min_filters = min_filters == 0 ? w.model.layers[i].output.channels
                                      : std::min(min_filters, w.model.layers[i].output.channels);
   }
-  if (p2 > min_filters)
-    return b.invalid("p2 = " + std::to_string(p2) + " > the smallest filter count " +
+  // the model's limit first: no GPU count or batch lifts it
+  if (const std::int64_t group = group_size(w, c); group > min_filters)
+    return b.invalid("p2 = " + std::to_string(group) + " > the smallest filter count " +
                      std::to_string(min_filters));
+  const auto groups = split_groups(w, c, b);
+  if (!groups) return;
+  const auto [p1, p2] = *groups;
   const double q = static_cast<double>(p2), d = b.delta();
   const double per_group = static_cast<double>(c.batch / p1);
   b.compute(paradise(c) ? paradise_compute(w, c, b.iterations() * per_group, per_group, q)

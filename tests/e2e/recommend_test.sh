@@ -173,10 +173,18 @@ expect_rc 0 "recommend top 3 table" -- "${rec[@]}" --max-gpus 256 --batch-range 
   && grep -q "why not the others (not in the top 3)" "$tmp/out" && ok || bad "top 3 table: $(cat "$tmp/out")"
 
 # every configuration of 10 strategies x 13 GPU counts x 8 batches is evaluated (its speed is
-# a benchmark matter, not a test's)
+# a benchmark matter, not a test's): serial only on 1 GPU, the 9 others from 2 (on 1 GPU they
+# are serial)
 expect_rc 0 "recommend large" -- "${rec[@]}" --max-gpus 4096 --batch-range 32..4096 --format json
-$py -c 'import json,sys; assert json.load(open(sys.argv[1]))["evaluated"] == 9 * 13 * 8 + 8' "$tmp/out" \
+$py -c 'import json,sys; assert json.load(open(sys.argv[1]))["evaluated"] == 9 * 12 * 8 + 8' "$tmp/out" \
   && ok || bad "evaluated count (serial only on 1 GPU)"
+# without serial, the others keep their 1-GPU configurations; with only 1 GPU they say why not
+expect_rc 0 "recommend without serial" -- "${rec[@]}" --max-gpus 4 --batch 64 --strategies data,filter --format json
+$py -c 'import json,sys; j = json.load(open(sys.argv[1])); assert j["evaluated"] == 2 * 3, j["evaluated"]' "$tmp/out" \
+  && ok || bad "evaluated without serial"
+expect_rc 0 "recommend on 1 GPU" -- "${rec[@]}" --max-gpus 1 --batch 64 --strategies serial,data --format json
+$py -c 'import json,sys; j = json.load(open(sys.argv[1])); assert j["why_not"]["data"] == "not evaluated: on 1 GPU it is serial", j' "$tmp/out" \
+  && ok || bad "1 GPU: data is serial"
 
 # (6) bad input: exit 2, the message names the option and the value
 bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `recommend`

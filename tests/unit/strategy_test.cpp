@@ -249,6 +249,16 @@ TEST(Spatial, DefaultLayersStopBeforeTheFirstConvolutionTooNarrowToSplit) {
 
 // data+spatial splits the width p2 = 4 ways inside an ABCI node: CosmoFlow's default split
 // stops at conv5 (6 wide), and a config marking conv7 (1 wide) is invalid, not projected.
+// Groups wider than the smallest filter count are invalid whatever the batch: that reason, the
+// model's, is given before a batch that does not divide among the groups (16 filters here)
+TEST(Hybrids, DataFilterNamesTheFilterLimitBeforeTheBatch) {
+  Config c = config(Kind::DataFilter, 64, 3);
+  c.p2 = 32;
+  const auto p = predict(uniform_workload(), c);
+  EXPECT_EQ(p.status, Status::Invalid);
+  EXPECT_EQ(p.reason, "p2 = 32 > the smallest filter count 16");
+}
+
 TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
   const auto w = make_workload({"cosmoflow", "cosmoflow", "abci", "", 0});
   const auto p = predict(w, config(Kind::DataSpatial, 16, 16));
