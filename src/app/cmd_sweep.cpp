@@ -240,10 +240,21 @@ int run_sweep(const Args& args) {
   const std::uint64_t unit_chunk =
       reduction ? std::max<std::uint64_t>(1, std::min<std::uint64_t>(kChunk, (1u << 20) / per_unit))
                 : kChunk;
-  const std::uint64_t chunks = (units + unit_chunk - 1) / unit_chunk;
+  // the flat ranges of the maps' file chunks: a work chunk fills whole file chunks, none is
+  // written twice (a rewritten compressed chunk moves, and a checkpoint's index with it)
+  std::vector<std::uint64_t> unit_dims;
+  if (reduction) {
+    unit_dims = reduction->kept_sizes();
+  } else {
+    for (const auto& a : grid.axes()) unit_dims.push_back(a.size());
+  }
+  const io::ChunkRanges ranges(unit_dims, unit_chunk);
+  const std::uint64_t chunks = ranges.count();
+  const auto done_before = [&](std::uint64_t chunk) { return ranges[chunk].first; };
   const std::string layout = f.storage + " reduce=" + std::to_string(reduction.has_value()) +
                              " units=" + std::to_string(units) +
-                             " chunk=" + std::to_string(unit_chunk);
+                             " chunk=" + std::to_string(unit_chunk) +
+                             " chunks=" + std::to_string(chunks);
   std::uint64_t first_chunk = 0;
   sweep::Summary merged(grid, f.pareto);  // rank 0: the checkpointed chunks' summary
   if (resume) {
@@ -259,6 +270,10 @@ int run_sweep(const Args& args) {
       if (c->layout != layout)
         throw InputError(checkpoint_path(output) + ": checkpoint of a different sweep (" +
                          c->layout + "; this one: " + layout + ")");
+      if (c->chunks_done > chunks)
+        throw InputError(checkpoint_path(output) + ": damaged checkpoint (" +
+                         std::to_string(c->chunks_done) + " chunks done of " +
+                         std::to_string(chunks) + ")");
     } catch (const InputError&) {
       if (comm.is_root()) throw;
       return 2;
@@ -277,8 +292,8 @@ int run_sweep(const Args& args) {
         std::cerr << ("paradise sweep: error: -o " + output + ": rank " +
                       std::to_string(comm.rank()) + ": " + why + "\n");
       };
-      out.emplace(
-          open_output(output, f, args, comm, grid, reduction, resume, {io_timeout_s, report}));
+      out.emplace(open_output(output, f, args, comm, grid, reduction, resume, unit_chunk,
+                              {io_timeout_s, report}));
     });
   const bool store = out && maps;
   const bool full = f.storage == "full";
@@ -298,8 +313,7 @@ int run_sweep(const Args& args) {
   for (std::uint64_t round = 0; round < rounds; ++round) {
     const std::uint64_t chunk =
         first_chunk + round * ranks + static_cast<std::uint64_t>(comm.rank());
-    const std::uint64_t begin = std::min(units, chunk * unit_chunk);
-    const std::uint64_t end = std::min(units, begin + unit_chunk);
+    const auto [begin, end] = ranges[chunk];
     buf.clear();
     for (std::uint64_t u = begin; u < end; ++u) {
       if (reduction) {
@@ -337,11 +351,10 @@ int run_sweep(const Args& args) {
       last_report = Clock::now();
       report_progress(
           std::cerr, std::chrono::duration<double>(last_report - t0).count(),
-          static_cast<double>(std::min(units, (first_chunk + (round + 1) * ranks) * unit_chunk) -
-                              std::min(units, first_chunk * unit_chunk)) *
+          static_cast<double>(done_before(first_chunk + (round + 1) * ranks) -
+                              done_before(first_chunk)) *
               static_cast<double>(per_unit),
-          static_cast<double>(units - std::min(units, first_chunk * unit_chunk)) *
-              static_cast<double>(per_unit));
+          static_cast<double>(units - done_before(first_chunk)) * static_cast<double>(per_unit));
     }
   }
 

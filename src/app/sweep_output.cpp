@@ -29,6 +29,7 @@ std::string objective_description(sweep::Objective o) {
 io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
                                 const mpi::Comm& comm, const sweep::Grid& grid,
                                 const std::optional<sweep::Reduction>& reduction, bool resume,
+                                std::uint64_t chunk_points,
                                 io::SweepFileWriter::Deadline deadline) {
   io::SweepFileWriter out(
       path, comm, resume ? io::SweepFileWriter::Mode::Resume : io::SweepFileWriter::Mode::Create,
@@ -54,6 +55,7 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
   out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
   out.attribute("storage", f.storage);
+  out.chunk_points(chunk_points);
   for (const auto& a : grid.axes()) {
     if (a.categorical()) {
       out.axis(a.name, a.labels);

@@ -17,11 +17,12 @@
 
 namespace paradise::app {
 
-/// Creates (or, resuming, reopens) the file with its attributes, coordinates and maps.
+/// Creates (or, resuming, reopens) the file with its attributes, coordinates and maps, whose
+/// chunks hold up to `chunk_points` points (the work chunks: each file chunk written once).
 io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
                                 const mpi::Comm& comm, const sweep::Grid& grid,
                                 const std::optional<sweep::Reduction>& reduction, bool resume,
-                                io::SweepFileWriter::Deadline deadline);
+                                std::uint64_t chunk_points, io::SweepFileWriter::Deadline deadline);
 
 /// Group "pareto": one row per non-dominated point, groups in grid order; `summary` is the
 /// merged one on rank 0 (ignored elsewhere).

@@ -62,6 +62,7 @@ struct SweepFileWriter::Impl {
   Handle file_;
   std::vector<std::string> axes_;
   std::vector<std::uint64_t> dims_;
+  std::uint64_t chunk_points_ = 65536;  // the most points per chunk of new variables
   std::map<std::string, Variable> variables_;
   std::map<std::string, Handle> scales_;
   bool committed_ = false, flushed_ = false;

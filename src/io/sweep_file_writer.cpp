@@ -66,6 +66,10 @@ void SweepFileWriter::axis(const std::string& name, const std::vector<std::int64
   impl_->add_axis(name, H5T_NATIVE_INT64, H5T_NATIVE_INT64, values.data(), values.size());
 }
 
+void SweepFileWriter::chunk_points(std::uint64_t max_points) {
+  impl_->chunk_points_ = std::max<std::uint64_t>(1, max_points);
+}
+
 void SweepFileWriter::variable_u8(const std::string& name, const std::string& description,
                                   const std::vector<std::string>& dims) {
   impl_->add_variable(name, H5T_NATIVE_UINT8, description, dims);

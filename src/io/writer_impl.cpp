@@ -151,13 +151,9 @@ void SweepFileWriter::Impl::add_variable(const std::string& name, hid_t type,
     variables_[name] = std::move(v);
     return;
   }
-  std::vector<hsize_t> dims(v.dims.begin(), v.dims.end()), chunk(dims.size(), 1);
-  // chunks of up to 64 Ki points taken from the fastest-varying axes
-  hsize_t points = 1;
-  for (std::size_t j = dims.size(); j-- > 0;) {
-    chunk[j] = std::min<hsize_t>(dims[j], std::max<hsize_t>(1, 65536 / points));
-    points *= chunk[j];
-  }
+  std::vector<hsize_t> dims(v.dims.begin(), v.dims.end());
+  const auto shape = chunk_shape(v.dims, chunk_points_);
+  std::vector<hsize_t> chunk(shape.begin(), shape.end());
   Handle space(PARADISE_H5(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr)),
                H5Sclose);
   Handle dcpl(PARADISE_H5(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);

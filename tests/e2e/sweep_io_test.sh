@@ -36,15 +36,17 @@ same_sweep() {
 }
 
 # --- 1. A rank killed mid-run; --resume on another rank count --------------------------
-# 12.6 M points, about 3 s on 2 ranks: long enough to be killed after a checkpoint.
+# 12 M points, about 3 s on 2 ranks: long enough to be killed after a checkpoint. 250 batches
+# x 4000 GPU counts do not fall into 64 Ki-point chunks: a work chunk that cut a file chunk
+# wrote it twice, and a resume then failed to inflate what the kill left (chunk_shape).
 cat >kill.ini <<'EOF'
 [sweep]
 model = resnet50, vgg16
 dataset = imagenet
 system = abci, dgx-a100
 strategy = data, filter, data+filter
-gpus = 1..4096 +1
-batch = 16..4096 +16
+gpus = 1..4000 +1
+batch = 16..4000 +16
 [output]
 storage = maps
 EOF

@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "paradise/mpi/comm.hpp"
@@ -39,6 +40,24 @@ struct Slab {
 /// The at most 2k-1 slabs that cover the flat range [begin, end) of an array of `dims`.
 std::vector<Slab> cover_range(const std::vector<std::uint64_t>& dims, std::uint64_t begin,
                               std::uint64_t end);
+
+/// The chunk shape of a variable over `dims`: up to `max_points` points from the
+/// fastest-varying axes (whole axes, then a slice of one), so each chunk is one contiguous
+/// flat range.
+std::vector<std::uint64_t> chunk_shape(const std::vector<std::uint64_t>& dims,
+                                       std::uint64_t max_points);
+/// The flat ranges of work chunks made of whole file chunks (consecutive ones together up to
+/// max_points points), in order: work done range by range writes each file chunk once.
+class ChunkRanges {
+ public:
+  ChunkRanges(const std::vector<std::uint64_t>& dims, std::uint64_t max_points);
+  std::uint64_t count() const { return count_; }
+  /// Chunk c's [begin, end); past the last, the empty range at the end.
+  std::pair<std::uint64_t, std::uint64_t> operator[](std::uint64_t c) const;
+
+ private:
+  std::uint64_t row_ = 0, span_ = 0, per_row_ = 0, chunks_ = 0, group_ = 1, count_ = 0, total_ = 0;
+};
 
 /// How long ranks wait for each other to agree after a collective write, flush or close;
 /// past it a rank calls `report` with what it knows (its own error, or that the ranks did
@@ -69,6 +88,8 @@ class SweepFileWriter {
   /// Coordinate variables; declare every axis before the variables that use it.
   void axis(const std::string& name, const std::vector<std::string>& labels);
   void axis(const std::string& name, const std::vector<std::int64_t>& values);
+  /// The most points per chunk of the variables declared after (default 64 Ki; chunk_shape).
+  void chunk_points(std::uint64_t max_points);
   /// A data variable over the named axes (declared ones, in declaration order; empty: all).
   void variable_u8(const std::string& name, const std::string& description,
                    const std::vector<std::string>& dims = {});

@@ -30,6 +30,8 @@ class Reduction {
   std::uint64_t points_per_cell() const { return per_cell_; }
   /// The kept axes, in grid order: the dimensions of the reduced maps.
   const std::vector<std::string>& kept() const { return kept_names_; }
+  /// Their sizes: the shape of the reduced maps.
+  const std::vector<std::uint64_t>& kept_sizes() const { return kept_size_; }
   /// Calls f(grid index) for every point of `cell`, in increasing index order.
   template <class F>
   void for_each_point(std::uint64_t cell, F&& f) const;
