@@ -14,7 +14,8 @@ PathStatus path_status(const std::string& path) {
       ec != std::errc::not_a_directory)
     return {PathKind::unreachable, ec.message()};
   if (std::filesystem::is_directory(s)) return {PathKind::directory, ""};
-  if (std::filesystem::exists(s)) return {PathKind::file, ""};
+  if (std::filesystem::is_regular_file(s)) return {PathKind::file, ""};
+  if (std::filesystem::exists(s)) return {PathKind::special, ""};
   return {PathKind::missing, ""};
 }
 
@@ -23,6 +24,7 @@ std::string why_unwritable(const std::string& path) {
   const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
   const PathStatus target = path_status(path), parent = path_status(dir);
   if (target.kind == PathKind::directory) return "a directory";
+  if (target.kind == PathKind::special) return "not a regular file: it would be replaced";
   if (parent.kind == PathKind::unreachable) return dir + ": " + parent.why;
   if (target.kind == PathKind::unreachable) return target.why;
   if (parent.kind != PathKind::directory) return "no directory " + dir;

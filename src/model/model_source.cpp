@@ -29,7 +29,8 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
   const bool path_like = spec.find('/') != std::string::npos || spec.ends_with(".model") ||
                          spec.find(".net") != std::string::npos;
   if (at.kind == PathKind::missing && path_like) throw InputError(spec + ": no such model file");
-  if (at.kind != PathKind::file) zoo_entry(spec);  // throws: lists the zoo
+  if (at.kind != PathKind::file && at.kind != PathKind::special)
+    zoo_entry(spec);  // throws: lists the zoo
   std::ifstream probe(spec);
   skip_utf8_bom(probe);
   std::string first;

@@ -92,7 +92,7 @@ System find_system(std::string_view name_or_path) {
   }
   const std::string path(name_or_path);
   const PathStatus at = path_status(path);
-  if (at.kind == PathKind::file) {
+  if (at.kind == PathKind::file || at.kind == PathKind::special) {
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot open system file");
     skip_utf8_bom(in);

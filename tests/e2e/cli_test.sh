@@ -178,6 +178,10 @@ grep -qF -- "-o $tmp: cannot write the file (a directory)" "$tmp/err" && [ ! -e 
 expect_rc 2 "sweep -o missing directory" -- "$paradise" sweep $bad_ini -o "$tmp/no/such/x.h5" --quiet
 grep -qF -- "-o $tmp/no/such/x.h5: cannot write the file (no directory $tmp/no/such)" "$tmp/err" && ok \
   || bad "-o missing directory: $(cat "$tmp/err")"
+# a device is never replaced by the output (as root, -o /dev/null was)
+expect_rc 2 "sweep -o /dev/null" -- "$paradise" sweep $bad_ini -o /dev/null --quiet
+grep -qF -- "-o /dev/null: cannot write the file (not a regular file: it would be replaced)" "$tmp/err" \
+  && [ -c /dev/null ] && ok || bad "-o /dev/null: $(cat "$tmp/err")"
 # a directory the user may not write to or even search (as root, CI, run as user nobody)
 mkdir -p "$tmp/shared/ro" "$tmp/shared/locked" && chmod 755 "$tmp" "$tmp/shared" && chmod 555 "$tmp/shared/ro" \
   && chmod 700 "$tmp/shared/locked" && cp $bad_ini "$tmp/shared/s.ini" && chmod 644 "$tmp/shared/s.ini"

@@ -38,6 +38,9 @@ TEST(PathStatus, NamesFilesDirectoriesAndMissingPathsWithoutThrowing) {
   EXPECT_EQ(why_unwritable((dir / "new.h5").string()), "");
   EXPECT_EQ(why_unwritable(dir.string()), "a directory");
   EXPECT_EQ(why_unwritable((dir / "no/x.h5").string()), "no directory " + (dir / "no").string());
+  // a device is read like a file but never replaced (as root, -o /dev/null replaced it)
+  EXPECT_EQ(path_status("/dev/null").kind, PathKind::special);
+  EXPECT_EQ(why_unwritable("/dev/null"), "not a regular file: it would be replaced");
   std::filesystem::remove_all(dir);
 }
 

@@ -6,7 +6,8 @@
 
 namespace paradise {
 
-enum class PathKind { file, directory, missing, unreachable };
+/// `special`: a device, pipe or socket (readable, e.g. /dev/fd/N; never to be replaced).
+enum class PathKind { file, directory, special, missing, unreachable };
 
 struct PathStatus {
   PathKind kind = PathKind::missing;
