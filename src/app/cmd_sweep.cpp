@@ -255,6 +255,10 @@ int run_sweep(const Args& args) {
                              " units=" + std::to_string(units) +
                              " chunk=" + std::to_string(unit_chunk) +
                              " chunks=" + std::to_string(chunks);
+  std::vector<std::string> input_files = f.spec.models;
+  input_files.insert(input_files.end(), f.spec.systems.begin(), f.spec.systems.end());
+  for (const auto& [key, path] : f.spec.layer_times) input_files.push_back(path);
+  const std::string inputs = input_fingerprint(input_files);
   std::uint64_t first_chunk = 0;
   sweep::Summary merged(grid, f.pareto);  // rank 0: the checkpointed chunks' summary
   if (resume) {
@@ -267,9 +271,15 @@ int run_sweep(const Args& args) {
       if (c->sweep_text != f.text)
         throw InputError(checkpoint_path(output) + ": checkpoint of a different sweep (" +
                          first_difference(c->sweep_text, f.text, file) + ")");
-      if (c->layout != layout)
+      if (c->layout != layout + "\n" + inputs) {
+        if (c->layout.starts_with(layout + "\n"))
+          throw InputError(checkpoint_path(output) +
+                           ": a file the sweep reads, or paradise, changed since the checkpoint (" +
+                           c->layout.substr(layout.size() + 1) + "; now: " + inputs +
+                           "): rerun without --resume");
         throw InputError(checkpoint_path(output) + ": checkpoint of a different sweep (" +
                          c->layout + "; this one: " + layout + ")");
+      }
       if (c->chunks_done > chunks)
         throw InputError(checkpoint_path(output) + ": damaged checkpoint (" +
                          std::to_string(c->chunks_done) + " chunks done of " +
@@ -342,8 +352,8 @@ int run_sweep(const Args& args) {
       timed([&] {
         out->flush();
         if (comm.is_root())
-          write_checkpoint(
-              output, {f.text, layout, first_chunk + (round + 1) * ranks, snapshot.to_bytes()});
+          write_checkpoint(output, {f.text, layout + "\n" + inputs,
+                                    first_chunk + (round + 1) * ranks, snapshot.to_bytes()});
       });
       last_checkpoint = Clock::now();
     }

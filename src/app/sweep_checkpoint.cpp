@@ -72,4 +72,18 @@ void remove_checkpoint(const std::string& output) {
   std::remove(checkpoint_path(output).c_str());
 }
 
+std::string input_fingerprint(const std::vector<std::string>& files) {
+  std::string out = "paradise " PARADISE_VERSION;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    if (!in) continue;                          // a built-in name, not a file
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits
+    for (char ch; in.get(ch);) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+    std::ostringstream hex;
+    hex << std::hex << h;
+    out += "; " + f + " " + hex.str();
+  }
+  return out;
+}
+
 }  // namespace paradise::app

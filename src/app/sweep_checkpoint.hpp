@@ -24,4 +24,9 @@ void write_checkpoint(const std::string& output, const Checkpoint& c);
 std::optional<Checkpoint> read_checkpoint(const std::string& output);
 void remove_checkpoint(const std::string& output);
 
+/// What else the results depend on, for the checkpoint's layout: paradise's version and a
+/// digest (FNV-1a) of each model, system and layer-times file the sweep names, so that a
+/// resume after an edit of one (or an update) is refused, not mixed with the new results.
+std::string input_fingerprint(const std::vector<std::string>& files);
+
 }  // namespace paradise::app

@@ -9,6 +9,7 @@
 set -uo pipefail
 paradise=$1
 py=/usr/bin/python3
+r50_net=$(cd "$(dirname "$0")/../data/paradl/model" && pwd)/RESNET50_ImageNet_profall.net_sc
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -73,6 +74,22 @@ mpiexec -n 1 "$paradise" sweep kill.ini -o killed.h5 --resume >resume.out 2>&1 &
 grep -q "resum" resume.out && ok || bad "resume says it resumed: $(cat resume.out)"
 [ ! -e killed.h5.tmp ] && ok || bad "tmp file left after a completed resume"
 same_sweep whole.h5 killed.h5 && ok || bad "resumed file differs from the uninterrupted run: $(differing whole.h5 killed.h5)"
+
+# A model file edited since the checkpoint: the resume is refused (the checkpointed chunks
+# came from the old file), and goes on once the file is as it was.
+cp "$r50_net" r50.net
+sed "s|^model = .*|model = $PWD/r50.net|; s|^\[output\]|variant = paradl\n[output]|" kill.ini >edited.ini
+mpiexec -n 2 "$paradise" sweep edited.ini -o edited.h5 --quiet --checkpoint 0.2 >/dev/null 2>&1 &
+for _ in $(seq 100); do [ -e edited.h5.resume ] && break; sleep 0.05; done
+pkill -9 -f "^$paradise sweep edited.ini"
+wait
+printf '\n' >>r50.net
+"$paradise" sweep edited.ini -o edited.h5 --resume --quiet >edited.out 2>&1 && bad "resume after an edit succeeded" || ok
+grep -q "a file the sweep reads, or paradise, changed since the checkpoint (paradise .*r50.net [0-9a-f]*; now: .*r50.net [0-9a-f]*): rerun without --resume" edited.out \
+  && ok || bad "resume after an edit: $(cat edited.out)"
+cp "$r50_net" r50.net
+"$paradise" sweep edited.ini -o edited.h5 --resume --quiet >edited.out 2>&1 && [ -e edited.h5 ] && ok \
+  || bad "resume with the file restored: $(cat edited.out)"
 
 # --- 2. A full disk: a 2 MB file-size limit (SIGXFSZ ignored, so writes fail with EFBIG) --
 (
