@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/table.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
@@ -76,6 +77,20 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   // One workload per combination of the axes before strategy, in grid order. A model that
   // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
   // invalid, with the reason; the layer analysis is shared by the network variants.
+  // each workload holds a model's per-layer tables (tens of KB): refuse, before building
+  // them, more than the memory of a rank can take (the grid's own size is checked later)
+  const auto count = [](const auto& axis) { return std::max<double>(1, double(axis.size())); };
+  const double workloads = count(spec.models) * count(spec.datasets) * count(spec.resolution) *
+                           count(spec.systems) * count(spec.network_bandwidth_gbps) *
+                           count(spec.network_latency_us);
+  constexpr double kMaxWorkloads = 20000;
+  if (workloads > kMaxWorkloads)
+    throw InputError("the sweep has " +
+                     with_commas(static_cast<std::int64_t>(std::min(workloads, 9e18))) +
+                     " workloads (model x dataset x resolution x system x network bandwidth x "
+                     "latency values), more than " +
+                     with_commas(static_cast<std::int64_t>(kMaxWorkloads)) +
+                     ": each holds a model's per-layer tables; give those axes fewer values");
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
   const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;

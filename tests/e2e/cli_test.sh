@@ -165,6 +165,10 @@ base='[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\n
 sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' \
   "cli_sweep.ini:5: gpus '8..4 *2': the range ends below its start"
 sweep_refuses "${base}variant = paradyse\n" "cli_sweep.ini:7: variant 'paradyse': expected paradl or paradise"
+# 1,000 x 1,000 network values are a million workloads (tens of KB each): refused before any
+# is built (a dry run ran out of memory)
+sweep_refuses "${base}network_bandwidth_gbps = 1..1000 +1\nnetwork_latency_us = 1..1000 +1\n" \
+  "the sweep has 1,000,000 workloads (model x dataset x resolution x system x network bandwidth x latency values), more than 20,000"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
 expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet
