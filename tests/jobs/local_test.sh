@@ -97,4 +97,12 @@ grep -q "qsub: 'a,b.ini' holds a comma" suggest_comma.log && ! grep -q "^  qsub 
 rc=0; "$root/jobs/submit" --print --scheduler pbs "a,b.ini" out.h5 >comma.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "'a,b.ini' holds a comma, which qsub -v cannot pass" comma.log ||
   fail "submit with a comma for PBS: exit $rc, $(cat comma.log)"
+# 6. a rank count set by the user: nodes for it (64 ranks per node: 130 on 3), and no more
+# nodes than ranks
+PARADISE_RANKS=130 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >ranks.log 2>&1 ||
+  fail "submit with PARADISE_RANKS: $(cat ranks.log)"
+grep -q "^sbatch -N 3 -n 130 " ranks.log || fail "submit with PARADISE_RANKS=130: $(cat ranks.log)"
+rc=0; PARADISE_NODES=200 PARADISE_RANKS=100 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >nodes.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_NODES = 200 is more nodes than PARADISE_RANKS = 100 ranks" nodes.log ||
+  fail "submit with more nodes than ranks: exit $rc, $(cat nodes.log)"
 echo "local_test: PASS"
