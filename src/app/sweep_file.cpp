@@ -16,7 +16,10 @@
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
 #include "paradise/strategy/config.hpp"
+#include "paradise/system/catalog.hpp"
 
 namespace po = boost::program_options;
 
@@ -197,6 +200,25 @@ SweepFile read_sweep_file(const std::string& path) {
   refuse_repeats(f.spec.strategies, at("sweep.strategy"), "strategy", strategy);
   refuse_repeats(f.spec.gpus, at("sweep.gpus"), "gpus", gpus);
   refuse_repeats(f.spec.batch, at("sweep.batch"), "batch", batch);
+  // every name known, said at its line (the loaders' own messages say why)
+  const auto known = [&](const std::vector<std::string>& names, const char* key, const char* name,
+                         auto&& load) {
+    for (const auto& n : names) {
+      try {
+        load(n);
+      } catch (const InputError& e) {
+        fail_input(at(key), name, n, e.what());
+      }
+    }
+  };
+  known(f.spec.models, "sweep.model", "model",
+        [](const std::string& n) { model::ModelSource::load(n); });
+  for (const auto& n : f.spec.datasets) model::find_dataset(n, at("sweep.dataset"));
+  known(f.spec.systems, "sweep.system", "system",
+        [](const std::string& n) { system::find_system(n); });
+  known(f.spec.strategies, "sweep.strategy", "strategy", [](const std::string& n) {
+    if (!strategy::kind_from_name(n)) throw InputError("expected one of " + strategy::kind_list());
+  });
   const auto text_of = [&](const char* key) { return vm[key].as<std::string>(); };
   const auto positive_ints = [&](const char* key, const char* name) {
     const auto v = sweep::parse_int_values(text_of(key), at(key), name);

@@ -21,12 +21,11 @@ const std::vector<Dataset>& builtin_datasets() {
   return sets;
 }
 
-Dataset find_dataset(std::string_view spec) {
+Dataset find_dataset(std::string_view spec, const Origin& where) {
   for (const auto& d : builtin_datasets()) {
     if (d.name == spec) return d;
   }
   const auto parts = split(spec, ':');
-  const Origin where{"--dataset", 0};
   if (parts.size() != 3) {
     std::string known;
     for (const auto& d : builtin_datasets()) known += (known.empty() ? "" : ", ") + d.name;

@@ -165,6 +165,14 @@ base='[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\n
 sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' \
   "cli_sweep.ini:5: gpus '8..4 *2': the range ends below its start"
 sweep_refuses "${base}variant = paradyse\n" "cli_sweep.ini:7: variant 'paradyse': expected paradl or paradise"
+# unknown names are said at their line
+sweep_refuses '[sweep]\nmodel = resnet50, resnet51\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\n' \
+  "cli_sweep.ini:2: model 'resnet51': unknown model 'resnet51'"
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = dataa\ngpus = 8\nbatch = 64\n' \
+  "cli_sweep.ini:4: strategy 'dataa': expected one of serial, data,"
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = foo:0:3x32x32\nstrategy = data\ngpus = 8\nbatch = 64\n' \
+  "cli_sweep.ini:3: dataset samples '0': must be at least 1"
+sweep_refuses "${base}system = $tmp/nope.system\n" "cli_sweep.ini:7: system '$tmp/nope.system': $tmp/nope.system: no such system file"
 # 1,000 x 1,000 network values are a million workloads (tens of KB each): refused before any
 # is built (a dry run ran out of memory)
 sweep_refuses "${base}network_bandwidth_gbps = 1..1000 +1\nnetwork_latency_us = 1..1000 +1\n" \

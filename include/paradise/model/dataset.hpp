@@ -22,6 +22,6 @@ const std::vector<Dataset>& builtin_datasets();
 
 /// A built-in name ("imagenet") or a user-defined "NAME:SAMPLES:CxHxW" /
 /// "NAME:SAMPLES:CxDxHxW"; throws InputError naming the value.
-Dataset find_dataset(std::string_view spec);
+Dataset find_dataset(std::string_view spec, const Origin& where = {"--dataset", 0});
 
 }  // namespace paradise::model
