@@ -400,8 +400,13 @@ int run_sweep(const Args& args) {
       if (comm.is_root()) remove_checkpoint(output);
     });
   }
-  RunStats run{comm.size(), std::chrono::duration<double>(Clock::now() - t0).count(), write_s, 0,
-               peak_rss_bytes()};
+  RunStats run{
+      comm.size(),
+      std::chrono::duration<double>(Clock::now() - t0).count(),
+      write_s,
+      0,
+      peak_rss_bytes(),
+      static_cast<double>(units - done_before(first_chunk)) * static_cast<double>(per_unit)};
   comm.allreduce_max(std::span<double>(&run.peak_rss_bytes, 1));
   if (!comm.is_root()) return 0;
   if (out) run.output_bytes = static_cast<double>(std::filesystem::file_size(output));

@@ -93,11 +93,13 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
   const double points = static_cast<double>(grid.points());
   const auto& c = s.counts();
   const double compute_s = std::max(run.seconds - run.write_seconds, 1e-9);
-  out << "sweep " << file << ": " << count(points) << " points on " << run.ranks
-      << (run.ranks == 1 ? " rank" : " ranks") << " in " << fixed(run.seconds, 2) << " s ("
-      << count(points / compute_s / run.ranks) << " points/s per rank outside writes, peak memory "
-      << human_bytes(run.peak_rss_bytes) << " per rank); "
-      << fixed(100.0 * static_cast<double>(c[0]) / points, 1) << "% feasible ("
+  out << "sweep " << file << ": " << count(points) << (points == 1 ? " point" : " points");
+  if (run.evaluated < points)
+    out << " (" << count(run.evaluated) << " evaluated by this run, the others resumed)";
+  out << " on " << run.ranks << (run.ranks == 1 ? " rank" : " ranks") << " in "
+      << fixed(run.seconds, 2) << " s (" << count(run.evaluated / compute_s / run.ranks)
+      << " points/s per rank outside writes, peak memory " << human_bytes(run.peak_rss_bytes)
+      << " per rank); " << fixed(100.0 * static_cast<double>(c[0]) / points, 1) << "% feasible ("
       << count(static_cast<double>(c[1])) << " out of memory, " << count(static_cast<double>(c[2]))
       << " invalid)\n";
   if (!output.empty()) {

@@ -26,6 +26,7 @@ struct RunStats {
   double seconds = 0, write_seconds = 0;
   double output_bytes = 0;    ///< 0 without output
   double peak_rss_bytes = 0;  ///< max over ranks
+  double evaluated = 0;       ///< points evaluated by this run (fewer when it resumed)
 };
 
 /// This process's peak resident set size in bytes (getrusage).

@@ -72,6 +72,9 @@ grep -q "checkpoint of a different sweep (kill_other.ini:5 now 'strategy = data,
 mpiexec -n 1 "$paradise" sweep kill.ini -o killed.h5 --resume >resume.out 2>&1 && ok ||
   bad "resume on 1 rank: $(cat resume.out)"
 grep -q "resum" resume.out && ok || bad "resume says it resumed: $(cat resume.out)"
+# its rate counts only the points it evaluated
+grep -Eq "sweep kill.ini: 12,000,000 points \([0-9,]+ evaluated by this run, the others resumed\) on 1 rank" resume.out \
+  && ok || bad "resume summary: $(cat resume.out)"
 [ ! -e killed.h5.tmp ] && ok || bad "tmp file left after a completed resume"
 same_sweep whole.h5 killed.h5 && ok || bad "resumed file differs from the uninterrupted run: $(differing whole.h5 killed.h5)"
 
