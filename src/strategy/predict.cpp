@@ -213,6 +213,7 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   // per-sample saved bytes (1F1B: stage g keeps at most p - g; GPipe: all S)
   const double e = element_bytes(c);
   double max_in_flight_saved = 0;
+  std::vector<double> boundaries;  // elements per sample sent from stage g to g + 1
   std::vector<double> params_of_stage;
   const bool recompute = paradise(c) && c.policies.recompute_activations;
   const auto saved_bytes = [e](const model::LayerStats& l) {
@@ -247,8 +248,9 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
                   : flight * saved;
     max_in_flight_saved = std::max(max_in_flight_saved, in_flight);
     if (g + 1 < ends.size()) {
-      max_boundary =
-          std::max(max_boundary, static_cast<double>(layer(ends[g] - 1).output_elements));
+      const double boundary = static_cast<double>(layer(ends[g] - 1).output_elements);
+      max_boundary = std::max(max_boundary, boundary);
+      boundaries.push_back(boundary);
     }
     begin = ends[g];
   }
@@ -257,14 +259,29 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   b.compute(
       paradise(c) ? b.iterations() * (p + S - 1) * max_paradise_s : D * (p + S - 1) / S * max_t,
       paradise(c) ? b.iterations() : D / B);
-  if (stages > 1) {
+  if (stages > 1 && paradise(c)) {
+    // each boundary its own tensor over its own link: stages g and g + 1 on consecutive GPUs,
+    // NVLink in a node, one GPU's share of the network across nodes. Each micro-batch crosses
+    // every boundary forward and back; only the fill and drain wait for them (sum over the
+    // boundaries), the S - 1 others overlap the next micro-batch's compute, the slowest
+    // boundary pacing them.
+    const std::int64_t node = std::max<std::int64_t>(1, w.system.gpus_per_node);
+    double fill = 0, slowest = 0;
+    for (std::size_t g = 0; g < boundaries.size(); ++g) {
+      const auto at = static_cast<std::int64_t>(g);
+      const bool across = at / node != (at + 1) / node;
+      const auto link = across ? paradise_link(w, 2 * node, 1) : paradise_link(w, 2, 0);
+      const double t_g = cost::p2p(link, B / S * boundaries[g] * b.delta());
+      fill += t_g;
+      slowest = std::max(slowest, t_g);
+    }
+    const double steady = (S - 1) * slowest;
+    b.comm("stage boundary send/recv", "p2p", "FB", stages, 2 * (fill + steady));
+    if (c.policies.overlap_pipeline_transfers) b.overlapped(2 * steady);
+  } else if (stages > 1) {
     const double transfer = cost::p2p(w.system.link_for(stages), B / S * max_boundary * b.delta());
     const double per_epoch = 2 * (D * (p + S - 2) / static_cast<double>(c.batch)) * transfer;
     b.comm("stage boundary send/recv", "p2p", "FB", stages, per_epoch / b.iterations());
-    // paradise: a transfer overlaps the next micro-batch's compute; only the pipeline's
-    // fill and drain wait for them (2 (p - 1) of the 2 (p + S - 2))
-    if (paradise(c) && c.policies.overlap_pipeline_transfers)
-      b.overlapped(per_epoch / b.iterations() * (S - 1) / (p + S - 2));
   }
   if (paradise(c) && replicas > 1) {
     // HyPar-Flow: each stage's replicas allreduce its gradients; the stages' communicators

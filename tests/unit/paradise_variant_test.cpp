@@ -445,21 +445,6 @@ TEST(ParadiseVariant, DataPipelineIsReplicatedPipelinesPlusAStageAllreduce) {
   EXPECT_EQ(predict(w, hybrid).status, Status::Invalid);
 }
 
-// Pipeline transfers overlapped with compute (§6.1): of the 2 (p + S - 2) transfers per
-// iteration only the fill and drain, 2 (p - 1), stay exposed.
-TEST(ParadiseVariant, PipelineTransfersOverlapAllButFillAndDrain) {
-  const auto w = make_workload({"vgg16", "imagenet", "abci", "", 0});
-  auto c = paradise_config(Kind::Pipeline, 4, 256);
-  c.segments = 16;
-  const auto on = predict(w, c);
-  const double transfers = part_s(on, "stage boundary send/recv");
-  // (to 1e-4: ParaDL's transfer count per epoch uses D / B, the overlap ceil(D / B) iterations)
-  EXPECT_NEAR(on.epoch_overlapped_s, transfers * 2 * (16 - 1) / (2 * (4 + 16 - 2)),
-              1e-4 * transfers);
-  c.policies.overlap_pipeline_transfers = false;
-  EXPECT_EQ(predict(w, c).epoch_overlapped_s, 0);
-}
-
 // DASO (Coquelin et al. 2022, cost-model-notes §4): exchanging bf16 parameters across
 // nodes every 4th batch without blocking shortens an epoch of blocking data parallelism on
 // ABCI; the paper reports up to 34% less training time. The global part scales with

@@ -162,6 +162,31 @@ TEST(Hybrids, DataFilterSplitsComputeInsideTheGroupAndBatchAcross) {
   EXPECT_NEAR(p.epoch_compute_s, 50 * 10 * 8e-3 / 4, 1e-9);
 }
 
+// The paradise variant's pipeline transfers, by hand: 8 stages of one 16x8x8 convolution each
+// on 8 ABCI GPUs (two nodes of 4), B / S = 64 / 8 samples of 1,024 fp32 elements = 32 KiB per
+// boundary. Six boundaries stay in a node (NVLink: 9 us, 50 GB/s), GPU 3 -> 4 crosses the
+// network (one GPU's share: 40.31 us, 12.5 GB/s). Per iteration each micro-batch crosses
+// every boundary forward and back: the fill and drain wait for all of them, the other S - 1
+// go at the slowest boundary's pace behind the next micro-batch's compute; ceil(1000/64) = 16
+// iterations.
+TEST(Pipeline, ParadiseTransfersTakeEachBoundarysOwnLink) {
+  Config c = config(Kind::Pipeline, 8, 64);
+  c.variant = Variant::Paradise;
+  c.segments = 8;
+  const auto p = predict(uniform_workload(), c);
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  const double bytes = 8 * 1024 * 4;
+  const double nvlink = 9e-6 + bytes / 50e9, network = 40.31e-6 + bytes / 12.5e9;
+  const double fill = 6 * nvlink + network, steady = 7 * network;
+  double transfers = -1;
+  for (const auto& part : p.communication)
+    if (part.name == "stage boundary send/recv") transfers = part.epoch_s;
+  EXPECT_NEAR(transfers, 16 * 2 * (fill + steady), 1e-12);
+  EXPECT_NEAR(p.epoch_overlapped_s, 16 * 2 * steady, 1e-12);
+  c.policies.overlap_pipeline_transfers = false;
+  EXPECT_EQ(predict(uniform_workload(), c).epoch_overlapped_s, 0);
+}
+
 TEST(Spatial, MoreGpusThanTheNarrowestSplitLayerIsInvalid) {
   // the 8x8 layers can be split along W at most 8 ways
   const auto p = predict(uniform_workload(), config(Kind::Spatial, 16, 16));
