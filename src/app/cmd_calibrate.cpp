@@ -267,7 +267,9 @@ int run_calibrate(const Args& args) {
   // the system file is written last: a path that cannot be written is said before any
   // other file (the layer times) is
   if (!output.empty()) {
-    if (const std::string why = why_unwritable(output); !why.empty())
+    // written through a stream, not replaced: a device (-o /dev/stdout) takes it too
+    if (const std::string why = why_unwritable(output);
+        !why.empty() && path_status(output).kind != PathKind::special)
       throw InputError("-o '" + output + "': cannot write the file (" + why + ")");
   }
   std::vector<Source> sources;

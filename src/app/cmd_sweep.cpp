@@ -32,7 +32,7 @@ namespace paradise::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::uint64_t kChunk = 65536;  // = the HDF5 chunk size: each file chunk written once
+constexpr std::uint64_t kChunk = 65536;  // the most points of a file chunk (chunk_shape)
 
 // One chunk's results, column by column (the maps in the HDF5 file).
 struct Buffers {
@@ -235,7 +235,7 @@ int run_sweep(const Args& args) {
     return 0;
   }
 
-  // Work chunks: 64 Ki points, or for reduced maps enough cells for about 1 Mi points.
+  // Work chunks: up to 64 Ki points, or for reduced maps up to enough cells for 1 Mi points.
   const std::uint64_t per_unit = reduction ? reduction->points_per_cell() : 1;
   const std::uint64_t unit_chunk =
       reduction ? std::max<std::uint64_t>(1, std::min<std::uint64_t>(kChunk, (1u << 20) / per_unit))
@@ -255,7 +255,8 @@ int run_sweep(const Args& args) {
                              " units=" + std::to_string(units) +
                              " chunk=" + std::to_string(unit_chunk) +
                              " chunks=" + std::to_string(chunks);
-  std::vector<std::string> input_files = f.spec.models;
+  std::vector<std::string> input_files{"/proc/self/exe"};  // paradise itself, built anew
+  input_files.insert(input_files.end(), f.spec.models.begin(), f.spec.models.end());
   input_files.insert(input_files.end(), f.spec.systems.begin(), f.spec.systems.end());
   for (const auto& [key, path] : f.spec.layer_times) input_files.push_back(path);
   const std::string inputs = input_fingerprint(input_files);

@@ -186,20 +186,24 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
            activation_samples * (pol.recompute_activations
                                      ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
                                      : s.saved * e + s.saved_fixed_bytes));
-  b.memory(
-      "activation gradients",
-      gradient_samples.value_or(activation_samples) * e *
-          (c.policies.free_activation_gradients ? s.largest_pair : s.outputs + s.largest_in_place));
+  b.memory("activation gradients",
+           gradient_samples.value_or(activation_samples) * e *
+               (c.policies.free_activation_gradients
+                    ? s.largest_pair
+                    : std::max(s.largest_pair, s.outputs + s.largest_in_place)));
   b.memory("weights", local_params * e / shard(3));
   if (pol.zero_stage >= 3 && data_parallel > 1) {
     // ZeRO-3 (Rajbhandari et al. 2020, §7.2.2): 1.5x data parallelism's volume, the
     // gradients' reduce-scatter, the forward pass's parameter allgather (the exchange's two
     // halves, counted with it) and one more allgather of the parameters, freed after the
     // forward, for the backward; blocking. Concurrent communicators share the nodes' NICs.
+    // (DASO shards over the GPUs of a node: its replicas there, one node's link)
     const auto& w = b.workload();
     const std::int64_t groups = c.gpus / data_parallel;
     const auto link =
-        paradise_link(w, c.gpus, groups > 1 ? std::min(groups, w.system.gpus_per_node) : 0);
+        c.kind == Kind::Daso
+            ? paradise_link(w, data_parallel, 0)
+            : paradise_link(w, c.gpus, groups > 1 ? std::min(groups, w.system.gpus_per_node) : 0);
     b.comm("parameter allgather for the backward pass (ZeRO-3)", "allgather/ring", "FB",
            data_parallel, cost::allgather_ring(link, data_parallel, local_params * e));
   }

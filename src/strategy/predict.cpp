@@ -268,8 +268,12 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     const std::int64_t node = std::max<std::int64_t>(1, w.system.gpus_per_node);
     double fill = 0, slowest = 0;
     for (std::size_t g = 0; g < boundaries.size(); ++g) {
-      const auto at = static_cast<std::int64_t>(g);
-      const bool across = at / node != (at + 1) / node;
+      // replica r's stage g on GPU r x stages + g: crossing for any replica counts
+      bool across = false;
+      for (std::int64_t r = 0; r < std::min(replicas, node) && !across; ++r) {
+        const std::int64_t at = r * stages + static_cast<std::int64_t>(g);
+        across = at / node != (at + 1) / node;
+      }
       const auto link = across ? paradise_link(w, 2 * node, 1) : paradise_link(w, 2, 0);
       const double t_g = cost::p2p(link, B / S * boundaries[g] * b.delta());
       fill += t_g;
@@ -277,7 +281,10 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     }
     const double steady = (S - 1) * slowest;
     b.comm("stage boundary send/recv", "p2p", "FB", stages, 2 * (fill + steady));
-    if (c.policies.overlap_pipeline_transfers) b.overlapped(2 * steady);
+    // a transfer hides behind one compute slot of its direction, no more
+    const double slot = b.iteration_compute_s() / (p + S - 1), bwd = b.backward_share();
+    if (c.policies.overlap_pipeline_transfers)
+      b.overlapped((S - 1) * (std::min(slowest, slot * (1 - bwd)) + std::min(slowest, slot * bwd)));
   } else if (stages > 1) {
     const double transfer = cost::p2p(w.system.link_for(stages), B / S * max_boundary * b.delta());
     const double per_epoch = 2 * (D * (p + S - 2) / static_cast<double>(c.batch)) * transfer;

@@ -173,7 +173,9 @@ TEST(Pipeline, ParadiseTransfersTakeEachBoundarysOwnLink) {
   Config c = config(Kind::Pipeline, 8, 64);
   c.variant = Variant::Paradise;
   c.segments = 8;
-  const auto p = predict(uniform_workload(), c);
+  Workload w = uniform_workload();
+  w.measured_time = true;  // its 1 ms per layer and sample: 8 ms slots, far above a transfer
+  const auto p = predict(w, c);
   ASSERT_EQ(p.status, Status::Ok) << p.reason;
   const double bytes = 8 * 1024 * 4;
   const double nvlink = 9e-6 + bytes / 50e9, network = 40.31e-6 + bytes / 12.5e9;
@@ -183,8 +185,35 @@ TEST(Pipeline, ParadiseTransfersTakeEachBoundarysOwnLink) {
     if (part.name == "stage boundary send/recv") transfers = part.epoch_s;
   EXPECT_NEAR(transfers, 16 * 2 * (fill + steady), 1e-12);
   EXPECT_NEAR(p.epoch_overlapped_s, 16 * 2 * steady, 1e-12);
+  // with compute slots shorter than a transfer, a transfer hides behind one slot of its
+  // direction only: (S - 1) slots per iteration, of the p + S - 1 its compute takes
+  for (double& t : w.layer_time_s) t *= 1e-6;
+  const auto fast = predict(w, c);
+  EXPECT_NEAR(fast.epoch_overlapped_s, fast.epoch_compute_s * 7 / 15, 1e-12);
   c.policies.overlap_pipeline_transfers = false;
-  EXPECT_EQ(predict(uniform_workload(), c).epoch_overlapped_s, 0);
+  EXPECT_EQ(predict(w, c).epoch_overlapped_s, 0);
+}
+
+// Keeping every activation gradient never needs less than keeping the largest pair, even
+// when that pair holds the model's input, in no layer's output: 64 x 64 x 64 into one 1x1
+// filter, pair 262,144 + 4,096 elements, kept outputs 4,096.
+TEST(Memory, KeptGradientsAreNeverFewerThanTheLargestPair) {
+  model::Graph g("wide_input", 2);
+  g.conv(g.input(), "c", 1, 1, 1, 0);
+  Workload w = uniform_workload();
+  w.model = model::analyze(g, model::Shape::image(64, 64, 64));
+  w.layer_time_s.assign(w.model.layers.size(), 1e-3);
+  w.active = default_active_layers(w.model);
+  Config c = config(Kind::Serial, 1, 1);
+  c.variant = Variant::Paradise;
+  const auto gradients = [&](bool keep) {
+    c.policies.free_activation_gradients = !keep;
+    for (const auto& m : predict(w, c).memory)
+      if (m.name == "activation gradients") return m.bytes;
+    return -1.0;
+  };
+  EXPECT_EQ(gradients(false), 4 * (262144.0 + 4096));
+  EXPECT_EQ(gradients(true), gradients(false));
 }
 
 TEST(Spatial, MoreGpusThanTheNarrowestSplitLayerIsInvalid) {

@@ -46,7 +46,8 @@ struct LayerSums {
   double largest_pair = 0;  ///< the largest |x_l| + |y_l|: the live activation gradients
   double outputs = 0;       ///< sum |y_l| over the non-in-place layers (all gradients kept)
   /// The largest |y_l| of an in-place layer (activation, norm): with all gradients kept, the
-  /// one transient gradient beside them as its backward runs (so never below largest_pair).
+  /// one transient gradient beside them as its backward runs (the total taken at least
+  /// largest_pair: the model's input can be in that pair and in no output).
   double largest_in_place = 0;
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
   /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
