@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -25,7 +26,8 @@ TEST(CsvField, QuotesWhatWouldSplitAndReadsBack) {
 // The kinds of a file, a directory and what is not there, and why a file cannot be written
 // (the permission cases need a user other than root: tests/e2e/cli_test.sh runs them).
 TEST(PathStatus, NamesFilesDirectoriesAndMissingPathsWithoutThrowing) {
-  const auto dir = std::filesystem::temp_directory_path() / "paradise_path_status_test";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("paradise_path_status_test." + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string file = (dir / "f.txt").string();
   std::ofstream(file) << "x";
