@@ -56,10 +56,7 @@ Grid make_grid(const SweepSpec& s) {
 Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)) {
   for (const auto& name : spec.strategies) {
     const auto k = strategy::kind_from_name(name);
-    if (!k)
-      throw InputError(
-          "strategy '" + name +
-          "': unknown (serial data spatial filter channel pipeline data+filter data+spatial)");
+    if (!k) throw InputError("strategy '" + name + "': expected one of " + strategy::kind_list());
     kinds_.push_back(*k);
   }
   for (std::int64_t g : spec.gpus) {
