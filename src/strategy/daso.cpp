@@ -56,6 +56,7 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
              cost::broadcast_binomial(node, g, n) * global_every);
   }
   // node-local DDP: its bucket buffer and (with ZeRO) shards over the node's replicas
+  zero3_parameter_allgather(b, c, params, g, paradise_link(w, g, 0));  // inside the node
   paradise_memory(b, s, c, static_cast<double>(c.batch) / p, params, g);
   if (nodes > 1) b.memory("global sync buffers (bf16 send and receive)", 2 * params * 2);
 }

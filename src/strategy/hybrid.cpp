@@ -143,6 +143,10 @@ void paradise_data_filter(const Workload& w, const Config& c, const Totals& s, B
     b.comm("gradient allreduce across groups", g.label, "GE", p1, g.total_s);
     b.overlapped(g.total_s - g.exposed_s);
   }
+  // p2 concurrent communicators of one GPU per group share the nodes' adapters
+  zero3_parameter_allgather(
+      b, c, split_weights, p1,
+      paradise_link(w, c.gpus, p2 > 1 ? std::min(p2, w.system.gpus_per_node) : 0));
   paradise_memory(b, s, c, per_group, split_weights, p1);
 }
 
@@ -179,6 +183,7 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
       });
   b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
   b.overlapped(g.total_s - g.exposed_s);
+  zero3_parameter_allgather(b, c, s.w, c.gpus, paradise_link(w, c.gpus, 0));
   paradise_memory(b, s, c, per_group * split_share(w, c, q, split), s.w, c.gpus);
 }
 
@@ -344,7 +349,10 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
     act += static_cast<double>(l.input_elements + l.output_elements) /
            (split_layer(w, i, split) ? p : 1);
   }
-  if (paradise(c)) return paradise_memory(b, s, c, B * split_share(w, c, p, split), s.w, c.gpus);
+  if (paradise(c)) {
+    zero3_parameter_allgather(b, c, s.w, c.gpus, paradise_link(w, c.gpus, 0));
+    return paradise_memory(b, s, c, B * split_share(w, c, p, split), s.w, c.gpus);
+  }
   b.memory("activations (x, y and their gradients)", 2 * d * B * act);
   b.memory("weights and gradients", 2 * d * s.w);
 }

@@ -166,6 +166,17 @@ GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::i
       "reduce+allreduce+broadcast"};
 }
 
+// ZeRO-3 (Rajbhandari et al. 2020, §7.2.2): 1.5x data parallelism's volume, the gradients'
+// reduce-scatter, the forward pass's parameter allgather (the exchange's two halves, counted
+// with it) and one more allgather of the parameters, freed after the forward, for the
+// backward; blocking.
+void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
+                               std::int64_t data_parallel, const system::Link& link) {
+  if (c.policies.zero_stage < 3 || data_parallel <= 1) return;
+  b.comm("parameter allgather for the backward pass (ZeRO-3)", "allgather/ring", "FB",
+         data_parallel, cost::allgather_ring(link, data_parallel, local_params * element_bytes(c)));
+}
+
 // Model state per parameter (cost-model-notes §6.3): weights, gradients, optimizer state;
 // mixed precision keeps fp16 weights and gradients and an fp32 master copy.
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
@@ -192,21 +203,6 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
                     ? s.largest_pair
                     : std::max(s.largest_pair, s.outputs + s.largest_in_place)));
   b.memory("weights", local_params * e / shard(3));
-  if (pol.zero_stage >= 3 && data_parallel > 1) {
-    // ZeRO-3 (Rajbhandari et al. 2020, §7.2.2): 1.5x data parallelism's volume, the
-    // gradients' reduce-scatter, the forward pass's parameter allgather (the exchange's two
-    // halves, counted with it) and one more allgather of the parameters, freed after the
-    // forward, for the backward; blocking. Concurrent communicators share the nodes' NICs.
-    // (DASO shards over the GPUs of a node: its replicas there, one node's link)
-    const auto& w = b.workload();
-    const std::int64_t groups = c.gpus / data_parallel;
-    const auto link =
-        c.kind == Kind::Daso
-            ? paradise_link(w, data_parallel, 0)
-            : paradise_link(w, c.gpus, groups > 1 ? std::min(groups, w.system.gpus_per_node) : 0);
-    b.comm("parameter allgather for the backward pass (ZeRO-3)", "allgather/ring", "FB",
-           data_parallel, cost::allgather_ring(link, data_parallel, local_params * e));
-  }
   b.memory("gradients", local_params * e / shard(2));
   b.memory("optimizer state", local_params * state / shard(1));
   b.memory("convolution workspace", pol.workspace_bytes);

@@ -52,6 +52,7 @@ void paradise_data(const Workload& w, const Config& c, const Totals& s, Builder&
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
     b.overlapped(x.total_s - x.exposed_s);
   }
+  zero3_parameter_allgather(b, c, params, c.gpus, paradise_link(w, c.gpus, 0));
   paradise_memory(b, s, c, per_gpu, params, c.gpus);
 }
 
@@ -323,6 +324,10 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
                                    : s.saved * e + s.saved_fixed_bytes;
     const double samples = whole > 0 ? B / S * max_in_flight_saved / whole : 0;
     // one micro-batch at a time in its backward pass: its activation gradients
+    // the replicas of a stage shard its weights; the stages' communicators share the NICs
+    zero3_parameter_allgather(
+        b, c, max_params, replicas,
+        paradise_link(w, c.gpus, stages == 1 ? 0 : std::min(stages, w.system.gpus_per_node)));
     return paradise_memory(b, s, c, samples, max_params, replicas, B / S);
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);

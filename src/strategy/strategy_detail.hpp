@@ -49,7 +49,6 @@ class Builder {
         c.batch > 0 ? w.dataset_samples / c.batch + (w.dataset_samples % c.batch != 0 ? 1 : 0) : 0;
   }
   double iterations() const { return static_cast<double>(p_.iterations_per_epoch); }
-  const Workload& workload() const { return w_; }
   double delta() const { return d_; }
   void invalid(std::string reason) {
     if (p_.status == Status::Ok) {
@@ -222,10 +221,15 @@ GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, doub
 /// follows forward_s seconds of forward pass (per iteration).
 GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
                                      double gradient_bytes, double forward_s, double backward_s);
+/// ZeRO-3's price for sharding the weights over `data_parallel` replicas (Rajbhandari et al.
+/// 2020, §7.2.2): one more allgather of the `local_params` parameters per iteration, over
+/// `link`, the link of the strategy's own gradient exchange. Nothing below ZeRO-3 or
+/// without replicas.
+void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
+                               std::int64_t data_parallel, const system::Link& link);
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
-/// workspace, communication buffers, context; and with ZeRO-3 the price of its sharded
-/// weights, one more allgather of them per iteration. The activation gradients are those of
+/// workspace, communication buffers, context. The activation gradients are those of
 /// `gradient_samples` samples (a pipeline's one micro-batch in its backward pass), by
 /// default as many as the activations'.
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
