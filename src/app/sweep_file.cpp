@@ -1,7 +1,8 @@
 // Sweep files (README "Sweep files"):
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
 //              optional resolution, network_bandwidth_gbps, network_latency_us; variant,
-//              spatial_split (w | all: spatial's and data+spatial's splits)
+//              spatial_split (w | all: spatial's and data+spatial's splits),
+//              max_workload_bytes
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
 //   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
 //   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches
@@ -145,7 +146,8 @@ SweepFile read_sweep_file(const std::string& path) {
       "sweep.strategy", po::value(&strategy)->required())(
       "sweep.gpus", po::value(&gpus)->required())("sweep.batch", po::value(&batch)->required())(
       "sweep.variant", po::value(&variant))("sweep.spatial_split", po::value(&spatial_split))(
-      "sweep.resolution", po::value<std::string>())(
+      "sweep.resolution", po::value<std::string>())("sweep.max_workload_bytes",
+                                                    po::value<std::string>())(
       "sweep.network_bandwidth_gbps", po::value<std::string>())("sweep.network_latency_us",
                                                                 po::value<std::string>())(
       "output.storage", po::value(&f.storage))("output.max_bytes", po::value<std::string>())(
@@ -336,6 +338,13 @@ SweepFile read_sweep_file(const std::string& path) {
     f.max_output_bytes = parse_double(text_value, at("output.max_bytes"), "max_bytes");
     if (f.max_output_bytes <= 0)
       fail_input(at("output.max_bytes"), "max_bytes", text_value, "must be > 0");
+  }
+  if (vm.count("sweep.max_workload_bytes")) {
+    const auto text_value = vm["sweep.max_workload_bytes"].as<std::string>();
+    f.spec.max_workload_bytes =
+        parse_double(text_value, at("sweep.max_workload_bytes"), "max_workload_bytes");
+    if (f.spec.max_workload_bytes <= 0)
+      fail_input(at("sweep.max_workload_bytes"), "max_workload_bytes", text_value, "must be > 0");
   }
   return f;
 }

@@ -74,20 +74,26 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   // One workload per combination of the axes before strategy, in grid order. A model that
   // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
   // invalid, with the reason; the layer analysis is shared by the network variants.
-  // each workload holds a model's per-layer tables (tens of KB): refuse, before building
-  // them, more than the memory of a rank can take (the grid's own size is checked later)
-  const auto count = [](const auto& axis) { return std::max<double>(1, double(axis.size())); };
-  const double workloads = count(spec.models) * count(spec.datasets) * count(spec.resolution) *
-                           count(spec.systems) * count(spec.network_bandwidth_gbps) *
-                           count(spec.network_latency_us);
-  constexpr double kMaxWorkloads = 20000;
-  if (workloads > kMaxWorkloads)
-    throw InputError("the sweep has " +
-                     with_commas(static_cast<std::int64_t>(std::min(workloads, 9e18))) +
-                     " workloads (model x dataset x resolution x system x network bandwidth x "
-                     "latency values), more than " +
-                     with_commas(static_cast<std::int64_t>(kMaxWorkloads)) +
-                     ": each holds a model's per-layer tables; give those axes fewer values");
+  const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
+  const std::size_t variants = count(spec.network_bandwidth_gbps) * count(spec.network_latency_us);
+  const double workloads = static_cast<double>(count(spec.models) * count(spec.datasets)) *
+                           static_cast<double>(count(spec.resolution) * count(spec.systems)) *
+                           static_cast<double>(variants);
+  // each workload holds a model's per-layer tables on every rank: refuse, before they are
+  // copied, more than max_workload_bytes (the grid's own size is checked later)
+  double held = 0, built = 0;
+  const auto reserve = [&](double bytes, double n) {
+    held += bytes;
+    built += n;
+    if (held <= spec.max_workload_bytes) return;
+    throw InputError(
+        "the sweep's " + with_commas(static_cast<std::int64_t>(std::min(workloads, 9e18))) +
+        " workloads (model x dataset x resolution x system x network bandwidth x latency "
+        "values) need about " +
+        human_bytes(held / built * workloads) +
+        " per rank (a model's per-layer tables each), more than max_workload_bytes = " +
+        human_bytes(spec.max_workload_bytes) + ": give those axes fewer values");
+  };
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
   const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
@@ -112,6 +118,13 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           } catch (const InputError& e) {
             why = e.what();
           }
+          // the network variants copy the workload (their systems differ)
+          reserve(static_cast<double>(variants) *
+                      (static_cast<double>(
+                           (base ? strategy::footprint_bytes(*base) : sizeof(strategy::Workload)) +
+                           why.capacity()) +
+                       sizeof(strategy::LayerSums) + sizeof(ResolutionFamily)),
+                  static_cast<double>(variants));
           for (std::int64_t bw : bws) {
             for (std::int64_t lat : lats) {
               unusable_.push_back(why);

@@ -183,6 +183,35 @@ TEST(Evaluator, ParadisePointsWithTheComputeMemoEqualFreshPredictions) {
   }
 }
 
+// A workload's footprint is at least its layer table (one LayerStats per layer, by
+// definition); the sweep refuses workloads past max_workload_bytes before copying them: 4
+// network variants of resnet50 need 4 footprints and fit in 4 footprints plus their sums
+// and families, 2 KB each at most.
+TEST(Evaluator, WorkloadsPastMaxWorkloadBytesAreRefused) {
+  const auto w = strategy::make_workload({"resnet50", "imagenet", "abci", "", 0});
+  const double f = static_cast<double>(strategy::footprint_bytes(w));
+  EXPECT_GE(f, static_cast<double>(w.model.layers.size() * sizeof(model::LayerStats)));
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data"};
+  s.gpus = {8};
+  s.batch = {64};
+  s.network_bandwidth_gbps = {100, 200};
+  s.network_latency_us = {1, 2};
+  s.max_workload_bytes = 4 * f - 1;
+  try {
+    Evaluator e{s};
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the sweep's 4 workloads"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("max_workload_bytes"), std::string::npos) << e.what();
+  }
+  s.max_workload_bytes = 4 * (f + 2048);
+  EXPECT_EQ(Evaluator{s}.grid().points(), 4u);
+}
+
 TEST(Evaluator, UnknownNamesAreInputErrors) {
   SweepSpec s;
   s.models = {"resnet50"};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,6 +58,9 @@ struct LayerSums {
   double recompute_segments = 1;
 };
 LayerSums sum_layers(const Workload& w);
+/// The bytes a workload holds (its tables, names and vectors): what a sweep keeps per value
+/// of the axes before strategy.
+std::size_t footprint_bytes(const Workload& w);
 
 /// Per spatial dimension, the smallest input or output extent over the parallel layers up
 /// to `split` (0 where none): a spatial split must not cut a dimension into more parts.

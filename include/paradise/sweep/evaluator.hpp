@@ -30,6 +30,9 @@ struct SweepSpec {
   /// Measured per-layer times (layer-times CSV) by "MODEL@SYSTEM" or, for every system,
   /// "MODEL"; the model's compute is then parametrised by them (cost-model-notes §1.5).
   std::map<std::string, std::string> layer_times;
+  /// Refuse workloads (one per value of the axes before strategy, each a model's per-layer
+  /// tables, built on every rank) that would hold more than this many bytes per rank.
+  double max_workload_bytes = 2e9;
 };
 
 /// What is stored per point (fixed-size, for the maps).
