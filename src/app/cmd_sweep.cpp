@@ -2,6 +2,7 @@
 // print a summary. Work is split into chunks taken round-robin by the ranks; after every
 // round the ranks agree on failures (so a full disk ends every rank, not just one) and,
 // every --checkpoint seconds, flush the file and record the finished chunks for --resume.
+#include <array>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "paradise/sweep/memlimit_tables.hpp"
 #include "paradise/sweep/reduction.hpp"
 #include "paradise/sweep/summary.hpp"
+#include "stop_signal.hpp"
 #include "sweep_checkpoint.hpp"
 #include "sweep_file.hpp"
 #include "sweep_output.hpp"
@@ -192,6 +194,7 @@ int run_sweep(const Args& args) {
 
   const mpi::Environment mpi_environment;
   const auto comm = mpi::Comm::world();
+  catch_stop_signals();  // after MPI's own set-up: ours are the handlers
   // Every rank reads and validates the same inputs; only rank 0 reports a bad one.
   std::optional<SweepFile> parsed;
   std::optional<sweep::Evaluator> evaluator;
@@ -342,21 +345,42 @@ int run_sweep(const Args& args) {
       }
     }
     if (store) timed([&] { buf.write(*out, begin, f.storage); });
-    // a checkpoint when rank 0's clock says so (its decision reaches every rank)
-    std::uint64_t due =
+    // a checkpoint when rank 0's clock says so, a stop when any rank got SIGINT or SIGTERM
+    // (the decisions reach every rank)
+    std::array<std::uint64_t, 2> agreed{
         comm.is_root() && out && checkpoint_s > 0 && round + 1 < rounds &&
-        Clock::now() - last_checkpoint > std::chrono::duration<double>(checkpoint_s);
-    comm.allreduce_max(std::span<std::uint64_t>(&due, 1));
-    if (due) {
+            Clock::now() - last_checkpoint > std::chrono::duration<double>(checkpoint_s),
+        static_cast<std::uint64_t>(stop_signal())};
+    comm.allreduce_max(std::span<std::uint64_t>(agreed));
+    const std::uint64_t done = std::min(chunks, first_chunk + (round + 1) * ranks);
+    if ((agreed[0] != 0 || agreed[1] != 0) && out) {
       sweep::Summary snapshot = merged;
       merge_on_root(mine, comm, snapshot);
       timed([&] {
         out->flush();
         if (comm.is_root())
-          write_checkpoint(output, {f.text, layout + "\n" + inputs,
-                                    first_chunk + (round + 1) * ranks, snapshot.to_bytes()});
+          write_checkpoint(output, {f.text, layout + "\n" + inputs, done, snapshot.to_bytes()});
       });
       last_checkpoint = Clock::now();
+    }
+    if (agreed[1] != 0) {
+      const int signal = static_cast<int>(agreed[1]);
+      if (comm.is_root()) {
+        const std::string points =
+            with_commas(
+                static_cast<std::int64_t>((done_before(done) - done_before(0)) * per_unit)) +
+            " of " + with_commas(static_cast<std::int64_t>(units * per_unit)) + " points";
+        std::cerr << (last_report != t0 ? "\n" : "") << "paradise sweep: stopped by "
+                  << signal_name(signal) << " after " << points;
+        if (out)
+          std::cerr << "; they are kept in " << output << ".tmp and " << checkpoint_path(output)
+                    << ": run the same command with --resume to go on\n";
+        else
+          std::cerr << "; nothing was written (no -o)\n";
+      }
+      if (out) out->abandon();  // flushed: the file stays for --resume
+      comm.barrier();
+      mpi::Environment::leave_now(128 + signal);
     }
     if (!quiet && comm.is_root() && Clock::now() - last_report > std::chrono::seconds(1)) {
       last_report = Clock::now();

@@ -78,6 +78,28 @@ grep -Eq "sweep kill.ini: 12,000,000 points \([0-9,]+ evaluated by this run, the
 [ ! -e killed.h5.tmp ] && ok || bad "tmp file left after a completed resume"
 same_sweep whole.h5 killed.h5 && ok || bad "resumed file differs from the uninterrupted run: $(differing whole.h5 killed.h5)"
 
+# SIGTERM (scancel, a walltime or preemption warning) or SIGINT to the launcher: the ranks
+# checkpoint at the end of their round and exit 128 + the signal, saying how to go on; the
+# resume gives the uninterrupted file. (--checkpoint 100: no periodic checkpoint before it.)
+for sig in TERM INT; do
+  rm -f stopped.h5*
+  mpiexec -n 2 "$paradise" sweep kill.ini -o stopped.h5 --checkpoint 100 >stop.out 2>&1 &
+  launcher=$!
+  for _ in $(seq 100); do [ -e stopped.h5.tmp ] && break; sleep 0.05; done
+  sleep 0.3
+  kill -$sig $launcher
+  rc=0
+  wait $launcher || rc=$?
+  want=$((128 + $(kill -l $sig)))
+  [ "$rc" = "$want" ] && [ -e stopped.h5.resume ] && [ ! -e stopped.h5 ] && ok ||
+    bad "SIG$sig: exit $rc (want $want), checkpoint present: $([ -e stopped.h5.resume ] && echo yes || echo no)"
+  grep -Eq "paradise sweep: stopped by SIG$sig after [0-9,]+ of 12,000,000 points; they are kept in stopped.h5.tmp and stopped.h5.resume: run the same command with --resume to go on" stop.out \
+    && ok || bad "SIG$sig message: $(tr '\r' '\n' <stop.out | tail -n 3)"
+done
+mpiexec -n 2 "$paradise" sweep kill.ini -o stopped.h5 --resume --quiet >resume.out 2>&1 && ok ||
+  bad "resume after SIGINT: $(cat resume.out)"
+same_sweep whole.h5 stopped.h5 && ok || bad "resumed after a stop: $(differing whole.h5 stopped.h5)"
+
 # A model file edited since the checkpoint: the resume is refused (the checkpointed chunks
 # came from the old file), and goes on once the file is as it was.
 cp "$r50_net" r50.net
