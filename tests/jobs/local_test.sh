@@ -30,6 +30,12 @@ grep -q ' points on 2 ranks in ' run.log || { cat run.log; fail "the local run d
 /usr/bin/python3 -c 'import h5py,sys; s=h5py.File("out.h5")["status"].shape; sys.exit(0 if s==(1,1,1,2,5,2) else f"status shape {s}")' ||
   fail "out.h5 has not the grid's shape"
 
+# a one-point sweep ("1 point on 1 rank"; the runner's check once wanted "points")
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\n' >one.ini
+PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 1 one.ini one.h5 >one.log 2>&1 && [ -e one.h5 ] ||
+  fail "a one-point sweep: $(cat one.log)"
+grep -q ' 1 point on 1 rank in ' one.log || fail "the one-point summary changed: $(cat one.log)"
+
 # 2. bad input: exit code 2 from paradise, and from the runner's own checks
 printf '[sweep]\nmodel = resnet50\n' >bad.ini
 rc=0; PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 2 bad.ini bad.h5 >bad.log 2>&1 || rc=$?

@@ -15,7 +15,8 @@
 # through srun, and wrote an HDF5 file whose `status` has the grid's shape; the PBS script
 # submitted with sbatch (which reads #PBS lines) does the same with mpiexec and got its job
 # name and task count from the #PBS lines; a job whose sweep file is bad exits 2 and
-# sbatch --wait returns 2; srun --mpi=none (independent one-rank copies) makes the job fail.
+# sbatch --wait returns 2; srun --mpi=none (independent one-rank copies) makes the job fail;
+# a job stopped by SIGTERM (scancel --signal) checkpoints, exits 143 and resumes when resubmitted.
 set -euo pipefail
 
 fail() {
@@ -201,4 +202,42 @@ PARADISE_SRUN_MPI=none sbatch --wait --ntasks=2 --output="$dir/out/nopmi-%j.out"
 grep -Eq "ran on '1 ?' rank\(s\), not 2|paradise sweep exited with" "$dir"/out/nopmi-*.out ||
   fail "srun --mpi=none: neither a rank-count error nor a failed sweep in the job output"
 echo "slurm_test: singleton launch caught (exit $rc) at $((SECONDS - t0)) s"
+# 5. scancel --signal=TERM (as --signal=TERM@120 before the time limit): the ranks
+# checkpoint and stop, the job exits 143; the same job submitted again resumes and finishes.
+# 12 M points, a few seconds on 2 ranks.
+cat >"$dir/long.ini" <<'INI'
+[sweep]
+model = resnet50, vgg16
+dataset = imagenet
+system = abci, dgx-a100
+strategy = data, filter, data+filter
+gpus = 1..4000 +1
+batch = 16..4000 +16
+[output]
+storage = maps
+INI
+job=$(sbatch --parsable --ntasks=2 --output="$dir/out/stop-%j.out" "$root/jobs/slurm/sweep.sbatch" \
+  "$dir/long.ini" "$dir/out/stop.h5" -- --checkpoint 100)
+job=${job%%;*}
+for _ in $(seq 1 600); do [ -e "$dir/out/stop.h5.tmp" ] && break; sleep 0.1; done
+[ -e "$dir/out/stop.h5.tmp" ] || fail "the long job never opened its output: $(cat "$dir"/out/stop-*.out)"
+scancel --signal=TERM "$job"
+state=
+for _ in $(seq 1 600); do
+  state=$(scontrol show job "$job" | grep -o 'JobState=[A-Z]*' || true)
+  case $state in *RUNNING* | *PENDING* | *COMPLETING* | "") sleep 0.1 ;; *) break ;; esac
+done
+code=$(scontrol show job "$job" | grep -o ' ExitCode=[0-9]*:[0-9]*' || true)
+[ "$code" = " ExitCode=143:0" ] || fail "the stopped job: $state$code, expected exit 143: $(cat "$dir"/out/stop-*.out)"
+grep -q 'stopped by SIGTERM after .* run the same command with --resume' "$dir"/out/stop-"$job".out ||
+  fail "the stopped job did not say how to go on: $(cat "$dir"/out/stop-"$job".out)"
+[ -e "$dir/out/stop.h5.resume" ] || fail "the stopped job left no checkpoint"
+rc=0
+sbatch --wait --ntasks=2 --output="$dir/out/stop-again-%j.out" "$root/jobs/slurm/sweep.sbatch" \
+  "$dir/long.ini" "$dir/out/stop.h5" -- --checkpoint 100 || rc=$?
+[ "$rc" -eq 0 ] || fail "the resubmitted job exited $rc: $(cat "$dir"/out/stop-again-*.out)"
+grep -q 'continuing the interrupted sweep (--resume)' "$dir"/out/stop-again-*.out ||
+  fail "the resubmitted job did not resume"
+[ -e "$dir/out/stop.h5" ] && [ ! -e "$dir/out/stop.h5.resume" ] || fail "the resumed job did not finish the file"
+echo "slurm_test: a job stopped by SIGTERM resumed when resubmitted at $((SECONDS - t0)) s"
 echo "slurm_test: PASS in $((SECONDS - t0)) s"
