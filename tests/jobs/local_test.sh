@@ -108,6 +108,21 @@ rc=0; "$root/jobs/submit" --print --scheduler pbs "a,b.ini" out.h5 >comma.log 2>
 PARADISE_RANKS=130 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >ranks.log 2>&1 ||
   fail "submit with PARADISE_RANKS: $(cat ranks.log)"
 grep -q "^sbatch -N 3 -n 130 " ranks.log || fail "submit with PARADISE_RANKS=130: $(cat ranks.log)"
+# the job finds jobs/run-sweep whatever the submit directory; a missing output directory is
+# refused before the queue wait
+grep -qF "PARADISE_ROOT=$root " ranks.log || fail "submit does not pass PARADISE_ROOT to sbatch: $(cat ranks.log)"
+rc=0; PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini nowhere/out.h5 >nodir.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "output directory 'nowhere' (of OUT.h5 = 'nowhere/out.h5') does not exist" nodir.log ||
+  fail "submit to a missing directory: exit $rc, $(cat nodir.log)"
+# Hydra's mpiexec can exit 0 after passing a SIGTERM on: a checkpoint and no summary is a stop
+cat >stopped <<'STUB'
+#!/usr/bin/env bash
+touch "$4.tmp" "$4.resume"
+echo "paradise sweep: stopped by SIGTERM after 5 of 10 points" >&2
+STUB
+chmod +x stopped
+rc=0; PARADISE_BIN=$dir/stopped "$root/jobs/run-sweep" --launcher none small.ini st.h5 >st.log 2>&1 || rc=$?
+[ "$rc" -eq 143 ] && grep -q "stopped before the end" st.log || fail "a stop with launcher exit 0: exit $rc, $(cat st.log)"
 rc=0; PARADISE_NODES=200 PARADISE_RANKS=100 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >nodes.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "PARADISE_NODES = 200 is more nodes than PARADISE_RANKS = 100 ranks" nodes.log ||
   fail "submit with more nodes than ranks: exit $rc, $(cat nodes.log)"
