@@ -11,6 +11,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/sweep/grid.hpp"
 #include "paradise/sweep/memlimit.hpp"
@@ -59,10 +60,10 @@ int run_memlimit(const Args& args) {
   const auto positive = [](const std::string& option, const std::string& text,
                            const std::string& expected, const std::string& parsed_text) {
     std::vector<std::int64_t> values;
-    try {
-      values = sweep::parse_int_values(parsed_text, {option, 0}, option.substr(2));
-    } catch (const InputError&) {
-      throw InputError(option + " '" + text + "': expected " + expected);
+    try {  // no origin or key: the parser's message is its reason alone
+      values = sweep::parse_int_values(parsed_text, {}, "");
+    } catch (const InputError& e) {
+      throw InputError(option + " '" + text + "': " + e.what() + "; expected " + expected);
     }
     if (values.empty() || *std::min_element(values.begin(), values.end()) < 1)
       throw InputError(option + " '" + text + "': expected " + expected);
@@ -93,6 +94,18 @@ int run_memlimit(const Args& args) {
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   }
   const auto w = strategy::make_workload(spec);
+  const sweep::ResolutionFamily family{spec};
+  // a side search needs a model that takes other sizes, and every listed side taken
+  if (!resolution.empty() && !model::ModelSource::load(spec.model).reshapeable())
+    throw InputError("--resolution '" + resolution + "': model '" + spec.model +
+                     "' has a fixed input shape (ParaDL .net file): no resolution search");
+  for (const auto side : side_list) {
+    try {
+      family.make(side);
+    } catch (const InputError& e) {
+      throw InputError("--sides '" + sides + "': side " + std::to_string(side) + ": " + e.what());
+    }
+  }
   // "none" says why, from the prediction at the low end of the search
   const auto why = [](const strategy::Workload& at, strategy::Config one, std::int64_t batch) {
     one.batch = batch;
@@ -113,7 +126,6 @@ int run_memlimit(const Args& args) {
             << "  largest feasible global batch: "
             << (b.value > 0 ? with_commas(b.value) : "none (" + none_batch + ")") << " ("
             << b.evaluations << " evaluations)\n";
-  const sweep::ResolutionFamily family{spec};
   if (!resolution.empty()) {
     const auto r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
     // "none" says why at the smallest side of the range the model takes

@@ -2,8 +2,10 @@
 
 namespace paradise {
 
-void fail_input(const Origin& where, std::string_view key, std::string_view value,
-                std::string_view what) {
+namespace {
+
+std::string input_message(const Origin& where, std::string_view key, std::string_view value,
+                          std::string_view what) {
   std::string msg;
   if (!where.file.empty()) {
     msg += where.file;
@@ -17,7 +19,19 @@ void fail_input(const Origin& where, std::string_view key, std::string_view valu
     msg += "': ";
   }
   msg += std::string(what);
-  throw InputError(msg);
+  return msg;
+}
+
+}  // namespace
+
+void fail_input(const Origin& where, std::string_view key, std::string_view value,
+                std::string_view what) {
+  throw InputError(input_message(where, key, value, what));
+}
+
+void fail_too_large(const Origin& where, std::string_view key, std::string_view value,
+                    std::string_view what) {
+  throw SizeLimitError(input_message(where, key, value, what));
 }
 
 }  // namespace paradise

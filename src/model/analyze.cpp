@@ -42,11 +42,17 @@ std::string extents(const std::array<std::int64_t, 3>& v, int rank) {
 
 constexpr const char* kTooLarge = "is too large (at most 2^31 - 1 per dimension and 2^48 elements)";
 
-[[noreturn]] void fail_layer(const Graph& g, const Layer& l, const std::string& what) {
+std::string layer_message(const Graph& g, const Layer& l, const std::string& what) {
   const Origin& at = l.defined_at;
   const std::string where = at.file.empty() ? "" : at.file + ":" + std::to_string(at.line) + ": ";
-  throw InputError(where + "model '" + g.name() + "': layer '" + l.name + "' (" +
-                   std::string(op_name(l.op)) + "): " + what);
+  return where + "model '" + g.name() + "': layer '" + l.name + "' (" + std::string(op_name(l.op)) +
+         "): " + what;
+}
+[[noreturn]] void fail_layer(const Graph& g, const Layer& l, const std::string& what) {
+  throw InputError(layer_message(g, l, what));
+}
+[[noreturn]] void fail_layer_too_large(const Graph& g, const Layer& l, const Shape& out) {
+  throw SizeLimitError(layer_message(g, l, "output " + out.str() + " " + kTooLarge));
 }
 
 std::int64_t kernel_volume(const Window& w, int rank) {
@@ -95,7 +101,7 @@ Shape windowed(const Graph& g, const Layer& l, const Shape& in, std::int64_t out
               "); use a larger input resolution");
     }
   }
-  if (!out.within_limits()) fail_layer(g, l, "output " + out.str() + " " + kTooLarge);
+  if (!out.within_limits()) fail_layer_too_large(g, l, out);
   return out;
 }
 
@@ -290,7 +296,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   if (empty)
     throw InputError("model '" + g.name() + "': input " + input.str() + " has no elements");
   if (!input.within_limits())
-    throw InputError("model '" + g.name() + "': input " + input.str() + " " + kTooLarge);
+    throw SizeLimitError("model '" + g.name() + "': input " + input.str() + " " + kTooLarge);
   const auto& layers = g.layers();
   if (layers.empty() || layers.front().op != Op::Input) {
     throw InputError("model '" + g.name() + "': the first layer must be the input");
@@ -319,7 +325,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (l.op == Op::Input) in.push_back(input);
     const Inferred r = infer(g, l, in);
     if (!r.out.within_limits()) {
-      fail_layer(g, l, "output " + r.out.str() + " " + kTooLarge);
+      fail_layer_too_large(g, l, r.out);
     }
     s.input = in.front();
     s.output = r.out;

@@ -37,7 +37,7 @@ Shape Shape::parse(std::string_view text, const Origin& where, std::string_view 
   s.rank = static_cast<int>(dims.size()) - 1;
   for (std::size_t i = 1; i < dims.size(); ++i) s.size[i - 1] = dims[i];
   if (!s.within_limits())
-    fail_input(where, key, text, "too large: at most 2^31 - 1 per dimension and 2^48 elements");
+    fail_too_large(where, key, text, "too large: at most 2^31 - 1 per dimension and 2^48 elements");
   return s;
 }
 

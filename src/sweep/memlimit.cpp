@@ -51,9 +51,13 @@ strategy::Workload ResolutionFamily::make(std::int64_t side) const {
   return w;
 }
 
-std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side) const {
+std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side, bool* too_large) const {
+  if (too_large) *too_large = false;
   try {
     return make(side);
+  } catch (const SizeLimitError&) {
+    if (too_large) *too_large = true;
+    return std::nullopt;
   } catch (const InputError&) {
     return std::nullopt;  // the model cannot take inputs this small (or of this size)
   }
@@ -107,8 +111,9 @@ Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, s
                          std::int64_t hi, std::int64_t step) {
   return largest_side(
       [&](std::int64_t side) {
-        const auto w = f.at(side);
-        if (!w) return SideOutcome{};
+        bool too_large = false;
+        const auto w = f.at(side, &too_large);
+        if (!w) return SideOutcome{.too_large = too_large};
         const auto p = strategy::predict(*w, c);
         return SideOutcome{p.status, p.split_layer};
       },
@@ -130,10 +135,16 @@ Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int6
     }
     return it->second;
   };
+  // Sides past the supported tensor sizes are the top of the range (a monotone property):
+  // the search starts below them, else it would step down through each one.
+  std::int64_t highest = (hi - lo) / step;
+  if (outcome(highest).too_large)
+    highest =
+        last_true(std::int64_t{0}, highest, [&](std::int64_t k) { return !outcome(k).too_large; });
   // Runs of sides with the same split, from the top down: a split never shrinks as the side
   // grows, and within a run memory grows with the side. Below the model's smallest input
   // every side is invalid, not out of memory: "not out of memory" is the monotone predicate.
-  for (std::int64_t top = (hi - lo) / step; top >= 0;) {
+  for (std::int64_t top = highest; top >= 0;) {
     const int split = outcome(top).split_layer;
     std::int64_t bottom = 0;  // the run's lowest side (no split: one run)
     for (std::int64_t upper = top; split >= 0 && bottom < upper;) {

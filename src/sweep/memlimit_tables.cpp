@@ -86,12 +86,16 @@ std::uint64_t MemlimitSearch::grid_index(const MemlimitTable& t, std::uint64_t e
   return e_.grid().encode(gc);
 }
 
-const strategy::Workload* MemlimitSearch::at(std::uint64_t workload, std::int64_t side) {
+const strategy::Workload* MemlimitSearch::at(std::uint64_t workload, std::int64_t side,
+                                             bool* too_large) {
   auto it = cache_.find({workload, side});
   if (it == cache_.end()) {
-    it = cache_.emplace(std::pair{workload, side}, e_.family(workload).at(side)).first;
+    Sized s;
+    s.workload = e_.family(workload).at(side, &s.too_large);
+    it = cache_.emplace(std::pair{workload, side}, std::move(s)).first;
   }
-  return it->second ? &*it->second : nullptr;
+  if (too_large) *too_large = it->second.too_large;
+  return it->second.workload ? &*it->second.workload : nullptr;
 }
 
 std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
@@ -108,8 +112,9 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
     case 1: {  // largest resolution
       const auto r = largest_side(
           [&](std::int64_t s) {
-            const strategy::Workload* w = at(p.workload, s);
-            if (!w) return SideOutcome{};
+            bool too_large = false;
+            const strategy::Workload* w = at(p.workload, s, &too_large);
+            if (!w) return SideOutcome{.too_large = too_large};
             const auto q = strategy::predict(*w, p.config);
             return SideOutcome{q.status, q.split_layer};
           },

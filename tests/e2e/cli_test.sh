@@ -378,6 +378,21 @@ for case in "--resolution '128..64'|--resolution 128..64" "--resolution '0..128'
   expect_rc 2 "memlimit $bad_arg" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy data --gpus 8 --batch 64 $bad_arg
   [ ! -s "$tmp/out" ] && grep -q -- "error: ${case%%|*}: " "$tmp/err" && ok || bad "memlimit $bad_arg: $(cat "$tmp/out" "$tmp/err")"
 done
+# the parser's own reason, and searches that cannot run are errors, not "none fits"
+refuse_memlimit() {  # refuse_memlimit MESSAGE ARGS...
+  local want=$1
+  shift
+  expect_rc 2 "memlimit $*" -- "$paradise" memlimit --strategy data --gpus 8 --batch 8 "$@"
+  [ ! -s "$tmp/out" ] && grep -qF -- "$want" "$tmp/err" && ok || bad "memlimit $*: $(cat "$tmp/out" "$tmp/err")"
+}
+refuse_memlimit "error: --gpu-counts '1..64': a range needs a step: A..B *F or A..B +S; expected GPU counts" \
+  --model resnet50 --dataset imagenet --sides 224 --gpu-counts 1..64
+refuse_memlimit "error: --resolution '128..2000000': more than 1,000,000 values on one axis; expected LO..HI" \
+  --model resnet50 --dataset imagenet --resolution 128..2000000
+refuse_memlimit "has a fixed input shape (ParaDL .net file): no resolution search" \
+  --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" --dataset imagenet --resolution 100..300
+refuse_memlimit "error: --sides '9,64': side 9: model 'unet3d': layer 'cat1' (concat): inputs differ in spatial size" \
+  --model unet3d --dataset cosmoflow --sides 9,64
 expect_rc 0 "memlimit --gpu-counts unsorted" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 24,18
 want=$("$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 18,24 | tail -n 1)
 [ "$(tail -n 1 "$tmp/out")" = "$want" ] && grep -Eq "^ *224 +18$" "$tmp/out" && ok || bad "gpu-counts order: $(cat "$tmp/out")"

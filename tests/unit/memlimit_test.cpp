@@ -123,6 +123,33 @@ TEST(LargestSide, SearchesEachRunOfTheSameSplitFromTheTop) {
   EXPECT_EQ(largest_side(plain, 61, 100, 1).value, 0);
 }
 
+// Sides past the supported tensor sizes are invalid, not out of memory, and so is every
+// larger side: the search bisects for the last size that can be built (log2 of the range
+// in evaluations), where stepping down one side at a time took 999,601 for cosmoflow.
+TEST(LargestSide, SidesPastTheSupportedSizesAreSkippedByBisection) {
+  const auto sized = [](std::int64_t oom_above, std::int64_t too_large_from) {
+    return [=](std::int64_t s) {
+      if (s >= too_large_from) return SideOutcome{.too_large = true};
+      return SideOutcome{s < 10 ? Status::Invalid
+                                : (s > oom_above ? Status::OutOfMemory : Status::Ok)};
+    };
+  };
+  const auto all_fit = largest_side(sized(1 << 30, 700000), 1, 1000000, 1);
+  EXPECT_EQ(all_fit.value, 699999);
+  EXPECT_LE(all_fit.evaluations, 2 * 20 + 2);  // two bisections over 2^20 sides
+  const auto oom = largest_side(sized(60, 5000), 1, 1000000, 1);
+  EXPECT_EQ(oom.value, 60);
+  EXPECT_LE(oom.evaluations, 2 * 20 + 2);
+  EXPECT_EQ(largest_side(sized(60, 5000), 5000, 1000000, 1).value, 0);  // all too large
+  // the real model: cosmoflow's conv1 output (16 channels) is past 2^48 elements from about
+  // side 26,010, its input (4 channels) from 41,286
+  const ResolutionFamily f{{"cosmoflow", "cosmoflow", "abci", "", 0}};
+  const auto c = config(Kind::Spatial, 8, 8);
+  const auto wide = largest_resolution(f, c, 128, 1000000);
+  EXPECT_EQ(wide.value, largest_resolution(f, c, 128, 2000).value);
+  EXPECT_LE(wide.evaluations, 100);
+}
+
 TEST(LargestResolution, Unet3dWithAStepOfEight) {
   const ResolutionFamily f{{"unet3d", "cosmoflow", "dgx-a100", "", 0}};
   const auto c = config(Kind::Data, 8, 8);

@@ -20,8 +20,9 @@ struct ResolutionFamily {
   strategy::WorkloadSpec spec;          ///< model, dataset, system; the dataset's shape is re-sized
   double inter_node_bandwidth_Bps = 0;  ///< network override (system::with_inter_node); 0: keep
   double inter_node_latency_s = 0;
-  /// The workload at one side length, or nullopt when the model cannot take it (too small).
-  std::optional<strategy::Workload> at(std::int64_t side) const;
+  /// The workload at one side length, or nullopt when the model cannot take it: too small,
+  /// or (then *too_large is set) a tensor past the supported sizes, as at every larger side.
+  std::optional<strategy::Workload> at(std::int64_t side, bool* too_large = nullptr) const;
   /// The same, throwing InputError with the reason when the model cannot take it (also for
   /// a ParaDL .net model, whose input shape is fixed).
   strategy::Workload make(std::int64_t side) const;
@@ -57,7 +58,8 @@ Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, s
 /// What the side search needs of the prediction at one side.
 struct SideOutcome {
   strategy::Status status = strategy::Status::Invalid;
-  int split_layer = -1;  ///< Prediction::split_layer; never smaller at a larger side
+  int split_layer = -1;    ///< Prediction::split_layer; never smaller at a larger side
+  bool too_large = false;  ///< a tensor past the supported sizes: so is every larger side
 };
 
 /// The search behind largest_resolution over any outcome-of-side function.

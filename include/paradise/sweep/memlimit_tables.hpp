@@ -45,13 +45,20 @@ class MemlimitSearch {
   // the grid index of entry e of table t, with the table's missing axes at coordinate 0,
   // and the table's own coordinate of "side" (if any)
   std::uint64_t grid_index(const MemlimitTable& t, std::uint64_t e, std::int64_t* side) const;
-  const strategy::Workload* at(std::uint64_t workload, std::int64_t side);
+  /// The workload at a side, null when the model cannot take it (*too_large: past the
+  /// supported sizes).
+  const strategy::Workload* at(std::uint64_t workload, std::int64_t side,
+                               bool* too_large = nullptr);
   const Evaluator& e_;
   MemlimitSpec spec_;
   std::vector<MemlimitTable> tables_;
   std::vector<std::size_t> kinds_;  // per table: 0 batch, 1 resolution, 2 gpus
   std::vector<std::int64_t> gpus_ascending_;
-  std::map<std::pair<std::uint64_t, std::int64_t>, std::optional<strategy::Workload>> cache_;
+  struct Sized {
+    std::optional<strategy::Workload> workload;
+    bool too_large = false;  ///< ResolutionFamily::at's
+  };
+  std::map<std::pair<std::uint64_t, std::int64_t>, Sized> cache_;
   std::uint64_t evaluations_ = 0;
 };
 
