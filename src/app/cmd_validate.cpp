@@ -122,15 +122,17 @@ void print_json(const std::vector<validate::RowResult>& rows, const validate::Su
 const std::vector<std::string> kShown = {"model", "dataset", "system",   "strategy",
                                          "gpus",  "batch",   "precision"};
 
+// a measured 1e-300 s gives an accuracy of -1e300: in exponent form, not 300 digits
 std::string opt_fixed(const std::optional<double>& v, int decimals, double scale = 1) {
-  return v ? fixed(*v * scale, decimals) : "-";
+  return v ? fixed_or_exponent(*v * scale, decimals) : "-";
 }
 
 void print_table(const std::vector<validate::RowResult>& rows, const validate::Summary& s,
                  const validate::Options& o, const std::string& file) {
   std::cout << "ParaDiSE validation (" << strategy::variant_name(o.variant) << " model) of " << file
             << ": " << s.rows << " runs, " << s.compared << " compared, " << s.anomalies
-            << " beyond " << fixed(100 * o.threshold, 0) << "%\n\n";
+            << (s.anomalies == 1 ? " anomaly" : " anomalies") << " (beyond "
+            << fixed(100 * o.threshold, 0) << "%, or measured but out of memory)\n\n";
   TextTable t;
   t.add_column("line");
   for (const auto& name : kShown)
@@ -176,7 +178,7 @@ void print_table(const std::vector<validate::RowResult>& rows, const validate::S
   std::cout << "\nmean accuracy (1 - |projected - measured| / measured): "
             << opt_fixed(s.mean_accuracy, 3) << " over " << s.compared << " runs\n";
   for (const auto& [name, mean] : s.per_strategy)
-    std::cout << "  " << name << ": " << fixed(mean, 3) << '\n';
+    std::cout << "  " << name << ": " << fixed_or_exponent(mean, 3) << '\n';
   const auto& ra = s.rank_agreement;
   std::cout << "rank agreement (Kendall tau-a of epoch times, strategies of the same model, "
                "dataset, system and GPU count): ";
@@ -196,7 +198,7 @@ void print_table(const std::vector<validate::RowResult>& rows, const validate::S
     if (!r.anomaly) continue;
     std::cout << "  line " << r.run->line << " (" << r.run->model << ", " << r.run->strategy << ", "
               << r.run->gpus << " GPUs, batch " << r.run->batch << "): error "
-              << fixed(100 * *r.relative_error, 1) << "%; " << r.anomaly->cause
+              << fixed_or_exponent(100 * *r.relative_error, 1) << "%; " << r.anomaly->cause
               << "\n    check: " << r.anomaly->hint << '\n';
   }
 }

@@ -57,6 +57,13 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+std::string fixed_or_exponent(double v, int decimals) {
+  if (!(std::abs(v) >= 1e6)) return fixed(v, decimals);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
 std::string human_bytes(double bytes) {
   static const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
   int u = 0;

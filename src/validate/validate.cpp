@@ -17,7 +17,7 @@ std::string seconds_text(double s) {
 
 std::string ratio_text(double measured, double projected) {
   if (projected <= 0) return "the projection is 0";
-  return "measured " + fixed(measured / projected, 2) + "x the projection";
+  return "measured " + fixed_or_exponent(measured / projected, 2) + "x the projection";
 }
 
 /// What to check when `part` is slower / larger (`above`) or faster / smaller than projected.
@@ -123,9 +123,21 @@ Anomaly diagnose(const MeasuredRun& run, const RowResult& row, strategy::Variant
   a.part = compute_dominates ? "compute" : "communication";
   a.cause = "time " + ratio_text(row.measured_s.value_or(0), row.projected_s.value_or(0)) +
             "; no measured parts in the row, and " + a.part + " is " + fixed(share, 1) +
-            "% of the projection (" + seconds_text(compute) + " compute, " + seconds_text(comm) +
-            " communication" + per + ")";
+            "% of the projected compute + communication (" + seconds_text(compute) + " compute, " +
+            seconds_text(comm) + " communication" + per + ", before any overlap)";
   a.hint = hint(a.part, row.measured_s.value_or(0) > row.projected_s.value_or(0), variant);
+  return a;
+}
+
+Anomaly measured_but_out_of_memory(const MeasuredRun& run, const RowResult& row) {
+  Anomaly a;
+  a.part = "memory";
+  a.cause = "the run was measured, but the model says it does not fit (" + row.reason + ")" +
+            (run.memory_bytes ? "; measured " + human_bytes(*run.memory_bytes) + " per GPU" : "") +
+            "; time " + ratio_text(row.measured_s.value_or(0), row.projected_s.value_or(0));
+  a.hint = "the memory model overestimates this run: " +
+           hint("memory", false, strategy::Variant::Paradise) +
+           "; or a device-memory margin in the system file larger than the run needed";
   return a;
 }
 
@@ -152,12 +164,30 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
       spec.layer_config = run.layer_config;
       spec.layer_times = run.layer_times;
       spec.time_per_sample_s = run.time_per_sample_s;
+      // the error names the column at fault: the files of the row, else its model and dataset
+      strategy::WorkloadSpec plain = spec;
+      plain.layer_config.clear();
+      plain.layer_times.clear();
+      try {
+        strategy::make_workload(plain);
+      } catch (const InputError& e) {
+        fail_input({run.file, run.line}, "columns model, dataset", run.model + ", " + run.dataset,
+                   e.what());
+      }
       try {
         it = workloads.emplace(key, strategy::make_workload(spec)).first;
       } catch (const InputError& e) {
-        fail_input({run.file, run.line}, "row", run.model, e.what());
+        const bool times = !run.layer_times.empty() && run.layer_config.empty();
+        fail_input({run.file, run.line}, times ? "column layer_times" : "column layer_config",
+                   times ? run.layer_times : run.layer_config, e.what());
       }
     }
+    // a measured peak beyond the device is a wrong unit or a wrong system, not a result
+    const double device = it->second.system.gpu.memory_bytes;
+    if (run.memory_bytes && *run.memory_bytes > device)
+      fail_input({run.file, run.line}, "column measured_memory_bytes", fixed(*run.memory_bytes, 0),
+                 "more than the " + human_bytes(device) + " of a GPU of system '" + run.system +
+                     "' (bytes, not MB?)");
     strategy::Config c;
     c.kind = run.kind;
     c.gpus = run.gpus;
@@ -182,6 +212,7 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
     r.projected_epoch_s = p.epoch_time_s;
     r.measured_epoch_s = run.epoch_s ? *run.epoch_s : *run.iteration_s * iterations;
     if (std::abs(*r.relative_error) > o.threshold) r.anomaly = diagnose(run, r, o.variant);
+    if (p.status == strategy::Status::OutOfMemory) r.anomaly = measured_but_out_of_memory(run, r);
   }
   return out;
 }

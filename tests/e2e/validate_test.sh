@@ -231,6 +231,44 @@ bad_csv "bad.csv:2" "column measured_compute_s '0.9'" "more than measured_iterat
   "$head,measured_compute_s"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,0.9"
 bad_csv "bad.csv:2" "column measured_epoch_s '1'" "0.00133x measured_iteration_s x 2503 iterations" -- \
   "$head,measured_epoch_s"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,1"
+# a measured peak above the GPU's memory (16 GB on ABCI's V100) is a wrong unit, not a result
+bad_csv "bad.csv:2" "column measured_memory_bytes '99999999999999'" "more than the 16.00 GB of a GPU of system 'abci'" -- \
+  "$head,measured_memory_bytes"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,99999999999999"
+# the row's workload cannot be built: the columns at fault are named
+bad_csv "bad.csv:2" "column layer_config '$tmp/nosuch.lc'" "cannot open" -- \
+  "$head,layer_config"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,$tmp/nosuch.lc"
+bad_csv "bad.csv:2" "columns model, dataset 'resnet50, cosmoflow'" "takes 2-D inputs" -- \
+  "$head"$'\n'"resnet50,cosmoflow,abci,data,8,512,fp32,0.3"
+
+# (7) a run that was measured although the model says it is out of memory is an anomaly of
+# the memory model, even with the time right: filter parallelism keeps the whole batch's
+# activations on each of 8 ABCI GPUs (25.2 GB > 16 GB at batch 256); the time given here
+# is the projection's own, so only the memory can be at fault.
+want=$("$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy filter --gpus 8 --batch 256 --format json |
+  $py -c 'import json,sys; p=json.load(sys.stdin); assert p["status"]=="out_of_memory", p["status"]; print(repr(p["iteration_time_s"]))')
+printf '%s\n' "$head" "resnet50,imagenet,abci,filter,8,256,fp32,$want" >"$tmp/oom.csv"
+expect_rc 0 "validate a measured out-of-memory run" -- "$paradise" validate --measured "$tmp/oom.csv" --format json
+$py - "$tmp/out" <<'PY' && ok || bad "measured but out of memory: $(cat "$tmp/out")"
+import json, sys
+v = json.load(open(sys.argv[1]))
+r = v["rows"][0]
+assert r["status"] == "out_of_memory" and abs(r["accuracy"] - 1) < 1e-12, r
+assert r["anomaly"]["part"] == "memory", r["anomaly"]
+assert r["anomaly"]["cause"].startswith("the run was measured, but the model says it does not fit (needs "), r
+assert v["summary"]["anomalies"] == 1, v["summary"]
+PY
+# a byte that is not UTF-8 in an echoed column (a Latin-1 'é' from a spreadsheet): the JSON
+# stays valid, with U+FFFD in its place
+printf '%s\n' "$head,notes" "resnet50,imagenet,abci,data,8,512,fp32,0.3,caf"$'\xe9' >"$tmp/latin1.csv"
+expect_rc 0 "validate a Latin-1 cell" -- "$paradise" validate --measured "$tmp/latin1.csv" --format json
+$py -c 'import json,sys; r=json.load(open(sys.argv[1], encoding="utf-8"))["rows"][0]; assert r["notes"] == "caf\ufffd", r' "$tmp/out" \
+  && ok || bad "a Latin-1 cell in JSON: $(cat "$tmp/out")"
+# an absurd measurement prints in exponent form, not as hundreds of digits
+printf '%s\n' "$head" "resnet50,imagenet,abci,data,8,512,fp32,1e-300" >"$tmp/tiny.csv"
+expect_rc 0 "validate 1e-300 s" -- "$paradise" validate --measured "$tmp/tiny.csv"
+grep -Eq "mean accuracy .*: -[0-9.]+e\+[0-9]+ over 1 runs" "$tmp/out" && [ "$(wc -L <"$tmp/out")" -lt 400 ] && ok ||
+  bad "1e-300 s: $(cat "$tmp/out")"
+
 expect_rc 2 "missing file" -- "$paradise" validate --measured "$tmp/nosuch.csv"
 grep -qF "nosuch.csv" "$tmp/err" && ok || bad "missing file named"
 expect_rc 2 "bad threshold" -- "$paradise" validate --measured "$runs" --threshold 0

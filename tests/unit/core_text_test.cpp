@@ -7,6 +7,7 @@
 
 #include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
+#include "paradise/core/json_writer.hpp"
 #include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
@@ -25,6 +26,26 @@ TEST(CsvField, QuotesWhatWouldSplitAndReadsBack) {
 
 // The kinds of a file, a directory and what is not there, and why a file cannot be written
 // (the permission cases need a user other than root: tests/e2e/cli_test.sh runs them).
+// RFC 3629: well-formed UTF-8 passes unchanged; a byte that starts no well-formed sequence
+// (Latin-1 'é' 0xE9 alone, 0xFF, an overlong 0xC0 0xAF, a surrogate 0xED 0xA0 0x80, a
+// sequence cut short) becomes U+FFFD, one per byte, so the JSON stays valid.
+TEST(JsonString, InvalidUtf8BecomesTheReplacementCharacter) {
+  const auto json = [](std::string_view s) {
+    std::ostringstream out;
+    write_json_string(out, s);
+    return out.str();
+  };
+  EXPECT_EQ(json("caf\xc3\xa9 \xf0\x9f\x98\x80 \xe2\x82\xac"),
+            "\"caf\xc3\xa9 \xf0\x9f\x98\x80 \xe2\x82\xac\"");
+  EXPECT_EQ(json("caf\xe9"), "\"caf\\ufffd\"");
+  EXPECT_EQ(json("\xff"), "\"\\ufffd\"");
+  EXPECT_EQ(json("\xc0\xaf"), "\"\\ufffd\\ufffd\"");
+  EXPECT_EQ(json("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");
+  EXPECT_EQ(json("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // past U+10FFFF
+  EXPECT_EQ(json("x\xe2\x82"), "\"x\\ufffd\\ufffd\"");
+  EXPECT_EQ(json("a\"b\\c\x01"), "\"a\\\"b\\\\c\\u0001\"");
+}
+
 TEST(PathStatus, NamesFilesDirectoriesAndMissingPathsWithoutThrowing) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("paradise_path_status_test." + std::to_string(::getpid()));

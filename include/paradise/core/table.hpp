@@ -25,6 +25,8 @@ class TextTable {
 std::string with_commas(std::int64_t v);
 /// Fixed-point with the given decimals.
 std::string fixed(double v, int decimals);
+/// fixed(), or 3 significant digits in exponent form ("-1e+300") from a million on.
+std::string fixed_or_exponent(double v, int decimals);
 /// Bytes as "15.43 GB" (decimal units, as GPU vendors state capacities).
 std::string human_bytes(double bytes);
 

@@ -107,5 +107,9 @@ Summary summarize(const std::vector<RowResult>& rows);
 /// the projection; with a hint of what to check (worded for the variant that projected it).
 Anomaly diagnose(const MeasuredRun& run, const RowResult& row,
                  strategy::Variant variant = strategy::Variant::Paradl);
+/// A run that was measured although its projection is out of memory: an anomaly of the
+/// memory model whatever the time's accuracy (it replaces a time anomaly, whose ratio it
+/// keeps).
+Anomaly measured_but_out_of_memory(const MeasuredRun& run, const RowResult& row);
 
 }  // namespace paradise::validate
