@@ -17,9 +17,10 @@ PARTS = ("compute_time_s", "communication_time_s")
 
 def series(path, filters):
     """{strategy: {gpus, compute_time_s, communication_time_s}} (NaN: not feasible), fixed."""
-    ds = h5.select(h5.open_sweep(path), filters, path)
-    h5.require(ds, PARTS + ("status",), path,
+    root = h5.open_sweep(path)
+    h5.require(root, PARTS + ("status",), path,
                "the compute/communication bars need a storage = full sweep")
+    ds = h5.select(root[list(PARTS) + ["status"]], filters, path, root)
     out, fixed = {}, {}
     for s in ds.strategy.values:
         ok, fixed = h5.fix_axes(ds.status.sel(strategy=s) == h5.STATUS_OK, ("gpus",))
@@ -61,7 +62,8 @@ def plot(bars, fixed, ds):
 
 def main():
     args = command.parser(__doc__.split("\n\n")[0]).parse_args()
-    bars, fixed, ds = series(args.file, h5.parse_filters(args))
+    with h5.reading(args.file):
+        bars, fixed, ds = series(args.file, h5.parse_filters(args))
     save(plot(bars, fixed, ds), args, "breakdown", notes={"fixed": h5.panel_title(fixed)})
 
 

@@ -24,11 +24,11 @@ LIMITS = {
 def series(path, filters, limit):
     """{strategy: (gpus, limit with NaN where nothing fits)}, {fixed axis: value}."""
     root = h5.open_sweep(path)
-    group = h5.select(h5.open_sweep(path, "memlimit"), filters, path, root=root)
+    group = h5.open_sweep(path, "memlimit")
     if limit not in group.variables:
         raise h5.InputError(f"{path}: no variable 'memlimit/{limit}' (the sweep file needs "
                             f"{LIMITS[limit][2]})")
-    da = group[limit]
+    da = h5.select(group[[limit]], filters, path, root, "memlimit/")[limit]
     lines, fixed = {}, {}
     for s in da.strategy.values:
         line, fixed = h5.fix_axes(da.sel(strategy=s), ("gpus",))
@@ -60,7 +60,8 @@ def main():
     p.add_argument("--limit", choices=sorted(LIMITS), default="largest_resolution",
                    help="which memlimit table (default largest_resolution)")
     args = p.parse_args()
-    lines, fixed, root = series(args.file, h5.parse_filters(args), args.limit)
+    with h5.reading(args.file):
+        lines, fixed, root = series(args.file, h5.parse_filters(args), args.limit)
     save(plot(lines, fixed, root, args.limit), args, "memory-limit",
          notes={"fixed": h5.panel_title(fixed), "limit": args.limit})
 

@@ -27,13 +27,11 @@ CONTOUR_STYLE = {"colors": "red", "linewidths": 2.5}
 
 def series(path, filters, rows):
     """[(strategy, memory GB [rows × gpus] with NaN for invalid, status)], axes, fixed labels."""
-    ds = h5.select(h5.open_sweep(path), filters, path)
-    memory, status = h5.map_variable(ds, "memory", path,
-                                     "the heat map needs per-point memory (storage = maps or full)")
-    for axis in ("strategy", "gpus", rows):
-        if axis not in memory.dims:
-            raise h5.InputError(f"{path}: variable '{memory.name}' has no {axis} axis "
-                                f"(axes: {', '.join(memory.dims)})")
+    root = h5.open_sweep(path)
+    why = "the heat map needs per-point memory (storage = maps or full)"
+    # every axis: a heat map is at one value of each (a summary map's cell is a best over some)
+    memory, status = h5.map_of(root, "memory", filters, path, why,
+                               axes=h5.grid_axes(root) + [rows])
     out, fixed = [], {}
     for s in memory.strategy.values:
         m, fixed = h5.fix_axes(memory.sel(strategy=s), ("gpus", rows))
@@ -42,7 +40,7 @@ def series(path, filters, rows):
         gb = m.transpose(rows, "gpus").values / 1e9
         gb = np.where((st == h5.STATUS_INVALID) | ~(gb > 0), np.nan, gb)
         out.append((str(s), gb, st))
-    return out, ds.gpus.values, ds[rows].values, fixed
+    return out, memory.gpus.values, memory[rows].values, fixed
 
 
 def plot(maps, gpus, row_values, rows, fixed, usable_gb, device_gb, margin, title):
@@ -85,7 +83,8 @@ def main():
                    help="vertical axis (default batch)")
     device_memory.add_options(p)
     args = p.parse_args()
-    maps, gpus, row_values, fixed = series(args.file, h5.parse_filters(args), args.rows)
+    with h5.reading(args.file):
+        maps, gpus, row_values, fixed = series(args.file, h5.parse_filters(args), args.rows)
     usable, device_gb, margin = device_memory.usable_memory_bytes(str(fixed["system"]), args,
                                                                   args.file)
     fig = plot(maps, gpus, row_values, args.rows, fixed, usable / 1e9, device_gb, margin,

@@ -4,7 +4,13 @@ Opens the root maps and the `pareto` and `memlimit` groups with xarray, narrows 
 the values the user chose (--model resnet50 ...), fixes the axes a plot does not show, and
 turns every problem with the input into an InputError whose message names the file and
 what is missing; the commands print it on one line and exit with code 2.
+
+A storage = summary file with `reduce = A, B` keeps the coordinates of every axis, but its
+maps have no A and B axes (each cell is the best over them): a command reads the variables
+it needs with their own axes (`select(root[[names]], ...)`), so that a choice on a reduced
+axis is refused instead of narrowing a coordinate no map uses.
 """
+import contextlib
 import itertools
 import os
 
@@ -18,6 +24,8 @@ STATUS_OK, STATUS_OUT_OF_MEMORY, STATUS_INVALID = 0, 1, 2
 AXES = ("model", "dataset", "resolution", "system", "network_bandwidth_gbps",
         "network_latency_us", "strategy", "gpus", "batch")
 CATEGORICAL_AXES = ("model", "dataset", "system", "strategy")
+# The axes every sweep file has (the others only when swept).
+SWEEP_AXES = ("model", "dataset", "system", "strategy", "gpus", "batch")
 
 # Per-point maps and the names the same quantity has in a storage = summary file.
 MAP_NAMES = {
@@ -30,18 +38,54 @@ class InputError(Exception):
     """Bad input (file, variable, axis value); the message names the file and what is missing."""
 
 
+def _cause(error):
+    """The first line of an h5py/h5netcdf error message, without the trailing full stop."""
+    lines = str(error).strip().splitlines() or [type(error).__name__]
+    return lines[0].strip().rstrip(".")
+
+
 def open_sweep(path, group=None):
-    """The root (or a group) of a sweep file as an xarray Dataset; InputError if unreadable."""
+    """The root (or a group) of a sweep file as an xarray Dataset; InputError if unreadable.
+
+    A file without the `pareto` group, which paradise sweep writes last, is refused as
+    unfinished: an interrupted sweep's OUT.h5.tmp holds unwritten chunks that read as
+    status 0 (ok) and time 0."""
     if not os.path.exists(path):
         raise InputError(f"{path}: no such file")
     if not h5py.is_hdf5(path):
         raise InputError(f"{path}: not an HDF5 file (expected the output of paradise sweep)")
-    with h5py.File(path, "r") as f:
-        if "storage" not in f.attrs:
-            raise InputError(f"{path}: not a paradise sweep file (no 'storage' attribute)")
-        if group is not None and group not in f:
-            raise InputError(f"{path}: no group '{group}'")
-    return xr.open_dataset(path, engine="h5netcdf", group=group)
+    try:
+        with h5py.File(path, "r") as f:
+            if "storage" not in f.attrs:
+                raise InputError(f"{path}: not a paradise sweep file (no 'storage' attribute)")
+            for axis in SWEEP_AXES:
+                if not isinstance(f.get(axis), h5py.Dataset):
+                    raise InputError(f"{path}: not a paradise sweep file (no '{axis}' axis)")
+            if "pareto" not in f:
+                raise InputError(f"{path}: an unfinished sweep (no 'pareto' group, which paradise "
+                                 "sweep writes last): use the OUT.h5 of a finished run, or "
+                                 "finish this one with paradise sweep --resume")
+            if group is not None and group not in f:
+                raise InputError(f"{path}: no group '{group}'")
+    except OSError as e:  # HDF5 cannot open it: truncated, damaged superblock
+        raise InputError(f"{path}: cannot read the HDF5 file ({_cause(e)})") from None
+    try:
+        return xr.open_dataset(path, engine="h5netcdf", group=group)
+    except ValueError as e:  # h5netcdf: an HDF5 file, but not the netCDF-4 layout of a sweep
+        raise InputError(f"{path}: not a paradise sweep file ({_cause(e)})") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read the HDF5 file ({_cause(e)})") from None
+
+
+@contextlib.contextmanager
+def reading(path):
+    """Around the code that uses a sweep file's values: xarray reads them lazily, so a damaged
+    chunk fails there, not in open_sweep; h5py's OSError becomes an InputError naming path."""
+    try:
+        yield
+    except OSError as e:  # e.g. "Can't read data (inflate() failed)"
+        raise InputError(f"{path}: cannot read the HDF5 file's data ({_cause(e)}); "
+                         "the file is damaged") from None
 
 
 def storage(ds):
@@ -64,6 +108,53 @@ def map_variable(ds, kind, path, why):
             return ds[value], ds[status]
     raise InputError(f"{path}: no variable '{MAP_NAMES[kind][0][0]}' "
                      f"(storage = {storage(ds)}); {why}")
+
+
+def reduced_axes(root):
+    """The axes a storage = summary file's maps were reduced over (its `reduce`), else []."""
+    maps = [root[v] for v in root.data_vars]
+    return [a for a in grid_axes(root) if maps and not any(a in m.dims for m in maps)]
+
+
+def has_map(root, kind, axes=()):
+    """Whether the file has the map kind over each of axes the file has (a summary file's may
+    be reduced over some); axes the file lacks (an unswept resolution) are left out."""
+    for value, status in MAP_NAMES[kind]:
+        if value in root.variables and status in root.variables:
+            return all(a in root[value].dims for a in axes if a in root.dims)
+    return False
+
+
+def require_axes(da, axes, path, why, root):
+    """InputError unless da spans every one of axes (a summary map may be reduced over some)."""
+    for axis in axes:
+        if axis not in root.dims:
+            raise InputError(f"{path}: no {axis} axis (axes: {', '.join(grid_axes(root))}); "
+                             f"{why}")
+        if axis not in da.dims:
+            if axis in reduced_axes(root):
+                how = f"storage = summary, reduce = {', '.join(reduced_axes(root))}"
+            else:
+                how = f"axes: {', '.join(da.dims)}"
+            raise InputError(f"{path}: variable '{da.name}' has no {axis} axis ({how}); {why}")
+
+
+def map_of(root, kind, filters, path, why, axes=(), also=()):
+    """(values, status, *also) of a per-point map narrowed to the chosen values.
+
+    InputError if the file has no such map, if the map lacks one of axes, or if a value is
+    chosen on an axis the map was reduced over. also: other variables over the same axes
+    (None where the file has none)."""
+    values, status = map_variable(root, kind, path, why)
+    names = [values.name, status.name] + [v for v in also if v in root.data_vars]
+    ds = select(root[names], filters, path, root)
+    require_axes(ds[values.name], axes, path, why, root)
+    return (ds[values.name], ds[status.name]) + tuple(ds[v] if v in ds else None for v in also)
+
+
+def axes_of(root):
+    """The file's coordinates without its maps (to choose panels when the data is a table)."""
+    return root.drop_vars(list(root.data_vars))
 
 
 def grid_axes(ds):
@@ -99,14 +190,26 @@ def _typed(ds, axis, texts, path):
     return out
 
 
-def select(ds, filters, path, root=None):
-    """ds narrowed to the chosen values; axes are checked against root's (default ds's)."""
+def select(ds, filters, path, root=None, where=""):
+    """ds narrowed to the chosen values; axes and values are checked against root's (default ds's).
+
+    ds holds the variables a command reads, each with its own axes (`root[[names]]`): a
+    value chosen on an axis the file has but ds has not (a summary map reduced over it, a
+    memlimit table over every other axis) is refused, never ignored. where: the group's
+    prefix for the message ('memlimit/')."""
     root = ds if root is None else root
     for axis, texts in filters.items():
         if axis not in root.dims:
             raise InputError(f"{path}: no {axis} axis (axes: {', '.join(grid_axes(root))})")
-        if axis in ds.dims:
-            ds = ds.sel({axis: _typed(root, axis, texts, path)})
+        if axis not in ds.dims:
+            if not where and axis in reduced_axes(root):
+                raise InputError(f"{path}: the maps are reduced over {axis} (storage = summary, "
+                                 f"reduce = {', '.join(reduced_axes(root))}), so a selection "
+                                 f"on {axis} is not possible")
+            names = ", ".join(f"'{where}{v}'" for v in ds.data_vars)
+            raise InputError(f"{path}: {names} has no {axis} axis, so a selection on {axis} "
+                             "is not possible")
+        ds = ds.sel({axis: _typed(root, axis, texts, path)})
     return ds
 
 
@@ -119,8 +222,10 @@ def select_rows(table, filters, path, root):
         if axis not in root.dims:
             raise InputError(f"{path}: no {axis} axis (axes: {', '.join(grid_axes(root))})")
         values = _typed(root, axis, texts, path)
-        if axis in table.variables:
-            keep &= np.isin(table[axis].values, values)
+        if axis not in table.variables:
+            raise InputError(f"{path}: no variable 'pareto/{axis}', so a selection on {axis} "
+                             "is not possible")
+        keep &= np.isin(table[axis].values, values)
     return table.isel(point=np.flatnonzero(keep))
 
 

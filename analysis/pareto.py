@@ -5,10 +5,10 @@ line per strategy, the front highlighted.
 
 A strategy's line is its shortest feasible epoch at each GPU count over the axes not shown
 (system, batch, network; narrow them with --system, --batch, ...). It comes from the epoch
-time map when the file has one (storage = full, or summary keeping strategy and gpus), else
-from the file's `pareto` group (storage = maps), which holds only the points on the
-engine's fronts. The highlighted front is the set of drawn points that no other beats in
-both objectives.
+time map when the file has one over the panel axes, strategy, gpus and each axis chosen
+(storage = full, or summary not reduced over those), else from the file's `pareto` group
+(storage = maps, summary), which holds only the points on the engine's fronts. The
+highlighted front is the set of drawn points that no other beats in both objectives.
 """
 import numpy as np
 
@@ -62,21 +62,24 @@ def front(points):
 def series(path, filters, x="gpus", source="auto"):
     """The plotted panels: [{panel, strategies: {name: (x, y)}, front: [(x, y)]}], source."""
     root = h5.open_sweep(path)
-    ds = h5.select(root, filters, path)
     why = "the Pareto plot needs epoch times (storage = full, or a pareto group with epoch_time_s)"
+    # the map serves when it has every panel axis, strategy, gpus and each chosen axis (a
+    # summary file's may be reduced over some); the pareto group has every axis
+    needs = tuple(a for a in h5.grid_axes(root) if a in FACETS + ("strategy", "gpus"))
     use_map = source == "map"
     if source == "auto":
-        use_map = any(v in ds.variables and {"strategy", "gpus"} <= set(ds[v].dims)
-                      for v, _ in h5.MAP_NAMES["epoch"])
+        use_map = h5.has_map(root, "epoch", needs + tuple(filters))
     if use_map:
-        epoch, status = h5.map_variable(ds, "epoch", path, why)
+        epoch, status = h5.map_of(root, "epoch", filters, path, why, axes=needs)
+        axes = epoch
         lines_of = lambda panel: from_map(epoch, status, panel)  # noqa: E731
     else:
+        axes = h5.select(h5.axes_of(root), filters, path)
         table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
-        h5.require(table, ["epoch_time_s", "strategy", "gpus"], path, why, "pareto/")
+        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/")
         lines_of = lambda panel: from_table(table, panel)  # noqa: E731
     out = []
-    for panel in h5.panels(ds, FACETS):
+    for panel in h5.panels(axes, FACETS):
         lines = lines_of(panel)
         if x == "gpu_hours":
             lines = {s: (g * t / 3600.0, t) for s, (g, t) in lines.items()}
@@ -85,7 +88,7 @@ def series(path, filters, x="gpus", source="auto"):
             out.append({"panel": panel, "strategies": lines, "front": front(points)})
     if not out:
         raise h5.InputError(f"{path}: no feasible configuration in the selection")
-    shown = [a for a in h5.grid_axes(ds) if a not in FACETS + ("strategy", "gpus")]
+    shown = [a for a in h5.grid_axes(root) if a not in needs]
     return out, ("epoch map" if use_map else "pareto group"), shown, root
 
 
@@ -126,8 +129,9 @@ def main():
                    help="per-strategy lines from the epoch map or the pareto group "
                         "(default: the map when the file has one)")
     args = p.parse_args()
-    panels, source, best_over, root = series(args.file, h5.parse_filters(args), args.x,
-                                             args.source)
+    with h5.reading(args.file):
+        panels, source, best_over, root = series(args.file, h5.parse_filters(args), args.x,
+                                                 args.source)
     save(plot(panels, source, best_over, root, args.x), args, "pareto")
 
 

@@ -17,11 +17,12 @@ from figure_output import gpu_axis, log_value_axis, plt, save, strategy_styles
 def series(path, filters):
     """{strategy: (gpus, epoch seconds)} of the feasible points, {fixed axis: value}, root."""
     root = h5.open_sweep(path)
-    ds = h5.select(root, filters, path)
-    epoch, status = h5.map_variable(ds, "epoch", path,
-                                    "the scaling curves need a storage = full sweep")
+    # every axis: a curve is at one value of each (a summary map's cell is a best over some)
+    epoch, status = h5.map_of(root, "epoch", filters, path,
+                              "the scaling curves need epoch times at every point "
+                              "(storage = full)", axes=h5.grid_axes(root))
     lines, fixed = {}, {}
-    for s in ds.strategy.values:
+    for s in epoch.strategy.values:
         t, fixed = h5.fix_axes(epoch.sel(strategy=s).where(status.sel(strategy=s) == 0),
                                ("gpus",))
         ok = np.isfinite(t.values)
@@ -52,7 +53,8 @@ def plot(lines, fixed, root):
 
 def main():
     args = command.parser(__doc__.split("\n\n")[0]).parse_args()
-    lines, fixed, root = series(args.file, h5.parse_filters(args))
+    with h5.reading(args.file):
+        lines, fixed, root = series(args.file, h5.parse_filters(args))
     save(plot(lines, fixed, root), args, "scaling", notes={"fixed": h5.panel_title(fixed)})
 
 

@@ -3,9 +3,11 @@
 dataset [× resolution] as a table (or CSV on stdout with --csv): every axis, the epoch
 time, GPU-hours per epoch and, when the file has the memory map, memory per GPU.
 
-They are read from the epoch time map when the file has one (storage = full or summary),
-else from the `pareto` group (storage = maps), which holds the points of the engine's
-Pareto fronts: then the list is the fastest Pareto-optimal configurations.
+They are read from the epoch time map when the file has one over model, dataset,
+resolution, gpus and each axis chosen (storage = full, or summary not reduced over those; a
+row then leaves out the axes the map was reduced over), else from the `pareto` group
+(storage = maps, summary), which holds the points of the engine's Pareto fronts: then the
+list is the fastest Pareto-optimal configurations.
 """
 import csv
 import sys
@@ -51,26 +53,33 @@ def _rows_from_table(table, panel, top):
 def best(path, filters, top):
     """(rows as dicts in group order, source): the top fastest feasible configurations."""
     root = h5.open_sweep(path)
-    ds = h5.select(root, filters, path)
     why = "the summary needs epoch times (a map, or a pareto group with epoch_time_s)"
-    has_map = any(v in ds.variables for v, _ in h5.MAP_NAMES["epoch"])
+    # the map serves when it has the groups, gpus (for GPU-hours) and each chosen axis (a
+    # summary file's may be reduced over some); the pareto group has every axis
+    needs = tuple(a for a in h5.grid_axes(root) if a in GROUPS + ("gpus",))
+    has_map = h5.has_map(root, "epoch", needs + tuple(filters))
     if has_map:
-        epoch, status = h5.map_variable(ds, "epoch", path, why)
         # a summary file's least memory may belong to another point than the least time
-        memory = ds["memory_per_gpu_bytes"] if "memory_per_gpu_bytes" in ds.variables else None
+        epoch, status, memory = h5.map_of(root, "epoch", filters, path, why, axes=needs,
+                                          also=("memory_per_gpu_bytes",))
+        reduced = h5.reduced_axes(root)
+        axes, source = epoch, "epoch map" + (f" (each row the best over {', '.join(reduced)})"
+                                             if reduced else "")
         rows_of = lambda panel: _rows_from_map(epoch, status, memory, panel, top)  # noqa: E731
     else:
+        axes = h5.select(h5.axes_of(root), filters, path)
         table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
-        h5.require(table, ["epoch_time_s", "gpus"], path, why, "pareto/")
+        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/")
+        source = "pareto group (Pareto-optimal points only)"
         rows_of = lambda panel: _rows_from_table(table, panel, top)  # noqa: E731
     rows = []
-    for panel in h5.panels(ds, GROUPS):
+    for panel in h5.panels(axes, GROUPS):
         for rank, row in enumerate(rows_of(panel), start=1):
             row["gpu_hours"] = float(row["gpus"]) * row["epoch_time_s"] / 3600.0
             rows.append({"rank": rank, **row})
     if not rows:
         raise h5.InputError(f"{path}: no feasible configuration in the selection")
-    return rows, ("epoch map" if has_map else "pareto group (Pareto-optimal points only)")
+    return rows, source
 
 
 def _columns(rows):
@@ -127,7 +136,8 @@ def main():
     args = p.parse_args()
     if args.top < 1:
         p.error("--top must be >= 1")
-    rows, source = best(args.file, h5.parse_filters(args), args.top)
+    with h5.reading(args.file):
+        rows, source = best(args.file, h5.parse_filters(args), args.top)
     if args.csv:
         print_csv(rows, sys.stdout)
     else:

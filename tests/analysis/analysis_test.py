@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -42,6 +43,35 @@ def setUpModule():
 
 def tearDownModule():
     SCRATCH.close()
+
+
+def summary_file(reduce):
+    """A storage = summary file whose maps are reduced over `reduce`, written on first use.
+
+    2 models x 1 dataset x 1 system x 3 strategies x 5 GPU counts x 2 batches = 60 points."""
+    name = f"summary_{reduce}"
+    if name not in FILES:
+        ini, FILES[name] = os.path.join(WORK, name + ".ini"), os.path.join(WORK, name + ".h5")
+        with open(ini, "w", encoding="utf-8") as f:
+            f.write("[sweep]\nmodel = resnet50, vgg16\ndataset = imagenet\nsystem = dgx-a100\n"
+                    "strategy = data, filter, data+filter\ngpus = 1..16 *2\nbatch = 64, 256\n"
+                    f"[output]\nstorage = summary\nreduce = {reduce}\n")
+        subprocess.run([PARADISE, "sweep", ini, "-o", FILES[name], "--quiet"], check=True,
+                       stdout=subprocess.DEVNULL)
+    return FILES[name]
+
+
+def copy_of(sweep, name):
+    """A scratch copy of a sweep file, to damage."""
+    out = os.path.join(WORK, name)
+    shutil.copyfile(FILES[sweep], out)
+    return out
+
+
+def pareto_rows(f):
+    """The pareto group as {column: numpy array} with text columns decoded."""
+    return {k: np.array([v.decode() for v in d[()]]) if d.dtype.kind in "OS" else d[()]
+            for k, d in f["pareto"].items() if k != "point"}
 
 
 def run(script, *args):
@@ -175,23 +205,53 @@ class ParetoPlot(PlotFileChecks):
             self.assertSeriesEqual(by_label(ax["lines"], s)["x"],
                                    [g * t / 3600 for g, t in zip(gpus, seconds)])
 
-    def test_maps_file_draws_the_pareto_groups_points(self):
-        png, data = plot("pareto.py", "maps", "pareto-maps")
-        self.assert_real_figure(png, data)
-        with h5py.File(FILES["maps"]) as f:
-            p = f["pareto"]
-            model = np.array([v.decode() for v in p["model"][()]])
-            strategy = np.array([v.decode() for v in p["strategy"][()]])
-            gpus, seconds = p["gpus"][()], p["epoch_time_s"][()]
+    def assert_lines_are_the_pareto_groups_points(self, path, data):
+        with h5py.File(path) as f:
+            rows = pareto_rows(f)
+            model, strategy = rows["model"], rows["strategy"]
+            gpus, seconds = rows["gpus"], rows["epoch_time_s"]
             for m in axis_labels(f, "model"):
                 ax = next(a for a in data["axes"] if a["title"] == f"{m} · imagenet")
                 for s in sorted(set(strategy[model == m])):
-                    rows = (model == m) & (strategy == s)
-                    xs = sorted(set(gpus[rows].tolist()))
+                    mine = (model == m) & (strategy == s)
+                    xs = sorted(set(gpus[mine].tolist()))
                     line = by_label(ax["lines"], s)
                     self.assertEqual(line["x"], xs)
                     self.assertSeriesEqual(line["y"],
-                                           [seconds[rows & (gpus == g)].min() for g in xs])
+                                           [seconds[mine & (gpus == g)].min() for g in xs])
+
+    def test_maps_file_draws_the_pareto_groups_points(self):
+        png, data = plot("pareto.py", "maps", "pareto-maps")
+        self.assert_real_figure(png, data)
+        self.assert_lines_are_the_pareto_groups_points(FILES["maps"], data)
+
+    def test_summary_file_reduced_over_gpus_or_model_draws_the_pareto_groups_points(self):
+        # a map without gpus has no line per GPU count, one without model no panel per model:
+        # the pareto group has every axis whatever the reduce
+        for reduce in ("gpus", "model"):
+            with self.subTest(reduce=reduce):
+                summary_file(reduce)
+                png, data = plot("pareto.py", f"summary_{reduce}", f"pareto-{reduce}")
+                self.assertIn("from the pareto group", data["title"])
+                self.assert_lines_are_the_pareto_groups_points(FILES[f"summary_{reduce}"], data)
+
+    def test_summary_file_reduced_over_batch_draws_its_map_best_over_batch(self):
+        summary_file("batch")
+        _, data = plot("pareto.py", "summary_batch", "pareto-batch")
+        self.assertIn("over system, batch; from the epoch map", data["title"])
+        with h5py.File(FILES["summary_batch"]) as f:
+            # min_epoch_time_s: model, dataset, system, strategy, gpus (batch reduced)
+            self.assertEqual(dims_of(f["min_epoch_time_s"]),
+                             ["model", "dataset", "system", "strategy", "gpus"])
+            t = np.where(f["best_status"][()] == OK, f["min_epoch_time_s"][()], np.nan)
+            for m, model in enumerate(axis_labels(f, "model")):
+                ax = next(a for a in data["axes"] if a["title"] == f"{model} · imagenet")
+                for k, s in enumerate(axis_labels(f, "strategy")):
+                    ok = np.isfinite(t[m, 0, 0, k])
+                    if ok.any():
+                        line = by_label(ax["lines"], s)
+                        self.assertEqual(line["x"], np.array(axis_labels(f, "gpus"))[ok].tolist())
+                        self.assertSeriesEqual(line["y"], t[m, 0, 0, k][ok].tolist())
 
 
 class MemoryMap(PlotFileChecks):
@@ -349,6 +409,53 @@ class SummaryTable(PlotFileChecks):
             self.assertIn(f"{t:.2f}", line.split())
 
 
+    def test_summary_file_reduced_over_gpus_or_model_lists_the_fastest_pareto_points(self):
+        # no GPU count (for GPU-hours) or no model in the map: the rows come from the pareto
+        # group, whose fastest point per model is the fastest configuration of that model
+        for reduce in ("gpus", "model"):
+            with self.subTest(reduce=reduce):
+                path = summary_file(reduce)
+                r = run("summary.py", path, "--top", "2", "--csv")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                got = list(csv.DictReader(io.StringIO(r.stdout)))
+                with h5py.File(path) as f:
+                    p = pareto_rows(f)
+                    expected = []
+                    for model in axis_labels(f, "model"):
+                        mine = np.flatnonzero(p["model"] == model)
+                        for i in mine[np.argsort(p["epoch_time_s"][mine], kind="stable")][:2]:
+                            expected.append((model, p["strategy"][i], int(p["gpus"][i]),
+                                             int(p["batch"][i]), p["epoch_time_s"][i]))
+                self.assertEqual(len(got), len(expected))
+                for row, (model, strategy, gpus, batch, t) in zip(got, expected):
+                    self.assertEqual((row["model"], row["strategy"], int(row["gpus"]),
+                                      int(row["batch"])), (model, strategy, gpus, batch))
+                    self.assertAlmostEqual(float(row["epoch_time_s"]), t, delta=1e-9 * t)
+
+    def test_summary_file_reduced_over_strategy_ranks_its_map_cells_without_a_strategy(self):
+        path = summary_file("strategy")
+        r = run("summary.py", path, "--top", "3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertIn("from the epoch map (each row the best over strategy)", lines[0])
+        self.assertEqual(lines[2].split()[:5], ["rank", "model", "dataset", "system", "gpus"])
+        with h5py.File(path) as f:
+            # best_status, min_epoch_time_s: model, dataset, system, gpus, batch
+            t = np.where(f["best_status"][()] == OK, f["min_epoch_time_s"][()], np.inf)
+            best = [np.sort(t[m].ravel())[:3] for m in range(len(axis_labels(f, "model")))]
+        self.assertEqual(len(lines), 4 + 3 * len(best))
+        for line, want in zip(lines[4:], np.concatenate(best)):
+            self.assertIn(f"{want:.2f}", line.split())
+
+    def test_choice_on_an_axis_the_map_was_reduced_over_is_taken_from_the_pareto_group(self):
+        path = summary_file("batch")
+        r = run("summary.py", path, "--batch", "256", "--csv")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertTrue(rows)
+        self.assertEqual({row["batch"] for row in rows}, {"256"})  # applied, not ignored
+
+
 class BadInput(unittest.TestCase):
     def assert_refused(self, script, args, *words):
         r = run(script, *args)
@@ -394,6 +501,71 @@ class BadInput(unittest.TestCase):
                     self.assert_refused(script, [out, "-o", os.path.join(WORK, "x.png")]
                                         if script != "summary.py" else [out], out,
                                         "no feasible configuration")
+
+    def test_scaling_of_a_summary_file_names_the_axis_its_maps_were_reduced_over(self):
+        for reduce in ("gpus", "strategy", "batch"):
+            with self.subTest(reduce=reduce):
+                path = summary_file(reduce)
+                self.assert_refused("scaling.py", [path, "-o", os.path.join(WORK, "x.png")],
+                                    path, f"has no {reduce} axis", f"reduce = {reduce}")
+
+    def test_choice_on_a_reduced_axis_is_refused_not_ignored(self):
+        path = summary_file("batch")
+        png = os.path.join(WORK, "x.png")
+        self.assert_refused("scaling.py", [path, "--model", "resnet50", "--batch", "256",
+                                           "-o", png],
+                            path, "reduced over batch", "selection on batch")
+        self.assert_refused("pareto.py", [path, "--source", "map", "--batch", "256", "-o", png],
+                            path, "reduced over batch", "selection on batch")
+        # memlimit/largest_batch is over every axis but batch
+        self.assert_refused("memory_limit.py", [path, "--limit", "largest_batch", "--batch",
+                                                "64", "-o", png],
+                            path, "memlimit/largest_batch", "selection on batch")
+
+    def test_truncated_file_is_named_with_hdf5s_cause(self):
+        path = os.path.join(WORK, "truncated.h5")
+        with open(FILES["full"], "rb") as f, open(path, "wb") as out:
+            out.write(f.read(20_000))  # the superblock survives: HDF5 opens it, then refuses
+        for script in ("pareto.py", "memory_limit.py", "summary.py"):  # all in open_sweep
+            with self.subTest(script=script):
+                self.assert_refused(script, [path], path, "truncated file")
+
+    def test_hdf5_file_that_is_not_a_sweep_is_named(self):
+        foreign = os.path.join(WORK, "foreign.h5")
+        with h5py.File(foreign, "w") as f:
+            f.attrs["storage"] = "full"
+            f["a"] = np.arange(10)
+        self.assert_refused("pareto.py", [foreign], foreign, "not a paradise sweep file")
+        # a sweep's layout with a variable h5netcdf cannot read (no dimension scale)
+        stray = copy_of("full", "stray.h5")
+        with h5py.File(stray, "a") as f:
+            f["stray"] = np.arange(3)
+        self.assert_refused("summary.py", [stray], stray, "not a paradise sweep file",
+                            "dimension scale")
+
+    def test_unfinished_sweep_is_refused_not_read_as_zeros(self):
+        # an interrupted run's OUT.h5.tmp: maps, but not the pareto group written last; its
+        # unwritten chunks would read as status ok and 0 s
+        path = copy_of("full", "interrupted.h5.tmp")
+        with h5py.File(path, "a") as f:
+            del f["pareto"]
+        for script in ("summary.py", "scaling.py"):
+            with self.subTest(script=script):
+                self.assert_refused(script, [path], path, "unfinished sweep", "--resume")
+
+    def test_damaged_chunk_is_named_when_it_is_read(self):
+        path = copy_of("full", "damaged.h5")
+        with h5py.File(path) as f:
+            chunk = f["status"].id.get_chunk_info(0)  # full.ini: 144 points, one chunk
+        with open(path, "r+b") as f:
+            f.seek(chunk.byte_offset)
+            f.write(b"\xff" * chunk.size)  # not a deflate stream any more
+        for script in ("pareto.py", "memory_map.py", "breakdown.py", "scaling.py",
+                       "summary.py"):
+            with self.subTest(script=script):
+                self.assert_refused(script, [path, "--device-memory-gb", "40"]
+                                    if script == "memory_map.py" else [path],
+                                    path, "inflate() failed", "damaged")
 
     def test_text_file_is_not_taken_for_a_sweep(self):
         ini = os.path.join(HERE, "full.ini")
