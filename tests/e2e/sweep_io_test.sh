@@ -40,17 +40,7 @@ same_sweep() {
 # 12 M points, about 3 s on 2 ranks: long enough to be killed after a checkpoint. 250 batches
 # x 4000 GPU counts do not fall into 64 Ki-point chunks: a work chunk that cut a file chunk
 # wrote it twice, and a resume then failed to inflate what the kill left (chunk_shape).
-cat >kill.ini <<'EOF'
-[sweep]
-model = resnet50, vgg16
-dataset = imagenet
-system = abci, dgx-a100
-strategy = data, filter, data+filter
-gpus = 1..4000 +1
-batch = 16..4000 +16
-[output]
-storage = maps
-EOF
+cp "$(dirname "$0")/../data/sweeps-12m.ini" kill.ini
 mpiexec -n 2 "$paradise" sweep kill.ini -o whole.h5 --quiet >/dev/null 2>&1 && ok || bad "uninterrupted run"
 
 mpiexec -n 2 "$paradise" sweep kill.ini -o killed.h5 --quiet --checkpoint 0.2 >kill.out 2>&1 &
@@ -67,7 +57,7 @@ fi
 # resuming with another sweep file names the first line that differs, and keeps the .tmp
 sed 's/^strategy = data, filter, data+filter$/strategy = data, filter/' kill.ini > kill_other.ini
 "$paradise" sweep kill_other.ini -o killed.h5 --resume >other.out 2>&1 && bad "resume of another sweep succeeded" || ok
-grep -q "checkpoint of a different sweep (kill_other.ini:5 now 'strategy = data, filter', was 'strategy = data, filter, data+filter')" other.out && ok || bad "resume of another sweep: $(cat other.out)"
+grep -q "checkpoint of a different sweep (kill_other.ini:8 now 'strategy = data, filter', was 'strategy = data, filter, data+filter')" other.out && ok || bad "resume of another sweep: $(cat other.out)"
 [ -e killed.h5.tmp ] && ok || bad "a refused resume removed the checkpoint"
 mpiexec -n 1 "$paradise" sweep kill.ini -o killed.h5 --resume >resume.out 2>&1 && ok ||
   bad "resume on 1 rank: $(cat resume.out)"

@@ -205,17 +205,7 @@ echo "slurm_test: singleton launch caught (exit $rc) at $((SECONDS - t0)) s"
 # 5. scancel --signal=TERM (as --signal=TERM@120 before the time limit): the ranks
 # checkpoint and stop, the job exits 143; the same job submitted again resumes and finishes.
 # 12 M points, a few seconds on 2 ranks.
-cat >"$dir/long.ini" <<'INI'
-[sweep]
-model = resnet50, vgg16
-dataset = imagenet
-system = abci, dgx-a100
-strategy = data, filter, data+filter
-gpus = 1..4000 +1
-batch = 16..4000 +16
-[output]
-storage = maps
-INI
+cp "$root/tests/data/sweeps-12m.ini" "$dir/long.ini"
 job=$(sbatch --parsable --ntasks=2 --output="$dir/out/stop-%j.out" "$root/jobs/slurm/sweep.sbatch" \
   "$dir/long.ini" "$dir/out/stop.h5" -- --checkpoint 100)
 job=${job%%;*}
