@@ -194,7 +194,6 @@ int run_sweep(const Args& args) {
 
   const mpi::Environment mpi_environment;
   const auto comm = mpi::Comm::world();
-  catch_stop_signals();  // after MPI's own set-up: ours are the handlers
   // Every rank reads and validates the same inputs; only rank 0 reports a bad one.
   std::optional<SweepFile> parsed;
   std::optional<sweep::Evaluator> evaluator;
@@ -324,6 +323,41 @@ int run_sweep(const Args& args) {
     together(comm, output, out, step);
     write_s += std::chrono::duration<double>(Clock::now() - w0).count();
   };
+  // Agrees on a checkpoint (due: rank 0's clock) and a stop (SIGINT or SIGTERM on any rank);
+  // on either, the first `done` chunks are checkpointed; a stop then ends the run.
+  catch_stop_signals();  // from here a signal waits for the next agreement
+  const auto agree = [&](bool due, std::uint64_t done) {
+    std::array<std::uint64_t, 2> agreed{due, static_cast<std::uint64_t>(stop_signal())};
+    comm.allreduce_max(std::span<std::uint64_t>(agreed));
+    if ((agreed[0] != 0 || agreed[1] != 0) && out) {
+      sweep::Summary snapshot = merged;
+      merge_on_root(mine, comm, snapshot);
+      timed([&] {
+        out->flush();
+        if (comm.is_root())
+          write_checkpoint(output, {f.text, layout + "\n" + inputs, done, snapshot.to_bytes()});
+      });
+      last_checkpoint = Clock::now();
+    }
+    if (agreed[1] == 0) return;
+    const int signal = static_cast<int>(agreed[1]);
+    if (comm.is_root()) {
+      std::cerr << (last_report != t0 ? "\n" : "") << "paradise sweep: stopped by "
+                << signal_name(signal) << " after "
+                << with_commas(
+                       static_cast<std::int64_t>((done_before(done) - done_before(0)) * per_unit))
+                << " of " << with_commas(static_cast<std::int64_t>(units * per_unit)) << " points"
+                << (done == chunks ? " (before the memory-limit searches and Pareto fronts)" : "");
+      if (out)
+        std::cerr << "; they are kept in " << output << ".tmp and " << checkpoint_path(output)
+                  << ": run the same command with --resume to go on\n";
+      else
+        std::cerr << "; nothing was written (no -o)\n";
+    }
+    if (out) out->abandon();  // flushed: the file stays for --resume
+    comm.barrier();
+    mpi::Environment::leave_now(128 + signal);
+  };
   for (std::uint64_t round = 0; round < rounds; ++round) {
     const std::uint64_t chunk =
         first_chunk + round * ranks + static_cast<std::uint64_t>(comm.rank());
@@ -345,43 +379,10 @@ int run_sweep(const Args& args) {
       }
     }
     if (store) timed([&] { buf.write(*out, begin, f.storage); });
-    // a checkpoint when rank 0's clock says so, a stop when any rank got SIGINT or SIGTERM
-    // (the decisions reach every rank)
-    std::array<std::uint64_t, 2> agreed{
-        comm.is_root() && out && checkpoint_s > 0 && round + 1 < rounds &&
-            Clock::now() - last_checkpoint > std::chrono::duration<double>(checkpoint_s),
-        static_cast<std::uint64_t>(stop_signal())};
-    comm.allreduce_max(std::span<std::uint64_t>(agreed));
-    const std::uint64_t done = std::min(chunks, first_chunk + (round + 1) * ranks);
-    if ((agreed[0] != 0 || agreed[1] != 0) && out) {
-      sweep::Summary snapshot = merged;
-      merge_on_root(mine, comm, snapshot);
-      timed([&] {
-        out->flush();
-        if (comm.is_root())
-          write_checkpoint(output, {f.text, layout + "\n" + inputs, done, snapshot.to_bytes()});
-      });
-      last_checkpoint = Clock::now();
-    }
-    if (agreed[1] != 0) {
-      const int signal = static_cast<int>(agreed[1]);
-      if (comm.is_root()) {
-        const std::string points =
-            with_commas(
-                static_cast<std::int64_t>((done_before(done) - done_before(0)) * per_unit)) +
-            " of " + with_commas(static_cast<std::int64_t>(units * per_unit)) + " points";
-        std::cerr << (last_report != t0 ? "\n" : "") << "paradise sweep: stopped by "
-                  << signal_name(signal) << " after " << points;
-        if (out)
-          std::cerr << "; they are kept in " << output << ".tmp and " << checkpoint_path(output)
-                    << ": run the same command with --resume to go on\n";
-        else
-          std::cerr << "; nothing was written (no -o)\n";
-      }
-      if (out) out->abandon();  // flushed: the file stays for --resume
-      comm.barrier();
-      mpi::Environment::leave_now(128 + signal);
-    }
+    // a checkpoint when rank 0's clock says so
+    agree(comm.is_root() && out && checkpoint_s > 0 && round + 1 < rounds &&
+              Clock::now() - last_checkpoint > std::chrono::duration<double>(checkpoint_s),
+          std::min(chunks, first_chunk + (round + 1) * ranks));
     if (!quiet && comm.is_root() && Clock::now() - last_report > std::chrono::seconds(1)) {
       last_report = Clock::now();
       report_progress(
@@ -393,10 +394,12 @@ int run_sweep(const Args& args) {
     }
   }
 
+  agree(false, chunks);  // a signal in the last round, or with nothing left to do
   // Memory-limit searches: entries dealt round-robin, gathered on rank 0.
   std::vector<std::vector<std::int64_t>> limits;
   if (out) {
     for (std::size_t t = 0; t < search->tables().size(); ++t) {
+      if (t > 0) agree(false, chunks);  // the searches are not checkpointed: done again
       const std::uint64_t n = search->tables()[t].entries;
       std::vector<std::int64_t> part;
       for (std::uint64_t i = static_cast<std::uint64_t>(comm.rank()); i < n; i += ranks)

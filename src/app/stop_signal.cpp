@@ -1,5 +1,7 @@
 #include "stop_signal.hpp"
 
+#include <time.h>
+
 #include <csignal>
 #include <cstring>
 
@@ -7,14 +9,27 @@ namespace paradise::app {
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_first_s = 0;  // CLOCK_MONOTONIC seconds of the first signal
+
+int monotonic_s() {  // clock_gettime is async-signal-safe (POSIX.1-2008 §2.4.3)
+  struct timespec t {};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<int>(t.tv_sec);
+}
 
 extern "C" void on_stop(int signal) {
-  if (g_stop != 0) {  // the second time: no waiting for the chunk boundary
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
+  if (g_stop == 0) {
+    g_stop = signal;
+    g_first_s = monotonic_s();
     return;
   }
-  g_stop = signal;
+  // The same signal often comes twice at once (a terminal's Ctrl-C reaches mpiexec and the
+  // ranks, and mpiexec passes it on; Slurm signals the tasks and srun forwards): only a
+  // repeat 2 s or more later means "now", without waiting for the chunk boundary.
+  if (monotonic_s() - g_first_s >= 2) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // SIGINT and SIGTERM (Ctrl-C, scancel, a batch system's walltime or preemption warning) ask
-// a sweep to stop at its next chunk boundary, where it checkpoints; a second one ends the
-// process at once (the default action).
+// a sweep to stop at its next chunk boundary, where it checkpoints; another one 2 s or more
+// later ends the process at once (the default action).
 #pragma once
 
 namespace paradise::app {

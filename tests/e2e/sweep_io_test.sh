@@ -9,7 +9,8 @@
 set -uo pipefail
 paradise=$1
 py=/usr/bin/python3
-r50_net=$(cd "$(dirname "$0")/../data/paradl/model" && pwd)/RESNET50_ImageNet_profall.net_sc
+data=$(cd "$(dirname "$0")/../data" && pwd)
+r50_net=$data/paradl/model/RESNET50_ImageNet_profall.net_sc
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -40,7 +41,7 @@ same_sweep() {
 # 12 M points, about 3 s on 2 ranks: long enough to be killed after a checkpoint. 250 batches
 # x 4000 GPU counts do not fall into 64 Ki-point chunks: a work chunk that cut a file chunk
 # wrote it twice, and a resume then failed to inflate what the kill left (chunk_shape).
-cp "$(dirname "$0")/../data/sweeps-12m.ini" kill.ini
+cp "$data/sweeps-12m.ini" kill.ini
 mpiexec -n 2 "$paradise" sweep kill.ini -o whole.h5 --quiet >/dev/null 2>&1 && ok || bad "uninterrupted run"
 
 mpiexec -n 2 "$paradise" sweep kill.ini -o killed.h5 --quiet --checkpoint 0.2 >kill.out 2>&1 &
@@ -90,6 +91,16 @@ for sig in TERM INT; do
 done
 mpiexec -n 2 "$paradise" sweep kill.ini -o stopped.h5 --resume --quiet >resume.out 2>&1 && ok ||
   bad "resume after SIGINT: $(cat resume.out)"
+# the same signal twice at once (a terminal's Ctrl-C, or Slurm signalling the tasks while
+# srun forwards): still one stop at the chunk boundary, with its checkpoint
+rm -f twice.h5*
+mpiexec -n 2 "$paradise" sweep kill.ini -o twice.h5 --checkpoint 100 --quiet >twice.out 2>&1 &
+launcher=$!
+for _ in $(seq 100); do [ -e twice.h5.tmp ] && break; sleep 0.05; done
+sleep 0.3
+kill -TERM $launcher $(pgrep -f "^$paradise sweep kill.ini -o twice.h5")
+wait $launcher
+[ -e twice.h5.resume ] && grep -q "stopped by SIGTERM" twice.out && ok || bad "SIGTERM twice: $(cat twice.out)"
 # a singleton (no launcher): its own exit code, 143 for SIGTERM
 rm -f single.h5*
 "$paradise" sweep kill.ini -o single.h5 --checkpoint 100 --quiet >single.out 2>&1 &

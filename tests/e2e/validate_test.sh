@@ -231,9 +231,16 @@ bad_csv "bad.csv:2" "column measured_compute_s '0.9'" "more than measured_iterat
   "$head,measured_compute_s"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,0.9"
 bad_csv "bad.csv:2" "column measured_epoch_s '1'" "0.00133x measured_iteration_s x 2503 iterations" -- \
   "$head,measured_epoch_s"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,1"
-# a measured peak above the GPU's memory (16 GB on ABCI's V100) is a wrong unit, not a result
-bad_csv "bad.csv:2" "column measured_memory_bytes '99999999999999'" "more than the 16.00 GB of a GPU of system 'abci'" -- \
-  "$head,measured_memory_bytes"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,99999999999999"
+# a measured peak far above the GPU's memory (16 GB stated for ABCI's V100) is a wrong unit,
+# not a result; 16 GiB (17.18e9 B, what the V100 holds) is accepted, 1.25 x 16e9 + 1 is not
+bad_csv "bad.csv:2" "column measured_memory_bytes '20000000001'" "more than 1.25x the 16.00 GB of a GPU of system 'abci'" -- \
+  "$head,measured_memory_bytes"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,20000000001"
+printf '%s\n' "$head,measured_memory_bytes" "resnet50,imagenet,abci,data,8,512,fp32,0.3,17179869184" >"$tmp/gib.csv"
+expect_rc 0 "validate a 16 GiB peak on a 16 GB V100" -- "$paradise" validate --measured "$tmp/gib.csv"
+ok
+# the column at fault when both files are given: the layer-times file, not the layer config
+bad_csv "bad.csv:2" "column layer_times '$tmp/nosuch.csv'" -- \
+  "$head,layer_config,layer_times"$'\n'"$data/paradl/model/RESNET50_ImageNet_profall.net_sc,imagenet,abci,filter,8,512,fp32,0.3,$data/paradl/model/filter_resnet.lc,$tmp/nosuch.csv"
 # the row's workload cannot be built: the columns at fault are named
 bad_csv "bad.csv:2" "column layer_config '$tmp/nosuch.lc'" "cannot open" -- \
   "$head,layer_config"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,$tmp/nosuch.lc"
