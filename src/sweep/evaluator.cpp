@@ -79,21 +79,26 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   const double workloads = static_cast<double>(count(spec.models) * count(spec.datasets)) *
                            static_cast<double>(count(spec.resolution) * count(spec.systems)) *
                            static_cast<double>(variants);
-  // each workload holds a model's per-layer tables on every rank: refuse, before they are
-  // copied, more than max_workload_bytes (the grid's own size is checked later)
-  double held = 0, built = 0;
-  const auto reserve = [&](double bytes, double n) {
-    held += bytes;
-    built += n;
-    if (held <= spec.max_workload_bytes) return;
+  // each workload holds its model's per-layer tables on every rank, the same size at any
+  // dataset, resolution and system: one built per model at its own input prices them all,
+  // and more than max_workload_bytes is refused before any other is built (the grid's own
+  // size is checked later)
+  double per_model_sum = 0;
+  for (const auto& m : spec.models) {
+    const strategy::WorkloadSpec own{m, strategy::own_input_dataset(m), spec.systems.front(), "",
+                                     0};
+    per_model_sum += static_cast<double>(strategy::footprint_bytes(strategy::make_workload(own)) +
+                                         sizeof(strategy::LayerSums) + sizeof(ResolutionFamily));
+  }
+  const double need = per_model_sum * workloads / static_cast<double>(count(spec.models));
+  if (need > spec.max_workload_bytes)
     throw InputError(
         "the sweep's " + with_commas(static_cast<std::int64_t>(std::min(workloads, 9e18))) +
         " workloads (model x dataset x resolution x system x network bandwidth x latency "
         "values) need about " +
-        human_bytes(held / built * workloads) +
+        human_bytes(need) +
         " per rank (a model's per-layer tables each), more than max_workload_bytes = " +
         human_bytes(spec.max_workload_bytes) + ": give those axes fewer values");
-  };
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
   const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
@@ -118,13 +123,6 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           } catch (const InputError& e) {
             why = e.what();
           }
-          // the network variants copy the workload (their systems differ)
-          reserve(static_cast<double>(variants) *
-                      (static_cast<double>(
-                           (base ? strategy::footprint_bytes(*base) : sizeof(strategy::Workload)) +
-                           why.capacity()) +
-                       sizeof(strategy::LayerSums) + sizeof(ResolutionFamily)),
-                  static_cast<double>(variants));
           for (std::int64_t bw : bws) {
             for (std::int64_t lat : lats) {
               unusable_.push_back(why);
