@@ -122,7 +122,16 @@ echo "paradise sweep: stopped by SIGTERM after 5 of 10 points" >&2
 STUB
 chmod +x stopped
 rc=0; PARADISE_BIN=$dir/stopped "$root/jobs/run-sweep" --launcher none small.ini st.h5 >st.log 2>&1 || rc=$?
-[ "$rc" -eq 143 ] && grep -q "stopped before the end" st.log || fail "a stop with launcher exit 0: exit $rc, $(cat st.log)"
+[ "$rc" -eq 143 ] && grep -q "stopped by a signal .*run the same job again" st.log || fail "a stop with launcher exit 0: exit $rc, $(cat st.log)"
+# an old checkpoint and no summary is not this run's stop: the missing summary is the error
+cat >nosummary <<'STUB'
+#!/usr/bin/env bash
+exit 0
+STUB
+chmod +x nosummary
+touch -d '-1 hour' st.h5.resume
+rc=0; PARADISE_BIN=$dir/nosummary "$root/jobs/run-sweep" --launcher none small.ini st.h5 >ns.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "printed no 'N points on R ranks' summary line" ns.log || fail "an old checkpoint taken for a stop: exit $rc, $(cat ns.log)"
 rc=0; PARADISE_NODES=200 PARADISE_RANKS=100 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >nodes.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "PARADISE_NODES = 200 is more nodes than PARADISE_RANKS = 100 ranks" nodes.log ||
   fail "submit with more nodes than ranks: exit $rc, $(cat nodes.log)"
