@@ -47,7 +47,7 @@ def _cause(error):
 def open_sweep(path, group=None):
     """The root (or a group) of a sweep file as an xarray Dataset; InputError if unreadable.
 
-    A file without the `pareto` group, which paradise sweep writes last, is refused as
+    A file without the `complete` attribute, which paradise sweep writes last, is refused as
     unfinished: an interrupted sweep's OUT.h5.tmp holds unwritten chunks that read as
     status 0 (ok) and time 0."""
     if not os.path.exists(path):
@@ -61,10 +61,10 @@ def open_sweep(path, group=None):
             for axis in SWEEP_AXES:
                 if not isinstance(f.get(axis), h5py.Dataset):
                     raise InputError(f"{path}: not a paradise sweep file (no '{axis}' axis)")
-            if "pareto" not in f:
-                raise InputError(f"{path}: an unfinished sweep (no 'pareto' group, which paradise "
-                                 "sweep writes last): use the OUT.h5 of a finished run, or "
-                                 "finish this one with paradise sweep --resume")
+            if "complete" not in f.attrs:
+                raise InputError(f"{path}: an unfinished sweep (no 'complete' attribute, which "
+                                 "paradise sweep writes last): use the OUT.h5 of a finished "
+                                 "run, or finish this one with paradise sweep --resume")
             if group is not None and group not in f:
                 raise InputError(f"{path}: no group '{group}'")
     except OSError as e:  # HDF5 cannot open it: truncated, damaged superblock

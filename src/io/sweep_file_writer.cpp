@@ -104,6 +104,13 @@ void SweepFileWriter::flush() {
 }
 
 void SweepFileWriter::commit() {
+  // the last thing written: readers tell a finished file from a checkpointed OUT.h5.tmp (a
+  // failed rename may leave one that has it: a resume then keeps it)
+  impl_->agreed([&] {
+    const std::string& path_ = impl_->path_;  // for PARADISE_H5's message
+    if (PARADISE_H5(H5Aexists(impl_->file_.id, "complete")) <= 0)
+      impl_->string_attribute(impl_->file_.id, "complete", "true");
+  });
   impl_->close_all();
   impl_->agreed([&] {
     if (!impl_->comm_.is_root()) return;

@@ -544,11 +544,14 @@ class BadInput(unittest.TestCase):
                             "dimension scale")
 
     def test_unfinished_sweep_is_refused_not_read_as_zeros(self):
-        # an interrupted run's OUT.h5.tmp: maps, but not the pareto group written last; its
-        # unwritten chunks would read as status ok and 0 s
+        # a finished file says so last (SweepFileWriter::commit); an interrupted run's
+        # OUT.h5.tmp has maps but not that attribute, and its unwritten chunks would read as
+        # status ok and 0 s
+        with h5py.File(copy_of("full", "finished.h5"), "r") as f:
+            self.assertEqual(f.attrs["complete"], b"true")
         path = copy_of("full", "interrupted.h5.tmp")
         with h5py.File(path, "a") as f:
-            del f["pareto"]
+            del f.attrs["complete"]
         for script in ("summary.py", "scaling.py"):
             with self.subTest(script=script):
                 self.assert_refused(script, [path], path, "unfinished sweep", "--resume")
