@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -219,7 +221,11 @@ calibrate::RooflineFit calibrate_layers(const std::string& profile, const std::s
   for (const auto& r : rows)
     out << csv_field(r.layer) << ',' << r.forward_s << ',' << r.backward_s << ',' << r.batch << ','
         << csv_field(r.precision) << ',' << r.peak_memory_bytes << '\n';
-  if (!out) throw InputError("--layer-times-out '" + out_path + "': write failed");
+  out.close();  // the buffered bytes' write error shows here, not in the destructor
+  if (out.fail()) {
+    if (path_status(out_path).kind == PathKind::file) std::remove(out_path.c_str());
+    throw InputError("--layer-times-out '" + out_path + "': write failed");
+  }
   std::cout << "wrote " << out_path << " (paradise predict --layer-times " << out_path << ")\n";
   return fit;
 }
@@ -272,6 +278,12 @@ int run_calibrate(const Args& args) {
         !why.empty() && path_status(output).kind != PathKind::special)
       throw InputError("-o '" + output + "': cannot write the file (" + why + ")");
   }
+  if (!output.empty() && !layers_out.empty()) {
+    std::error_code ec;
+    if (output == layers_out || std::filesystem::equivalent(output, layers_out, ec))
+      throw InputError("-o '" + output + "' and --layer-times-out '" + layers_out +
+                       "': the same file (the system file would replace the layer times)");
+  }
   std::vector<Source> sources;
   for (const auto& n : nccl) sources.push_back(parse_source("--nccl", n));
   for (const auto& o : osu) sources.push_back(parse_source("--osu", o));
@@ -289,21 +301,30 @@ int run_calibrate(const Args& args) {
                                          ? calibrate::parse_nccl_tests(in, src.file, src.gpus)
                                          : calibrate::parse_osu(in, src.file, src.gpus);
     const calibrate::Fit f = calibrate::fit_alpha_beta(m);
-    if (!(f.beta_s_per_byte > 0))
-      throw InputError(src.file +
-                       ": the fit has no bandwidth term (beta = 0); measure larger "
-                       "messages");
+    // the system file reader's bounds (a petabyte per second, 10 s): beyond them the time
+    // barely grows with the size, or not at all
+    if (!(f.beta_s_per_byte > 1e-15))
+      throw InputError(src.file + ": the fit's bandwidth is " +
+                       (f.beta_s_per_byte > 0 ? fixed(1e-9 / f.beta_s_per_byte, 0) + " GB/s"
+                                              : std::string("unbounded (beta = 0)")) +
+                       ", more than 1e6 GB/s: the times barely grow with the size; measure "
+                       "larger messages");
+    if (f.alpha_s > 10)
+      throw InputError(src.file + ": the fit's latency is " + fixed(f.alpha_s, 1) +
+                       " s, more than 10 s: check the time unit (nccl-tests and OSU print us)");
     const system::NetworkLevel before = level;
     level.latency_s = f.alpha_s;
     level.bandwidth_Bps = 1 / f.beta_s_per_byte;
     print_fit(m, f, src, before, level);
-    if (m.form != calibrate::Form::PointToPoint && m.ranks > s.gpus_per_node &&
-        s.nics_per_node != 1) {
+    level.node_bandwidth = false;
+    if (m.form != calibrate::Form::PointToPoint && m.ranks > s.gpus_per_node) {
       // a collective across nodes runs over all of a node's adapters at once: its bus
-      // bandwidth is the node's, which the paradise variant must not multiply again
-      s.nics_per_node = 1;
+      // bandwidth is the node's, which the paradise variant must not multiply again (the
+      // other levels stay one adapter's)
+      level.node_bandwidth = true;
       std::cout << "  note: " << m.ranks << "-GPU " << calibrate::form_name(m.form)
-                << " spans nodes: its bandwidth is a whole node's; nics_per_node = 1\n\n";
+                << " spans nodes: its bandwidth is a whole node's (node_bandwidth = true for "
+                << level.name << ")\n\n";
     }
     if (m.ranks > level.span_gpus)
       std::cout << "  note: " << m.ranks << " GPUs span more than level " << level.name << " ("
@@ -335,7 +356,11 @@ int run_calibrate(const Args& args) {
     std::ofstream out(output);
     if (!out) throw InputError("-o '" + output + "': cannot write the file");
     calibrate::write_system_file(out, s, comment);
-    if (!out) throw InputError("-o '" + output + "': write failed");
+    out.close();  // the buffered bytes' write error shows here, not in the destructor
+    if (out.fail()) {
+      if (path_status(output).kind == PathKind::file) std::remove(output.c_str());
+      throw InputError("-o '" + output + "': write failed");
+    }
     std::cout << "wrote " << output << " (system '" << s.name << "')\n";
   }
   return 0;

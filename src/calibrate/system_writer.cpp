@@ -27,7 +27,8 @@ void write_levels(std::ostream& out, const char* section,
         << "span_gpus = " << l.span_gpus << '\n'
         << "bandwidth_GBps = " << number(l.bandwidth_Bps / 1e9) << '\n'
         << "latency_us = " << number(l.latency_s * 1e6) << '\n'
-        << "oversubscription = " << number(l.oversubscription) << "\n\n";
+        << "oversubscription = " << number(l.oversubscription) << '\n'
+        << (l.node_bandwidth ? "node_bandwidth = true\n" : "") << '\n';
   }
 }
 

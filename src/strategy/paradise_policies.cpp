@@ -78,8 +78,9 @@ system::Link paradise_link(const Workload& w, std::int64_t span, std::int64_t fl
   if (span > s.gpus_per_node) {
     const double nics =
         static_cast<double>(s.nics_per_node > 0 ? s.nics_per_node : s.gpus_per_node);
-    bandwidth *= flows == 0 ? std::min(nics, static_cast<double>(s.gpus_per_node))
-                            : std::min(1.0, nics / static_cast<double>(flows));
+    const double flat = std::min(nics, static_cast<double>(s.gpus_per_node));  // adapters used
+    const double adapter = level.node_bandwidth ? bandwidth / flat : bandwidth;
+    bandwidth = adapter * (flows == 0 ? flat : std::min(1.0, nics / static_cast<double>(flows)));
   }
   return {level.latency_s, 1 / bandwidth, 0};
 }

@@ -4,7 +4,8 @@
 //   [gpu]     name, memory_GB, memory_bandwidth_GBps, peak_fp32_TFLOPs,
 //             peak_tf32_TFLOPs, peak_fp16_TFLOPs, gemm_efficiency_max and gemm_half_dim
 //             (optional: the paradise variant's GEMM efficiency curve, see System::Gpu)
-//   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription
+//   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription,
+//             node_bandwidth (optional: true when the bandwidth is a whole node's)
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -46,6 +47,12 @@ Setter integer(std::int64_t& target) {
   return [&target](const std::string& v, const Origin& o, const std::string& k) {
     target = parse_int(v, o, k);
     if (target < 1) fail_input(o, k, v, "must be >= 1");
+  };
+}
+Setter boolean(bool& target) {
+  return [&target](const std::string& v, const Origin& o, const std::string& k) {
+    if (v != "true" && v != "false") fail_input(o, k, v, "expected true or false");
+    target = v == "true";
   };
 }
 Setter text(std::string& target) {
@@ -117,7 +124,8 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
             {{"span_gpus", integer(l.span_gpus)},
              {"bandwidth_GBps", number(l.bandwidth_Bps, 1e9, true, 1e6)},
              {"latency_us", number(l.latency_s, 1e-6, false, 1e7)},
-             {"oversubscription", in_range(l.oversubscription, 1, 1e3, "[1, 1000)")}},
+             {"oversubscription", in_range(l.oversubscription, 1, 1e3, "[1, 1000)")},
+             {"node_bandwidth", boolean(l.node_bandwidth)}},
             {"span_gpus", "bandwidth_GBps", "latency_us"}, file_name);
     } else {
       fail_input({file_name, section.line}, "section", section.name,

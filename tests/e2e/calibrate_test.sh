@@ -122,6 +122,41 @@ bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `calibrate`
   expect_rc 2 "calibrate $*" -- "$paradise" calibrate "$@"
   grep -qF -- "$want" "$tmp/err" && ok || bad "calibrate $*: message lacks '$want': $(cat "$tmp/err")"
 }
+# tables calibrate must not fit: an unsupported collective by its name; a 64-GPU table whose
+# busbw / algbw (63/64) fits allgather and sendrecv alike; two runs in one file; a zero time;
+# times that do not grow with the size (the fit's bandwidth would be refused by predict)
+$py - "$tmp" <<'PY' || bad "writing the tables calibrate must not fit"
+import sys
+t = sys.argv[1]
+def table(name, p, a, b, factor, rows=range(10, 31, 4), ranks=True, twice=False, zero=False):
+    with open(f"{t}/{name}", "w") as f:
+        for run in range(2 if twice else 1):
+            if ranks:
+                for r in range(p):
+                    f.write(f"#  Rank {r:2d} Group  0 Pid  42 on n device {r} [0x07] GPU\n")
+            f.write("#       size         count      type   redop    root     time   algbw   busbw #wrong\n")
+            for k in rows:
+                n = 1 << k
+                s = 0 if zero and k == 14 else a + n * b
+                alg = n / s / 1e9 if s > 0 else 0
+                f.write(f"{n:12d}{n // 4:14d} float sum -1 {s * 1e6:10.4f} {alg:7.2f} {alg * factor:7.2f} 0\n")
+table("broadcast_perf.out", 8, 20e-6, 1 / 20e9, 1)
+table("ag64.out", 64, 20e-6, 1 / 20e9, 63 / 64)
+table("two_runs.out", 4, 20e-6, 1 / 20e9, 1.5, twice=True)
+table("zero_all_reduce.out", 4, 20e-6, 1 / 20e9, 1.5, zero=True)
+table("flat_all_reduce.out", 8, 20e-6, 1e-21, 1.75)
+PY
+bad_input "a broadcast test (by its name): only all_reduce_perf" -- --system dgx-a100 --nccl "$tmp/broadcast_perf.out:nvlink" -o "$tmp/x.system"
+bad_input "fits both allgather and sendrecv on 64 GPUs: name the file after the test" -- --system dgx-a100 --nccl "$tmp/ag64.out:leaf" -o "$tmp/x.system"
+bad_input "a second run's rank list: give one nccl-tests run per file" -- --system dgx-a100 --nccl "$tmp/two_runs.out:nvlink" -o "$tmp/x.system"
+bad_input "zero_all_reduce.out:" -- --system dgx-a100 --nccl "$tmp/zero_all_reduce.out:nvlink" -o "$tmp/x.system"
+grep -qF "time '0.0000': must be > 0" "$tmp/err" && ok || bad "zero time: $(cat "$tmp/err")"
+bad_input "more than 1e6 GB/s: the times barely grow with the size" -- --system dgx-a100 --nccl "$tmp/flat_all_reduce.out:nvlink" -o "$tmp/x.system"
+[ ! -e "$tmp/x.system" ] && ok || bad "a refused calibration wrote x.system"
+# a write that fails (a full device) is an error, not "wrote"
+bad_input "-o '/dev/full': write failed" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o /dev/full
+bad_input "the same file" -- --system abci --profile "$tmp/profile.csv" --model "$tmp/tiny.model" \
+  --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/same.out" --layer-times-out "$tmp/same.out"
 bad_input "has no level 'fabric'; its levels: nvlink, leaf, spine" -- --system dgx-a100 \
   --nccl "$tmp/all_reduce_perf.out:fabric" -o "$tmp/x.system"
 bad_input "expected FILE:LEVEL[:GPUS]" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out" -o "$tmp/x.system"
@@ -177,7 +212,18 @@ with open(f"{sys.argv[1]}/all_reduce_16.out", "w") as f:
 PY
 expect_rc 0 "calibrate across nodes" -- "$paradise" calibrate --system dgx-a100 \
   --nccl "$tmp/all_reduce_16.out:leaf:16" -o "$tmp/cal16.system"
-grep -q "nics_per_node = 1" "$tmp/out" && ok || bad "across nodes: nics_per_node = 1 noted: $(cat "$tmp/out")"
+grep -q "its bandwidth is a whole node's (node_bandwidth = true for leaf)" "$tmp/out" && grep -q "^node_bandwidth = true" "$tmp/cal16.system" &&
+  ! grep -q "nics_per_node" "$tmp/cal16.system" && ok || bad "across nodes: node_bandwidth noted: $(cat "$tmp/out")"
+# the levels not calibrated stay one adapter's: on 512 GPUs (the spine) the paradise
+# variant's gradient exchange is the built-in system's (it was 4.8x slower when calibrating
+# set nics_per_node = 1 for every level)
+for sys in dgx-a100 "$tmp/cal16.system"; do
+  "$paradise" predict --model resnet50 --dataset imagenet --system "$sys" --strategy data --gpus 512 \
+    --batch 4096 --format json | $py -c 'import json,sys; print(json.load(sys.stdin)["communication"]["gradient allreduce"]["epoch_s"])'
+done >"$tmp/spine"
+# (equal but for the last digit: the file's levels went through decimal text)
+$py -c 'import sys; a, b = map(float, open(sys.argv[1])); assert abs(a - b) <= 1e-12 * a, (a, b)' "$tmp/spine" \
+  && ok || bad "spine changed by calibrating leaf: $(cat "$tmp/spine")"
 for variant in paradl paradise; do
   expect_rc 0 "predict $variant on the node-calibrated system" -- "$paradise" predict --model resnet50 \
     --dataset imagenet --system "$tmp/cal16.system" --strategy data --gpus 16 --batch 256 \

@@ -219,6 +219,7 @@ TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
   system::System s = system::find_system("abci");
   s.gpu.gemm_efficiency_max = 0.123456789;  // a fitted curve survives the round trip
   s.gpu.gemm_half_dim = 77.25;
+  s.levels[1].node_bandwidth = true;  // a level calibrated by a collective across nodes
   std::ostringstream out;
   write_system_file(out, s, "calibrated\nby a test");
   std::istringstream in(out.str());
@@ -241,6 +242,7 @@ TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
     EXPECT_NEAR(r.levels[i].bandwidth_Bps, s.levels[i].bandwidth_Bps,
                 1e-12 * s.levels[i].bandwidth_Bps);
     EXPECT_EQ(r.levels[i].oversubscription, s.levels[i].oversubscription);
+    EXPECT_EQ(r.levels[i].node_bandwidth, i == 1) << i;
   }
 }
 

@@ -36,6 +36,10 @@ struct NetworkLevel {
   double bandwidth_Bps = 0;     ///< per-GPU bottleneck bandwidth across this level
   double latency_s = 0;         ///< alpha of the worst pair whose path reaches this level
   double oversubscription = 1;  ///< injection : uplink bandwidth ratio of this level
+  /// Above the node: the bandwidth is what a flat communicator gets per GPU, all of a node's
+  /// adapters together (measured by a collective across nodes, paradise calibrate), not one
+  /// adapter's; the paradise variant then does not multiply it by the adapters.
+  bool node_bandwidth = false;
 };
 
 struct System {
