@@ -212,9 +212,10 @@ int run_predict(const Args& args) {
 
       "allreduce", po::value(&allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
-      "double-binary-tree")("fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
-                            "fix ParaDL's code quirks (cost-model-notes §1.9)")(
-      "format", po::value(&format), "table, json or csv");
+      "double-binary-tree (with the paradise variant: instead of NCCL's choice)")(
+      "fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
+      "fix ParaDL's code quirks (cost-model-notes §1.9)")("format", po::value(&format),
+                                                          "table, json or csv");
   add_spatial_split_option(desc, spatial_split);
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
@@ -231,6 +232,19 @@ int run_predict(const Args& args) {
   if (*prec != strategy::Precision::Fp32 && c.variant == strategy::Variant::Paradl)
     throw InputError("--precision '" + precision + "': the paradl variant models fp32 only");
   c.precision = *prec;
+  // the policies are the paradise variant's: the paradl variant reproduces ParaDL, which has
+  // none of them, and would ignore them without a word
+  if (c.variant == strategy::Variant::Paradl) {
+    for (const char* policy :
+         {"optimizer", "zero", "no-roofline", "no-overlap", "no-algorithm-choice", "gpipe",
+          "leader-reduce", "daso-epochs", "daso-blocking-epochs", "recompute",
+          "allreduce-partial-sums", "keep-activation-gradients", "split-marked-layers-only"}) {
+      if (vm.count(policy) && !vm[policy].defaulted())
+        throw InputError(std::string("--") + policy +
+                         ": a policy of the paradise variant; the paradl variant reproduces "
+                         "ParaDL, which has none (drop it, or --variant paradise)");
+    }
+  }
   const auto opt = strategy::optimizer_from_name(optimizer);
   if (!opt) throw InputError("--optimizer '" + optimizer + "': expected sgd, momentum or adam");
   c.policies.optimizer = *opt;
@@ -246,7 +260,9 @@ int run_predict(const Args& args) {
   }
   c.policies.roofline_compute = !no_roofline;
   c.policies.overlap_gradients = !no_overlap;
-  c.policies.choose_algorithm = !no_choice;
+  // an --allreduce given with the paradise variant replaces NCCL's choice (it was ignored)
+  c.policies.choose_algorithm =
+      !no_choice && !(vm.count("allreduce") && !vm["allreduce"].defaulted());
   c.policies.one_f_one_b = !gpipe;
   c.policies.free_activation_gradients = !keep_gradients;
   c.policies.split_whole_prefix = !marked_only;

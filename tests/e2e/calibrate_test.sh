@@ -224,10 +224,10 @@ done >"$tmp/spine"
 # (equal but for the last digit: the file's levels went through decimal text)
 $py -c 'import sys; a, b = map(float, open(sys.argv[1])); assert abs(a - b) <= 1e-12 * a, (a, b)' "$tmp/spine" \
   && ok || bad "spine changed by calibrating leaf: $(cat "$tmp/spine")"
-for variant in paradl paradise; do
+for variant in paradl "paradise --no-overlap --no-algorithm-choice"; do  # ParaDL: blocking ring
   expect_rc 0 "predict $variant on the node-calibrated system" -- "$paradise" predict --model resnet50 \
     --dataset imagenet --system "$tmp/cal16.system" --strategy data --gpus 16 --batch 256 \
-    --variant $variant --no-overlap --no-algorithm-choice --format json
+    --variant $variant --format json
   $py - "$tmp/out" <<'PY' && ok || bad "$variant: the calibrated 16-GPU ring"
 import json, math, sys
 p = json.load(open(sys.argv[1]))

@@ -378,6 +378,15 @@ for case in "--resolution '128..64'|--resolution 128..64" "--resolution '0..128'
   expect_rc 2 "memlimit $bad_arg" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy data --gpus 8 --batch 64 $bad_arg
   [ ! -s "$tmp/out" ] && grep -q -- "error: ${case%%|*}: " "$tmp/err" && ok || bad "memlimit $bad_arg: $(cat "$tmp/out" "$tmp/err")"
 done
+# the paradise variant's policies with --variant paradl are refused, not ignored
+expect_rc 2 "paradl with --zero" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --variant paradl --zero 3
+grep -qF -- "--zero: a policy of the paradise variant; the paradl variant reproduces ParaDL" "$tmp/err" && ok || bad "paradl --zero: $(cat "$tmp/err")"
+# --allreduce with the paradise variant replaces NCCL's choice (it was ignored without
+# --no-algorithm-choice): the same as with it
+expect_rc 0 "--allreduce alone" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --allreduce binomial-tree --format json
+cp "$tmp/out" "$tmp/forced.json"
+expect_rc 0 "--allreduce --no-algorithm-choice" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --allreduce binomial-tree --no-algorithm-choice --format json
+cmp -s "$tmp/out" "$tmp/forced.json" && grep -q '"collective":"allreduce/binomial-tree"' "$tmp/out" && ok || bad "--allreduce alone: $(cat "$tmp/forced.json")"
 # the parser's own reason, and searches that cannot run are errors, not "none fits"
 refuse_memlimit() {  # refuse_memlimit MESSAGE ARGS...
   local want=$1
