@@ -402,8 +402,15 @@ std::string compute_source(const Workload& w, const Config& c) {
   if (c.variant != Variant::Paradise || !c.policies.roofline_compute) return w.time_source;
   if (w.measured_time)
     return w.time_source + "; a split layer scaled by the roofline's ratio split / whole";
-  return "roofline per layer: FLOPs at the GPU's " + std::string(precision_name(c.precision)) +
-         " peak x GEMM efficiency, or bytes at its memory bandwidth (no measured time given)";
+  // the peak used: a GPU without a tf32 or fp16 peak computes at its fp32 one (peak_flops)
+  const auto& g = w.system.gpu;
+  const bool own = c.precision == Precision::Fp32 ||
+                   (c.precision == Precision::Tf32 ? g.peak_tf32_flops : g.peak_fp16_flops) > 0;
+  const std::string peak =
+      own ? std::string(precision_name(c.precision)) + " peak"
+          : "fp32 peak (it has no " + std::string(precision_name(c.precision)) + " one)";
+  return "roofline per layer: FLOPs at the GPU's " + peak +
+         " x GEMM efficiency, or bytes at its memory bandwidth (no measured time given)";
 }
 
 }  // namespace paradise::strategy

@@ -45,6 +45,9 @@ done
 # FLOPs at peak, or a measured time
 expect_rc 0 "predict compute source" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 256 --precision mixed
 grep -q "compute   roofline per layer: FLOPs at the GPU's mixed peak" "$tmp/out" && ok || bad "roofline source: $(cat "$tmp/out")"
+# a V100 has no tf32 peak: the roofline says it computes at the fp32 one (roofline.cpp)
+"$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy data --gpus 8 --batch 256 --precision tf32 >"$tmp/out"
+grep -q "FLOPs at the GPU's fp32 peak (it has no tf32 one)" "$tmp/out" && ok || bad "tf32 on a V100: $(cat "$tmp/out")"
 expect_rc 0 "predict paradl compute source" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 256 --variant paradl
 grep -q "compute   FLOPs at the GPU's fp32 peak" "$tmp/out" && ok || bad "paradl source: $(cat "$tmp/out")"
 
