@@ -50,6 +50,32 @@ std::string workload_key(const MeasuredRun& r) {
          r.layer_times + '\n' + std::to_string(r.time_per_sample_s);
 }
 
+// A row's workload could not be built (`error`): the error again, naming the column at
+// fault, found by building without the row's files, then with its layer config only.
+[[noreturn]] void fail_workload(const MeasuredRun& run, const strategy::WorkloadSpec& spec,
+                                const InputError& error) {
+  const Origin at{run.file, run.line};
+  strategy::WorkloadSpec plain = spec;
+  plain.layer_config.clear();
+  plain.layer_times.clear();
+  plain.time_per_sample_s = 0;
+  try {
+    strategy::make_workload(plain);
+  } catch (const InputError& e) {
+    fail_input(at, "columns model, dataset", run.model + ", " + run.dataset, e.what());
+  }
+  if (!run.layer_config.empty()) {
+    plain.layer_config = run.layer_config;
+    try {
+      strategy::make_workload(plain);
+    } catch (const InputError& e) {
+      fail_input(at, "column layer_config", run.layer_config, e.what());
+    }
+  }
+  if (!run.layer_times.empty()) fail_input(at, "column layer_times", run.layer_times, error.what());
+  fail_input(at, "column time_per_sample", fixed(run.time_per_sample_s, 6), error.what());
+}
+
 }  // namespace
 
 double accuracy(double projected, double measured) {
@@ -164,32 +190,10 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
       spec.layer_config = run.layer_config;
       spec.layer_times = run.layer_times;
       spec.time_per_sample_s = run.time_per_sample_s;
-      // the error names the column at fault: the files of the row, else its model and dataset
-      strategy::WorkloadSpec plain = spec;
-      plain.layer_config.clear();
-      plain.layer_times.clear();
-      try {
-        strategy::make_workload(plain);
-      } catch (const InputError& e) {
-        fail_input({run.file, run.line}, "columns model, dataset", run.model + ", " + run.dataset,
-                   e.what());
-      }
-      if (!run.layer_config.empty()) {
-        strategy::WorkloadSpec configured = plain;
-        configured.layer_config = run.layer_config;
-        try {
-          strategy::make_workload(configured);
-        } catch (const InputError& e) {
-          fail_input({run.file, run.line}, "column layer_config", run.layer_config, e.what());
-        }
-      }
       try {
         it = workloads.emplace(key, strategy::make_workload(spec)).first;
       } catch (const InputError& e) {
-        fail_input({run.file, run.line},
-                   run.layer_times.empty() ? "column time_per_sample" : "column layer_times",
-                   run.layer_times.empty() ? fixed(run.time_per_sample_s, 6) : run.layer_times,
-                   e.what());
+        fail_workload(run, spec, e);
       }
     }
     // A measured peak well beyond the device is a wrong unit or a wrong system, not a
