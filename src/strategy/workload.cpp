@@ -65,13 +65,8 @@ std::size_t footprint_bytes(const Workload& w) {
     return s.capacity() > 15 ? s.capacity() + 1 : std::size_t{0};
   };
   std::size_t n = sizeof(Workload) + text(w.model.name) + text(w.time_source) +
-                  text(w.system.name) + text(w.system.description) + text(w.system.gpu.name) +
-                  w.layer_time_s.capacity() * sizeof(double) + w.active.capacity() / 8 +
-                  w.spatial_prefixes.capacity() * sizeof(SpatialPrefix);
-  for (const auto* levels : {&w.system.levels, &w.system.host_staged_levels}) {
-    n += levels->capacity() * sizeof(system::NetworkLevel);
-    for (const auto& l : *levels) n += text(l.name);
-  }
+                  system::footprint_bytes(w.system) + w.layer_time_s.capacity() * sizeof(double) +
+                  w.active.capacity() / 8 + w.spatial_prefixes.capacity() * sizeof(SpatialPrefix);
   n += w.model.layers.capacity() * sizeof(model::LayerStats);
   for (const auto& l : w.model.layers)
     n += text(l.name) + l.weight_dims.capacity() * sizeof(std::int64_t);

@@ -73,31 +73,42 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (const auto& [key, path] : spec.layer_times) check_layer_times(spec, key, path);
   // One workload per combination of the axes before strategy, in grid order. A model that
   // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
-  // invalid, with the reason; the layer analysis is shared by the network variants.
+  // invalid, with the reason. The network variants (the last of those axes) differ only in
+  // the system: they share one base workload's tables, sums and compute memo.
   const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
-  const std::size_t variants = count(spec.network_bandwidth_gbps) * count(spec.network_latency_us);
-  const double workloads = static_cast<double>(count(spec.models) * count(spec.datasets)) *
-                           static_cast<double>(count(spec.resolution) * count(spec.systems)) *
-                           static_cast<double>(variants);
-  // each workload holds its model's per-layer tables on every rank, the same size at any
+  variants_ = count(spec.network_bandwidth_gbps) * count(spec.network_latency_us);
+  const double bases = static_cast<double>(count(spec.models) * count(spec.datasets)) *
+                       static_cast<double>(count(spec.resolution) * count(spec.systems));
+  // each base holds its model's per-layer tables on every rank, the same size at any
   // dataset, resolution and system: one built per model at its own input prices them all,
   // and more than max_workload_bytes is refused before any other is built (the grid's own
-  // size is checked later)
-  double per_model_sum = 0;
+  // size is checked later); a network variant adds its system
+  double per_model_sum = 0, per_variant = 0;
   for (const auto& m : spec.models) {
     const strategy::WorkloadSpec own{m, strategy::own_input_dataset(m), spec.systems.front(), "",
                                      0};
-    per_model_sum += static_cast<double>(strategy::footprint_bytes(strategy::make_workload(own)) +
-                                         sizeof(strategy::LayerSums) + sizeof(ResolutionFamily));
+    const auto w = strategy::make_workload(own);
+    per_model_sum += static_cast<double>(strategy::footprint_bytes(w) +
+                                         sizeof(strategy::LayerSums) + sizeof(std::string));
+    per_variant = std::max(per_variant,
+                           static_cast<double>(system::footprint_bytes(w.system) +
+                                               sizeof(system::System) + sizeof(ResolutionFamily)));
   }
-  const double need = per_model_sum * workloads / static_cast<double>(count(spec.models));
+  const double variants = static_cast<double>(variants_);
+  const double need = per_model_sum * bases / static_cast<double>(count(spec.models)) +
+                      (variants > 1 ? per_variant * bases * variants : 0);
   if (need > spec.max_workload_bytes)
     throw InputError(
-        "the sweep's " + with_commas(static_cast<std::int64_t>(std::min(workloads, 9e18))) +
-        " workloads (model x dataset x resolution x system x network bandwidth x latency "
-        "values) need about " +
-        human_bytes(need) +
-        " per rank (a model's per-layer tables each), more than max_workload_bytes = " +
+        "the sweep's " + with_commas(static_cast<std::int64_t>(std::min(bases, 9e18))) +
+        (bases == 1 ? " workload" : " workloads") +
+        " (model x dataset x resolution x system values)" +
+        (variants > 1
+             ? " in " + with_commas(static_cast<std::int64_t>(std::min(bases * variants, 9e18))) +
+                   " network variants (x network bandwidth x latency values)"
+             : std::string()) +
+        " need about " + human_bytes(need) +
+        " per rank (a model's per-layer tables each, a system per network variant), more than "
+        "max_workload_bytes = " +
         human_bytes(spec.max_workload_bytes) + ": give those axes fewer values");
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
@@ -115,37 +126,47 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
     for (const auto& d : spec.datasets) {
       for (std::int64_t side : res) {
         for (const auto& s : spec.systems) {
-          std::optional<strategy::Workload> base;
           std::string why;
           const ResolutionFamily family{{m, d, s, "", 0, layer_times_for(spec, m, s)}};
           try {
-            base = side > 0 ? family.make(side) : family.native();
+            bases_.push_back(side > 0 ? family.make(side) : family.native());
+            sums_.push_back(strategy::sum_layers(bases_.back()));
           } catch (const InputError& e) {
             why = e.what();
+            bases_.emplace_back();
+            sums_.emplace_back();
           }
+          unusable_.push_back(why);
+          installed_.push_back(families_.size());
           for (std::int64_t bw : bws) {
             for (std::int64_t lat : lats) {
-              unusable_.push_back(why);
               families_.push_back(family);
               // Gbit/s -> bytes/s; microseconds -> seconds
               families_.back().inter_node_bandwidth_Bps = static_cast<double>(bw) * 1e9 / 8;
               families_.back().inter_node_latency_s = static_cast<double>(lat) * 1e-6;
-              if (!base) {
-                workloads_.emplace_back();
-                sums_.emplace_back();
-                continue;
-              }
-              workloads_.push_back(*base);
-              workloads_.back().system =
-                  system::with_inter_node(base->system, families_.back().inter_node_bandwidth_Bps,
-                                          families_.back().inter_node_latency_s);
-              sums_.push_back(strategy::sum_layers(workloads_.back()));
+              if (variants_ == 1) continue;
+              systems_.push_back(system::with_inter_node(bases_.back().system,
+                                                         families_.back().inter_node_bandwidth_Bps,
+                                                         families_.back().inter_node_latency_s));
             }
           }
         }
       }
     }
   }
+  // the bases hold their first variant's system (the only one without network axes)
+  for (std::size_t b = 0; b < bases_.size() && variants_ > 1; ++b)
+    bases_[b].system = systems_[b * variants_];
+  memos_.resize(bases_.size());
+}
+
+const strategy::Workload& Evaluator::workload(std::uint64_t w) const {
+  const std::uint64_t b = w / variants_;
+  if (installed_[b] != w) {  // another network variant of the base: swap its system in
+    bases_[b].system = systems_[w];
+    installed_[b] = w;
+  }
+  return bases_[b];
 }
 
 Evaluator::Point Evaluator::point(std::uint64_t index) const {
@@ -178,7 +199,7 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   c.variant = spec_.variant;
   c.spatial_all_dims = spec_.spatial_all_dims;
   PointResult r;
-  if (!unusable_[index].empty()) {  // the model cannot take the dataset: no figures
+  if (!unusable_[index / variants_].empty()) {  // the model cannot take the dataset: no figures
     constexpr double none = std::numeric_limits<double>::quiet_NaN();
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);
     r.memory_per_gpu_bytes = r.epoch_time_s = r.iteration_time_s = none;
@@ -186,9 +207,8 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
     return r;
   }
   strategy::Prediction& p = scratch_;
-  if (memos_.size() != workloads_.size()) memos_.resize(workloads_.size());
-  c.compute_memo = &memos_[index];
-  strategy::predict_into(workloads_[index], sums_[index], c, p);
+  c.compute_memo = &memos_[index / variants_];
+  strategy::predict_into(workload(index), sums_[index / variants_], c, p);
   r.status = static_cast<std::uint8_t>(p.status);
   r.limit = static_cast<std::uint8_t>(p.limit);
   r.memory_per_gpu_bytes = p.memory_per_gpu_bytes;

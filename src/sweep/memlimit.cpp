@@ -86,11 +86,11 @@ std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) 
 }
 
 Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_t lo,
-                    std::int64_t hi) {
+                    std::int64_t hi, const strategy::LayerSums* sums) {
   Limit r;
   const std::int64_t step = batch_step(w, c);
   if (step < 1) return r;  // no batch can be valid: GPUs not a multiple of the group
-  const auto sums = strategy::sum_layers(w);
+  const strategy::LayerSums own = sums ? strategy::LayerSums{} : strategy::sum_layers(w);
   strategy::Prediction p;
   // B = k * step divides evenly for every k, and memory grows with k: bisect on k.
   const std::int64_t k_lo = std::max<std::int64_t>(1, (lo + step - 1) / step);
@@ -99,7 +99,7 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
   const auto ok = [&](std::int64_t k) {
     ++r.evaluations;
     c.batch = k * step;
-    strategy::predict_into(w, sums, c, p);
+    strategy::predict_into(w, sums ? *sums : own, c, p);
     return p.status == Status::Ok;
   };
   const std::int64_t k = last_true(k_lo, k_hi, ok);

@@ -104,8 +104,10 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
   switch (kinds_[t]) {
     case 0: {  // largest batch
       if (!e_.unusable_reason(p.workload).empty()) return 0;
-      const auto r =
-          largest_batch(e_.workload(p.workload), p.config, spec_.batch_lo, spec_.batch_hi);
+      strategy::Config c = p.config;
+      c.compute_memo = e_.memo(p.workload);
+      const auto r = largest_batch(e_.workload(p.workload), c, spec_.batch_lo, spec_.batch_hi,
+                                   &e_.sums(p.workload));
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
       return r.value;
     }

@@ -176,12 +176,12 @@ sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = dataa\n
 sweep_refuses '[sweep]\nmodel = resnet50\ndataset = foo:0:3x32x32\nstrategy = data\ngpus = 8\nbatch = 64\n' \
   "cli_sweep.ini:3: dataset samples '0': must be at least 1"
 sweep_refuses "${base}system = $tmp/nope.system\n" "cli_sweep.ini:7: system '$tmp/nope.system': $tmp/nope.system: no such system file"
-# 1,000 x 1,000 network values are a million workloads (resnet50's tables, 48 KB each):
-# refused before they are copied (a dry run ran out of memory); 150 x 150 fit in 2 GB
-sweep_refuses "${base}network_bandwidth_gbps = 1..1000 +1\nnetwork_latency_us = 1..1000 +1\n" \
-  "the sweep's 1,000,000 workloads (model x dataset x resolution x system x network bandwidth x latency values) need about 48."
-sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e9\n" \
-  "per rank (a model's per-layer tables each), more than max_workload_bytes = 1.00 GB"
+# 3,000 x 3,000 network values are 9 million variants of one workload (each a system of
+# about 1 KB on ABCI; resnet50's 48 KB tables shared): refused before any is built
+sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 1..3000 +1\n" \
+  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 9."
+sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e7\n" \
+  "per rank (a model's per-layer tables each, a system per network variant), more than max_workload_bytes = 10.00 MB"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini

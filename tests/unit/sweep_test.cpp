@@ -8,6 +8,7 @@
 #include "paradise/strategy/predict.hpp"
 #include "paradise/sweep/evaluator.hpp"
 #include "paradise/sweep/pareto.hpp"
+#include "paradise/system/system.hpp"
 
 namespace paradise::sweep {
 namespace {
@@ -184,32 +185,94 @@ TEST(Evaluator, ParadisePointsWithTheComputeMemoEqualFreshPredictions) {
 }
 
 // A workload's footprint is at least its layer table (one LayerStats per layer, by
-// definition); the sweep refuses workloads past max_workload_bytes before copying them: 4
-// network variants of resnet50 need 4 footprints and fit in 4 footprints plus their sums
-// and families, 2 KB each at most.
+// definition); the sweep refuses workloads past max_workload_bytes before building them.
+// The network variants of a workload share its tables and hold a system each: 2 datasets x
+// 10 x 10 network values are 2 footprints and 200 systems (each at most 4 KB besides the
+// struct; ABCI's names and 3 levels), far less than the 200 footprints (about 10 MB) copies
+// would take.
 TEST(Evaluator, WorkloadsPastMaxWorkloadBytesAreRefused) {
   const auto w = strategy::make_workload({"resnet50", "imagenet", "abci", "", 0});
   const double f = static_cast<double>(strategy::footprint_bytes(w));
   EXPECT_GE(f, static_cast<double>(w.model.layers.size() * sizeof(model::LayerStats)));
   SweepSpec s;
   s.models = {"resnet50"};
-  s.datasets = {"imagenet"};
+  s.datasets = {"imagenet", "cifar10"};
   s.systems = {"abci"};
   s.strategies = {"data"};
   s.gpus = {8};
   s.batch = {64};
-  s.network_bandwidth_gbps = {100, 200};
-  s.network_latency_us = {1, 2};
-  s.max_workload_bytes = 4 * f - 1;
+  s.network_bandwidth_gbps = {100, 200, 300, 400, 500, 600, 700, 800, 900, 1000};
+  s.network_latency_us = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  const double system = sizeof(system::System);
+  s.max_workload_bytes = 2 * f + 200 * system - 1;
   try {
     Evaluator e{s};
     FAIL() << "no exception";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("the sweep's 4 workloads"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the sweep's 2 workloads (model x dataset x resolution x "
+                                         "system values) in 200 network variants"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("200 network variants"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("max_workload_bytes"), std::string::npos) << e.what();
   }
-  s.max_workload_bytes = 4 * (f + 2048);
-  EXPECT_EQ(Evaluator{s}.grid().points(), 4u);
+  s.max_workload_bytes = 2 * (f + 2048) + 200 * (system + 4096);
+  EXPECT_LT(s.max_workload_bytes, 200 * f);
+  EXPECT_EQ(Evaluator{s}.grid().points(), 200u);
+}
+
+// Network variants share their workload's tables; the system of the variant asked for is
+// swapped in: every point, visited in grid order and then with the variants interleaved
+// (each point's neighbour another variant), equals a fresh prediction on the system with
+// that inter-node bandwidth and latency (system::with_inter_node), bit for bit.
+TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci", "dgx-a100"};
+  s.network_bandwidth_gbps = {100, 400};
+  s.network_latency_us = {1, 20};
+  s.strategies = {"data", "data+filter", "daso"};
+  s.gpus = {8, 64};
+  s.batch = {512};
+  s.variant = strategy::Variant::Paradise;
+  const Evaluator e(s);
+  const std::uint64_t n = e.grid().points(), per_workload = 3 * 2 * 1;
+  ASSERT_EQ(n, 2u * 2 * 2 * per_workload);
+  std::vector<std::uint64_t> order;
+  for (std::uint64_t i = 0; i < n; ++i) order.push_back(i);
+  for (std::uint64_t j = 0; j < per_workload; ++j) {  // variant-major: 0, 6, 12, ..., 1, 7...
+    for (std::uint64_t v = 0; v < n / per_workload; ++v) order.push_back(v * per_workload + j);
+  }
+  std::vector<std::uint64_t> c;
+  int slower_network = 0;
+  for (const std::uint64_t i : order) {
+    e.grid().decode(i, c);  // model, dataset, system, bandwidth, latency, strategy, gpus, batch
+    auto w = strategy::make_workload({s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0});
+    w.system = system::with_inter_node(
+        w.system, static_cast<double>(s.network_bandwidth_gbps[c[3]]) * 1e9 / 8,
+        static_cast<double>(s.network_latency_us[c[4]]) * 1e-6);
+    strategy::Config cfg;
+    cfg.kind = *strategy::kind_from_name(s.strategies[c[5]]);
+    cfg.gpus = s.gpus[c[6]];
+    cfg.batch = s.batch[c[7]];
+    cfg.variant = strategy::Variant::Paradise;
+    const auto direct = strategy::predict(w, cfg);
+    const auto r = e.evaluate(i);
+    EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
+    expect_same(r.epoch_time_s, direct.epoch_time_s, i);
+    expect_same(r.epoch_communication_s, direct.epoch_communication_s, i);
+    expect_same(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes, i);
+    // the 4 variants of a system share one model table
+    const std::uint64_t wi = i / per_workload;
+    EXPECT_EQ(&e.workload(wi).model, &e.workload(wi - wi % 4).model) << i;
+    // the variants differ: 100 Gbit/s and 20 us make 64 GPUs' exchange slower than 400, 1 us
+    if (c[3] == 0 && c[4] == 1 && c[6] == 1) {
+      const auto fast = e.evaluate(i + per_workload);  // bandwidth 400, latency 1
+      slower_network += r.epoch_communication_s > fast.epoch_communication_s;
+    }
+  }
+  EXPECT_EQ(slower_network, 2 * 2 * 3);  // each system x strategy, both visiting orders
 }
 
 TEST(Evaluator, UnknownNamesAreInputErrors) {

@@ -54,14 +54,24 @@ class Evaluator {
   PointResult evaluate(std::uint64_t index) const;
   /// Why the points of a workload (a value of the axes before strategy) are all invalid;
   /// empty if usable.
-  const std::string& unusable_reason(std::uint64_t workload) const { return unusable_[workload]; }
+  const std::string& unusable_reason(std::uint64_t workload) const {
+    return unusable_[workload / variants_];
+  }
   /// A point as workload number and configuration.
   struct Point {
     std::uint64_t workload = 0;
     strategy::Config config;
   };
   Point point(std::uint64_t index) const;
-  const strategy::Workload& workload(std::uint64_t w) const { return workloads_[w]; }
+  /// The workload of a value of the axes before strategy. The network variants of one
+  /// model, dataset, resolution and system share their tables: the reference is to that
+  /// shared workload with this variant's system, valid until the next call of workload()
+  /// or evaluate() (one Evaluator per thread).
+  const strategy::Workload& workload(std::uint64_t w) const;
+  /// The workload's layer sums and compute memo (shared by its network variants), for
+  /// searches over its configurations on this Evaluator's thread.
+  const strategy::LayerSums& sums(std::uint64_t w) const { return sums_[w / variants_]; }
+  strategy::ComputeMemo* memo(std::uint64_t w) const { return &memos_[w / variants_]; }
   /// The workload's model, dataset, system and network, re-sizeable (memory-limit searches).
   const ResolutionFamily& family(std::uint64_t w) const { return families_[w]; }
 
@@ -69,12 +79,17 @@ class Evaluator {
   SweepSpec spec_;
   Grid grid_;
   std::vector<strategy::Kind> kinds_;
-  std::vector<strategy::Workload> workloads_;  // one per value of the axes before strategy
-  std::vector<std::string> unusable_;          // per workload: why its points are invalid
-  std::vector<strategy::LayerSums> sums_;      // per workload, computed once
-  std::vector<ResolutionFamily> families_;     // per workload
-  mutable strategy::Prediction scratch_;       // reused by evaluate(): one Evaluator per thread
-  mutable std::vector<strategy::ComputeMemo> memos_;  // per workload (paradise variant)
+  std::uint64_t variants_ = 1;  // network variants per base (bandwidth x latency values)
+  // per base (model x dataset x resolution x system), shared by its network variants
+  mutable std::vector<strategy::Workload> bases_;     // the system: installed_'s variant
+  mutable std::vector<std::uint64_t> installed_;      // the workload whose system bases_ holds
+  std::vector<std::string> unusable_;                 // why its points are invalid
+  std::vector<strategy::LayerSums> sums_;             // computed once
+  mutable std::vector<strategy::ComputeMemo> memos_;  // compute: the same on any network
+  // per workload (base x network variant)
+  std::vector<system::System> systems_;  // empty without network axes
+  std::vector<ResolutionFamily> families_;
+  mutable strategy::Prediction scratch_;  // reused by evaluate(): one Evaluator per thread
 };
 
 /// The axes of a sweep in storage order: model, dataset, [resolution], system,

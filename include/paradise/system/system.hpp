@@ -2,6 +2,7 @@
 // seconds, FLOP/s); the file parser converts from the units in its key names.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,5 +69,8 @@ struct System {
 /// `s` with every level above one node (span > gpus_per_node, direct and host-staged) at
 /// the given per-GPU bandwidth and latency; 0 keeps a value. For network co-design sweeps.
 System with_inter_node(System s, double bandwidth_Bps, double latency_s);
+/// The bytes a system holds beyond sizeof(System) (names, levels): what a sweep keeps per
+/// network variant.
+std::size_t footprint_bytes(const System& s);
 
 }  // namespace paradise::system
