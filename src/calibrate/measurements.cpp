@@ -267,6 +267,10 @@ Measurement parse_osu(std::istream& in, const std::string& file, std::int64_t ra
   if (!header) fail_input({file, 0}, "", "", "no '# Size  Latency/Bandwidth' header line");
   if (m.samples.empty()) fail_input({file, header_line}, "", "", "no rows under the header");
   if (m.form == Form::PointToPoint) {
+    // osu_latency and osu_bw time one pair of ranks, whatever the job's size
+    if (ranks != 0 && ranks != 2)
+      fail_input({file, 0}, "GPUS", std::to_string(ranks),
+                 m.tool + " times one pair of ranks: give 2 or no GPU count");
     m.ranks = 2;
   } else {
     if (ranks < 2)

@@ -205,6 +205,16 @@ TEST(Osu, CollectiveWithoutARankCountIsAnErrorNamingTheFile) {
     EXPECT_NE(std::string(e.what()).find("osu_allreduce.out"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("GPUS"), std::string::npos) << e.what();
   }
+  // osu_latency and osu_bw time 2 ranks (OSU's documentation): another count is not ignored
+  std::istringstream pair(
+      osu_output(" Latency", "# Size          Latency (us)", Form::PointToPoint, 2, false));
+  try {
+    parse_osu(pair, "osu_latency.out", 64);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("osu_latency.out: GPUS '64'"), std::string::npos)
+        << e.what();
+  }
   std::istringstream bad(
       "# OSU MPI Latency Test v7.1\n# Size          Latency (us)\n0  0.5\n1 x\n");
   try {

@@ -48,7 +48,8 @@ Measurement parse_nccl_tests(std::istream& in, const std::string& file, std::int
 
 /// OSU micro-benchmarks output: the title line names the test; `# Size  Latency (us)`,
 /// `# Size  Bandwidth (MB/s)` (time = size / bandwidth, MB = 1e6 B), `# Size  Avg
-/// Latency(us) ...` for collectives, which need `ranks` (OSU does not print p).
+/// Latency(us) ...` for collectives, which need `ranks` (OSU does not print p); latency and
+/// bandwidth time one pair (ranks 0 or 2).
 Measurement parse_osu(std::istream& in, const std::string& file, std::int64_t ranks = 0);
 
 }  // namespace paradise::calibrate
