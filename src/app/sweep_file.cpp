@@ -299,6 +299,16 @@ SweepFile read_sweep_file(const std::string& path) {
     if (f.max_searches < 0)
       fail_input(at("memlimit.max_searches"), "max_searches", t, "must be >= 0");
   }
+  // a ParaDL .net model's shapes are fixed: every resolution would be an invalid point, and
+  // a side search would step through every side of its range
+  if (!f.spec.resolution.empty() || f.memlimit.resolution || !f.memlimit.sides.empty()) {
+    for (const auto& m : f.spec.models) {
+      if (!model::ModelSource::load(m).reshapeable())
+        fail_input(at("sweep.model"), "model", m,
+                   "a ParaDL .net file has a fixed input shape: not with a resolution axis or "
+                   "[memlimit] resolution / sides");
+    }
+  }
   for (auto v : f.spec.gpus) {
     if (v < 1) fail_input(at("sweep.gpus"), "gpus", gpus, "every GPU count must be >= 1");
   }

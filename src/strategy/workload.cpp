@@ -276,6 +276,12 @@ Workload make_workload(const WorkloadSpec& spec) {
   } else {
     const model::Dataset d = model::find_dataset(spec.dataset);
     w.model = src.reshapeable() ? src.stats(d.sample) : src.stats();
+    // a .net file's shapes are fixed: another sample shape would be silently ignored
+    if (!src.reshapeable() && !(d.sample == w.model.input))
+      throw InputError("model '" + spec.model + "' is a ParaDL .net file whose input is " +
+                       w.model.input.str() + ": dataset '" + spec.dataset + "' has samples " +
+                       d.sample.str() +
+                       " (give a dataset of that shape, NAME:SAMPLES:" + w.model.input.str() + ")");
     w.dataset_samples = d.samples;
   }
   double t = spec.time_per_sample_s;

@@ -113,7 +113,7 @@ Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, s
       [&](std::int64_t side) {
         bool too_large = false;
         const auto w = f.at(side, &too_large);
-        if (!w) return SideOutcome{.too_large = too_large};
+        if (!w) return SideOutcome{.too_large = too_large, .untaken = !too_large};
         const auto p = strategy::predict(*w, c);
         return SideOutcome{p.status, p.split_layer};
       },
@@ -157,11 +157,16 @@ Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int6
     }
     const std::int64_t fit = last_true(
         bottom, top, [&](std::int64_t k) { return outcome(k).status != Status::OutOfMemory; });
+    // the largest feasible side at or below the boundary: past sides the model cannot take,
+    // not past a strategy's constraint (a batch the GPUs cannot divide is so at every side;
+    // walking down through each of them took 10^6 predictions for a range of 10^6)
     for (std::int64_t k = fit; k >= bottom; --k) {
-      if (outcome(k).status == Status::Ok) {
+      const SideOutcome& o = outcome(k);
+      if (o.status == Status::Ok) {
         r.value = lo + k * step;
         return r;
       }
+      if (o.status == Status::Invalid && !o.untaken) break;
     }
     top = bottom - 1;
   }

@@ -92,6 +92,13 @@ const strategy::Workload* MemlimitSearch::at(std::uint64_t workload, std::int64_
   if (it == cache_.end()) {
     Sized s;
     s.workload = e_.family(workload).at(side, &s.too_large);
+    const std::size_t bytes =
+        sizeof(Sized) + (s.workload ? strategy::footprint_bytes(*s.workload) : 0);
+    if (cache_bytes_ + bytes > kCacheBytes) {  // memory per rank must not grow with the sides
+      cache_.clear();
+      cache_bytes_ = 0;
+    }
+    cache_bytes_ += bytes;
     it = cache_.emplace(std::pair{workload, side}, std::move(s)).first;
   }
   if (too_large) *too_large = it->second.too_large;
@@ -116,7 +123,7 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
           [&](std::int64_t s) {
             bool too_large = false;
             const strategy::Workload* w = at(p.workload, s, &too_large);
-            if (!w) return SideOutcome{.too_large = too_large};
+            if (!w) return SideOutcome{.too_large = too_large, .untaken = !too_large};
             const auto q = strategy::predict(*w, p.config);
             return SideOutcome{q.status, q.split_layer};
           },

@@ -182,6 +182,12 @@ sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 
   "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 9."
 sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e7\n" \
   "per rank (a model's per-layer tables each, a system per network variant), more than max_workload_bytes = 10.00 MB"
+# a ParaDL .net model's shapes are fixed: no resolution search (it stepped through every
+# side of the range, an hour for 1..10^8) and no resolution axis (every point invalid)
+sweep_refuses "[sweep]\nmodel = $data/paradl/model/ALEXNET_ImageNet.net\ndataset = imagenet-paradl\nstrategy = data\ngpus = 8\nbatch = 64\n[memlimit]\nresolution = 1..100000000\n" \
+  "cli_sweep.ini:2: model '$data/paradl/model/ALEXNET_ImageNet.net': a ParaDL .net file has a fixed input shape: not with a resolution axis or [memlimit] resolution / sides"
+sweep_refuses "[sweep]\nmodel = resnet50, $data/paradl/model/ALEXNET_ImageNet.net\ndataset = imagenet-paradl\nstrategy = data\ngpus = 8\nbatch = 64\nresolution = 224\n" \
+  "a ParaDL .net file has a fixed input shape"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
@@ -402,7 +408,7 @@ refuse_memlimit "error: --gpu-counts '1..64': a range needs a step: A..B *F or A
 refuse_memlimit "error: --resolution '128..2000000': more than 1,000,000 values on one axis; expected LO..HI" \
   --model resnet50 --dataset imagenet --resolution 128..2000000
 refuse_memlimit "has a fixed input shape (ParaDL .net file): no resolution search" \
-  --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" --dataset imagenet --resolution 100..300
+  --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" --dataset imagenet-paradl --resolution 100..300
 refuse_memlimit "error: --sides '9,64': side 9: model 'unet3d': layer 'cat1' (concat): inputs differ in spatial size" \
   --model unet3d --dataset cosmoflow --sides 9,64
 expect_rc 0 "memlimit --gpu-counts unsorted" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 24,18

@@ -117,7 +117,7 @@ same_sweep whole.h5 stopped.h5 && ok || bad "resumed after a stop: $(differing w
 # A model file edited since the checkpoint: the resume is refused (the checkpointed chunks
 # came from the old file), and goes on once the file is as it was.
 cp "$r50_net" r50.net
-sed "s|^model = .*|model = $PWD/r50.net|; s|^\[output\]|variant = paradl\n[output]|" kill.ini >edited.ini
+sed "s|^model = .*|model = $PWD/r50.net|; s|^dataset = .*|dataset = imagenet-paradl|; s|^\[output\]|variant = paradl\n[output]|" kill.ini >edited.ini
 mpiexec -n 2 "$paradise" sweep edited.ini -o edited.h5 --quiet --checkpoint 0.2 >/dev/null 2>&1 &
 for _ in $(seq 100); do [ -e edited.h5.resume ] && break; sleep 0.05; done
 pkill -9 -f "^$paradise sweep edited.ini"

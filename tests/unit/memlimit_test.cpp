@@ -123,6 +123,29 @@ TEST(LargestSide, SearchesEachRunOfTheSameSplitFromTheTop) {
   EXPECT_EQ(largest_side(plain, 61, 100, 1).value, 0);
 }
 
+// Below the out-of-memory boundary the search steps down to the largest feasible side:
+// through sides the model cannot take (here all but multiples of 8, as unet3d's), but not
+// through a strategy's constraint, which holds at every smaller side of the run too.
+TEST(LargestSide, AStrategysConstraintEndsTheWalkDownSidesTheModelCannotTakeDoNot) {
+  const auto multiples_of_8 = [](Status taken) {
+    return [taken](std::int64_t s) {
+      return s % 8 != 0 ? SideOutcome{.untaken = true} : SideOutcome{taken};
+    };
+  };
+  EXPECT_EQ(largest_side(multiples_of_8(Status::Ok), 1, 2003, 1).value, 2000);
+  // every taken side invalid (a batch the GPUs cannot divide): 0 after the walk down to 2000
+  const auto invalid = largest_side(multiples_of_8(Status::Invalid), 1, 2003, 1);
+  EXPECT_EQ(invalid.value, 0);
+  EXPECT_LE(invalid.evaluations, 2 + 12 + 4);  // the top, a bisection over 2^11, 2003..2000
+  // the real model: resnet50, batch 4 on 64 GPUs is invalid at every side; stepping down one
+  // side at a time took 10^6 predictions (and a workload each)
+  const ResolutionFamily f{{"resnet50", "imagenet", "abci", "", 0}};
+  const auto r = largest_resolution(f, config(Kind::Data, 64, 4), 1, 1000000);
+  EXPECT_EQ(r.value, 0);
+  EXPECT_LE(r.evaluations, 2 * 20 + 2);
+  EXPECT_GT(largest_resolution(f, config(Kind::Data, 64, 64), 1, 1000000).value, 224);
+}
+
 // Sides past the supported tensor sizes are invalid, not out of memory, and so is every
 // larger side: the search bisects for the last size that can be built (log2 of the range
 // in evaluations), where stepping down one side at a time took 999,601 for cosmoflow.

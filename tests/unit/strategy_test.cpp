@@ -399,3 +399,26 @@ TEST(Spatial, AllDimensionsTakesAFactorizationThatFitsTheNarrowestLayers) {
 
 }  // namespace
 }  // namespace paradise::strategy
+
+namespace paradise::strategy {
+namespace {
+
+// A ParaDL .net file's shapes are fixed (its Input line: 3x226x226 for AlexNet): a dataset of
+// other samples is refused, naming both shapes (it was ignored: 4x64^3 volumes gave AlexNet
+// at 3x226x226 a status ok); imagenet-paradl, 3x226x226, is taken.
+TEST(Workload, AParadlNetFileRefusesADatasetOfAnotherShape) {
+  const std::string net = PARADISE_PARADL_DIR "/model/ALEXNET_ImageNet.net";
+  try {
+    make_workload({net, "my:50000:4x64x64x64", "abci", "", 0});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("whose input is 3x226x226"), std::string::npos) << what;
+    EXPECT_NE(what.find("has samples 4x64x64x64"), std::string::npos) << what;
+  }
+  EXPECT_THROW(make_workload({net, "imagenet", "abci", "", 0}), InputError);  // 3x224x224
+  EXPECT_EQ(make_workload({net, "imagenet-paradl", "abci", "", 0}).dataset_samples, 1280000);
+}
+
+}  // namespace
+}  // namespace paradise::strategy

@@ -61,6 +61,11 @@ struct SideOutcome {
   strategy::Status status = strategy::Status::Invalid;
   int split_layer = -1;    ///< Prediction::split_layer; never smaller at a larger side
   bool too_large = false;  ///< a tensor past the supported sizes: so is every larger side
+  /// The model cannot take the side (too small, or not a multiple its layers need): a
+  /// smaller side may still be taken. Otherwise an invalid prediction is a strategy's
+  /// constraint (batch divisibility, GPU or filter counts, a split wider than the layers),
+  /// which holds at every smaller side with the same split too.
+  bool untaken = false;
 };
 
 /// The search behind largest_resolution over any outcome-of-side function.

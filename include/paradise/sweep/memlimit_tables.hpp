@@ -46,7 +46,7 @@ class MemlimitSearch {
   // and the table's own coordinate of "side" (if any)
   std::uint64_t grid_index(const MemlimitTable& t, std::uint64_t e, std::int64_t* side) const;
   /// The workload at a side, null when the model cannot take it (*too_large: past the
-  /// supported sizes).
+  /// supported sizes). Valid until the next call (the cache is cleared when full).
   const strategy::Workload* at(std::uint64_t workload, std::int64_t side,
                                bool* too_large = nullptr);
   const Evaluator& e_;
@@ -59,6 +59,8 @@ class MemlimitSearch {
     bool too_large = false;  ///< ResolutionFamily::at's
   };
   std::map<std::pair<std::uint64_t, std::int64_t>, Sized> cache_;
+  std::size_t cache_bytes_ = 0;  // the cached workloads' footprints, at most kCacheBytes
+  static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
   std::uint64_t evaluations_ = 0;
 };
 
