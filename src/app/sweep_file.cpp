@@ -16,6 +16,7 @@
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
+#include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
@@ -138,6 +139,15 @@ SweepFile read_sweep_file(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   f.text = buffer.str();
+  // the output keeps the text in one attribute, which an HDF5 object header message limits
+  // to 64 KiB (refused here so that --dry-run says so too, not at the write)
+  constexpr std::size_t kMaxText = 65000;
+  if (f.text.size() > kMaxText)
+    throw InputError(path + ": " + with_commas(static_cast<std::int64_t>(f.text.size())) +
+                     " bytes; the output keeps the sweep file's text in one HDF5 attribute, "
+                     "at most " +
+                     with_commas(static_cast<std::int64_t>(kMaxText)) +
+                     " bytes: shorten its comments, or write long lists as ranges (A..B +S)");
   std::string model, dataset, system = "abci", strategy, gpus, batch, variant = "paradise",
                               spatial_split = "w";
   po::options_description d;

@@ -188,6 +188,12 @@ sweep_refuses "[sweep]\nmodel = $data/paradl/model/ALEXNET_ImageNet.net\ndataset
   "cli_sweep.ini:2: model '$data/paradl/model/ALEXNET_ImageNet.net': a ParaDL .net file has a fixed input shape: not with a resolution axis or [memlimit] resolution / sides"
 sweep_refuses "[sweep]\nmodel = resnet50, $data/paradl/model/ALEXNET_ImageNet.net\ndataset = imagenet-paradl\nstrategy = data\ngpus = 8\nbatch = 64\nresolution = 224\n" \
   "a ParaDL .net file has a fixed input shape"
+# the sweep file's text is one attribute of the output, at most 64 KiB in an HDF5 object
+# header message: a longer file is refused by --dry-run too (the write failed at the end)
+{ printf "${base}"; for i in $(seq 1000); do echo "# a long description, line $i ......................................................"; done; } >$bad_ini
+expect_rc 2 "sweep of 70 KB" -- "$paradise" sweep $bad_ini --dry-run
+grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, at most 65,000 bytes" "$tmp/err" && ok \
+  || bad "70 KB sweep file: $(cat "$tmp/err")"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
