@@ -184,12 +184,20 @@ std::vector<LayerTime> read_layer_times(const std::string& path) {
       if (v < 0) fail_input(o, std::string("column ") + name, cell(name), "must be >= 0");
       return v;
     };
+    // a bound far above any layer's time keeps every sum of them over an epoch finite
+    const auto per_sample = [&](const char* name) {
+      const double v = seconds(name);
+      if (v > 1e6)
+        fail_input(o, std::string("column ") + name, cell(name),
+                   "more than 10^6 s per sample: not a measured time (seconds per sample)");
+      return v;
+    };
     LayerTime l;
     l.line = row.line;
     l.layer = cell("layer");
     if (l.layer.empty()) fail_input(o, "column layer", "", "empty layer name");
-    l.forward_s = seconds("forward_s");
-    l.backward_s = seconds("backward_s");
+    l.forward_s = per_sample("forward_s");
+    l.backward_s = per_sample("backward_s");
     l.batch = parse_int(cell("batch"), o, "column batch");
     if (l.batch < 1) fail_input(o, "column batch", cell("batch"), "must be >= 1");
     l.precision = cell("precision");
@@ -285,9 +293,9 @@ Workload make_workload(const WorkloadSpec& spec) {
     w.dataset_samples = d.samples;
   }
   double t = spec.time_per_sample_s;
-  if (!(t >= 0) || !std::isfinite(t))  // NaN fails t >= 0
+  if (!(t >= 0) || !(t <= 1e6))  // NaN fails both
     throw InputError("time per sample '" + std::to_string(t) +
-                     "': must be a finite number of seconds > 0 (0: none given)");
+                     "': must be a number of seconds > 0 and at most 10^6 (0: none given)");
   if (!spec.layer_times.empty()) {
     if (t > 0)
       throw InputError("layer times '" + spec.layer_times + "' and a time per sample (" +

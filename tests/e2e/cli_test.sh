@@ -334,6 +334,10 @@ printf '[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\
 expect_rc 2 "layer_times without a GEMM layer" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
 grep -q "layer 'features.6': model 'alexnet' has this layer (with a GEMM) but the file has no row" "$tmp/err" && ok || bad "missing GEMM layer: $(cat "$tmp/err")"
 [ ! -e $lt_h5.x ] && ok || bad "no output after a bad layer-times file"
+# a time past any measurement (1e308 s made the epoch inf, status ok) is refused at its line
+sed -i 's/^features.0,.*/features.0,1e308,1e308,16/' $lt_csv
+expect_rc 2 "layer_times of 1e308 s" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
+grep -q "cli_lt.csv:2: column forward_s '1e308': more than 10^6 s per sample" "$tmp/err" && ok || bad "1e308 s: $(cat "$tmp/err")"
 rm -f $lt_csv $lt_h5 $lt_h5.x
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e9\n' > $bad_ini
 expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
