@@ -20,7 +20,14 @@ std::vector<IniSection> parse_ini(std::istream& in, const std::string& file_name
     const Origin o{file_name, line};
     if (text.front() == '[') {
       if (text.back() != ']' || text.size() < 3) fail_input(o, "section", text, "expected [name]");
-      sections.push_back({std::string(trim(text.substr(1, text.size() - 2))), line, {}});
+      std::string name(trim(text.substr(1, text.size() - 2)));
+      if (name.empty() || name.back() == '.') fail_input(o, "section", text, "expected [name]");
+      for (const auto& s : sections) {  // the last would silently win
+        if (s.name == name)
+          fail_input(o, "section", text,
+                     "given twice (first at line " + std::to_string(s.line) + ")");
+      }
+      sections.push_back({std::move(name), line, {}});
       continue;
     }
     const auto eq = text.find('=');

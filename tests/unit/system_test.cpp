@@ -118,6 +118,11 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   std::string negative_h = kFile;
   negative_h.insert(negative_h.find("[level.node]"), "gemm_half_dim = -4\n");
   EXPECT_EQ(error_of(negative_h), "x.system:10: gemm_half_dim '-4': must be >= 0");
+  // a section given twice: the second [gpu] (80 GB) silently replaced the first
+  EXPECT_EQ(error_of(std::string(kFile) + "[gpu]\nmemory_GB = 80\n"),
+            "x.system:19: section '[gpu]': given twice (first at line 6)");
+  EXPECT_EQ(error_of(std::string(kFile) + "[level.]\nspan_gpus = 32\n"),
+            "x.system:19: section '[level.]': expected [name]");
 }
 
 }  // namespace
