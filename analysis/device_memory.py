@@ -4,8 +4,10 @@ The sweep file does not store it, so it comes from (first that applies): the
 --device-memory-gb option; a system file's `[gpu] memory_GB` when the system axis names a
 file; or the `memory GB` column of `paradise systems` (the binary from --paradise, $PARADISE,
 PATH or this repository's build/{ci,release,dev}). The usable part is that times
-(1 - memory margin): a system file's `[system] memory_margin`, else --memory-margin
-(default 0.05, the margin of every built-in system, src/system/catalog.cpp).
+(1 - memory margin), the margin the sweep used: a system file's `[system] memory_margin`,
+or the `margin` column of `paradise systems` (0.05 for the DGX systems, 0 for ABCI, as
+src/system/catalog.cpp). --memory-margin replaces it; with --device-memory-gb it defaults
+to 0.05.
 """
 import configparser
 import os
@@ -14,16 +16,16 @@ import subprocess
 
 from paradise_h5 import InputError
 
-BUILT_IN_MARGIN = 0.05
+DEFAULT_MARGIN = 0.05  # with --device-memory-gb and no --memory-margin
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def add_options(parser):
     parser.add_argument("--device-memory-gb", type=float, metavar="GB",
                         help="device memory of the system in GB (default: asked of paradise)")
-    parser.add_argument("--memory-margin", type=float, default=BUILT_IN_MARGIN, metavar="F",
-                        help="fraction of device memory kept free (default 0.05, as the "
-                             "built-in systems)")
+    parser.add_argument("--memory-margin", type=float, metavar="F",
+                        help="fraction of device memory kept free (default: the system's, "
+                             "as the sweep used it; 0.05 with --device-memory-gb)")
     parser.add_argument("--paradise", metavar="BINARY",
                         help="the paradise binary to ask for the system table")
 
@@ -49,23 +51,26 @@ def parse_systems_table(text):
         start += len(field) + 2
     header = [lines[dash - 1][a:b].strip() for a, b in spans]
     name, memory = header.index("system"), header.index("memory GB")
+    margin = header.index("margin")
     out = {}
     for line in lines[dash + 1:]:
         if line.strip():
-            out[line[slice(*spans[name])].strip()] = float(line[slice(*spans[memory])])
+            out[line[slice(*spans[name])].strip()] = (float(line[slice(*spans[memory])]),
+                                                      float(line[slice(*spans[margin])]))
     return out
 
 
 def usable_memory_bytes(system, args, path):
     """(usable bytes, device GB, margin) of a system; InputError naming what to pass if unknown."""
+    given = args.memory_margin
     if args.device_memory_gb:
-        return args.device_memory_gb * 1e9 * (1 - args.memory_margin), args.device_memory_gb, \
-            args.memory_margin
+        margin = DEFAULT_MARGIN if given is None else given
+        return args.device_memory_gb * 1e9 * (1 - margin), args.device_memory_gb, margin
     if os.path.isfile(system):
         ini = configparser.ConfigParser(inline_comment_prefixes=("#",))
         ini.read(system)
         gb = ini.getfloat("gpu", "memory_GB")
-        margin = ini.getfloat("system", "memory_margin", fallback=0.0)
+        margin = ini.getfloat("system", "memory_margin", fallback=0.0) if given is None else given
         return gb * 1e9 * (1 - margin), gb, margin
     binary = find_binary(args.paradise)
     if binary is None:
@@ -81,5 +86,6 @@ def usable_memory_bytes(system, args, path):
     if system not in table:
         raise InputError(f"{path}: system '{system}' is not in `{binary} systems`; "
                          f"pass --device-memory-gb")
-    gb = table[system]
-    return gb * 1e9 * (1 - args.memory_margin), gb, args.memory_margin
+    gb, margin = table[system]
+    margin = margin if given is None else given
+    return gb * 1e9 * (1 - margin), gb, margin

@@ -21,6 +21,7 @@ int run_systems(const Args& args) {
   t.add_column("max GPUs");
   t.add_column("fp32 TFLOP/s");
   t.add_column("memory GB");
+  t.add_column("margin");  // the fraction of memory kept free: usable = memory x (1 - margin)
   t.add_column("network levels (span GPUs: GB/s, us)", TextTable::Align::Left);
   for (const auto& s : system::builtin_systems()) {
     std::string levels;
@@ -29,7 +30,8 @@ int run_systems(const Args& args) {
                 fixed(l.bandwidth_Bps / 1e9, 1) + ", " + fixed(l.latency_s * 1e6, 2);
     }
     t.add_row({s.name, s.gpu.name, std::to_string(s.gpus_per_node), std::to_string(s.max_gpus),
-               fixed(s.gpu.peak_fp32_flops / 1e12, 1), fixed(s.gpu.memory_bytes / 1e9, 0), levels});
+               fixed(s.gpu.peak_fp32_flops / 1e12, 1), fixed(s.gpu.memory_bytes / 1e9, 0),
+               fixed(s.memory_margin_fraction, 2), levels});
   }
   t.print(std::cout);
   return 0;
