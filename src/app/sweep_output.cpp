@@ -1,5 +1,6 @@
 #include "sweep_output.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -37,7 +38,14 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   // identical metadata on every rank: rank 0's clock
   std::vector<std::uint8_t> now;
   if (comm.is_root()) {
-    const std::time_t t = std::time(nullptr);
+    // SOURCE_DATE_EPOCH (reproducible-builds.org): a fixed time, for files compared byte
+    // for byte; a value that is not a whole number of seconds is ignored
+    std::time_t t = std::time(nullptr);
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
+      char* end = nullptr;
+      const long long v = std::strtoll(epoch, &end, 10);
+      if (end != epoch && *end == '\0' && v >= 0) t = static_cast<std::time_t>(v);
+    }
     char text[32];
     std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
     now.assign(text, text + std::strlen(text));

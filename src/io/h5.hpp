@@ -51,6 +51,20 @@ struct Handle {
   }
 };
 
+// Object creation without modification times in the object headers (H5Pset_obj_track_times):
+// the same sweep then writes the same bytes whenever it runs. `plist`: an object (dataset,
+// group or file) creation property list.
+inline void untimed(hid_t plist) {
+  if (H5Pset_obj_track_times(plist, false) < 0) throw Error("H5Pset_obj_track_times failed");
+}
+// A dataset creation property list with nothing else set.
+inline Handle untimed_dcpl() {
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (dcpl.id < 0) throw Error("H5Pcreate failed");
+  untimed(dcpl.id);
+  return dcpl;
+}
+
 struct SweepFileWriter::Impl {
   struct Variable {
     Handle dataset;

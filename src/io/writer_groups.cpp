@@ -17,7 +17,7 @@ void SweepFileWriter::table(const std::string& group, const std::string& dim, st
   const auto dataset = [&](const std::string& name, hid_t type) {
     Handle space(PARADISE_H5(H5Screate_simple(1, &len, nullptr)), H5Sclose);
     return Handle(PARADISE_H5(H5Dcreate2(g.id, name.c_str(), type, space.id, H5P_DEFAULT,
-                                         H5P_DEFAULT, H5P_DEFAULT)),
+                                         untimed_dcpl().id, H5P_DEFAULT)),
                   H5Dclose);
   };
   // the dimension: a scale named like it, holding 0..n-1
@@ -102,7 +102,7 @@ void SweepFileWriter::arrays(const std::string& group, const std::vector<GroupAx
     Handle space(PARADISE_H5(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr)),
                  H5Sclose);
     Handle d(PARADISE_H5(H5Dcreate2(g.id, a.name.c_str(), H5T_NATIVE_INT64, space.id, H5P_DEFAULT,
-                                    H5P_DEFAULT, H5P_DEFAULT)),
+                                    untimed_dcpl().id, H5P_DEFAULT)),
              H5Dclose);
     impl_->write_slabs(d.id, H5T_NATIVE_INT64, a.values.data(), 0, root ? n : 0, flat_dims);
     for (std::size_t j = 0; j < a.dims.size(); ++j)

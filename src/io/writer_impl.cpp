@@ -36,6 +36,7 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
   }
   Handle fcpl(PARADISE_H5(H5Pcreate(H5P_FILE_CREATE)), H5Pclose);
   PARADISE_H5(H5Pset_link_creation_order(fcpl.id, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
+  untimed(fcpl.id);
   const hid_t f = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, fcpl.id, fapl.id);
   if (f < 0) throw Error("cannot create " + tmp_ + " (is the directory writable?)");
   file_ = Handle(f, H5Fclose);
@@ -103,7 +104,7 @@ Handle SweepFileWriter::Impl::make_scale(hid_t where, const std::string& name, h
   const hsize_t len = n;
   Handle space(PARADISE_H5(H5Screate_simple(1, &len, nullptr)), H5Sclose);
   Handle d(PARADISE_H5(H5Dcreate2(where, name.c_str(), file_type, space.id, H5P_DEFAULT,
-                                  H5P_DEFAULT, H5P_DEFAULT)),
+                                  untimed_dcpl().id, H5P_DEFAULT)),
            H5Dclose);
   // rank 0 writes the coordinates, the others take part with an empty selection
   write_slabs(d.id, mem_type, data, 0, comm_.is_root() ? n : 0, {n});
@@ -156,7 +157,7 @@ void SweepFileWriter::Impl::add_variable(const std::string& name, hid_t type,
   std::vector<hsize_t> chunk(shape.begin(), shape.end());
   Handle space(PARADISE_H5(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr)),
                H5Sclose);
-  Handle dcpl(PARADISE_H5(H5Pcreate(H5P_DATASET_CREATE)), H5Pclose);
+  Handle dcpl = untimed_dcpl();
   PARADISE_H5(H5Pset_chunk(dcpl.id, static_cast<int>(chunk.size()), chunk.data()));
   PARADISE_H5(H5Pset_shuffle(dcpl.id));
   PARADISE_H5(H5Pset_deflate(dcpl.id, 1));
@@ -175,6 +176,7 @@ Handle SweepFileWriter::Impl::new_group(const std::string& name) {
   if (resume_ && H5Lexists(file_.id, name.c_str(), H5P_DEFAULT) > 0)
     PARADISE_H5(H5Ldelete(file_.id, name.c_str(), H5P_DEFAULT));
   Handle gcpl(PARADISE_H5(H5Pcreate(H5P_GROUP_CREATE)), H5Pclose);
+  untimed(gcpl.id);
   PARADISE_H5(H5Pset_link_creation_order(gcpl.id, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
   return Handle(PARADISE_H5(H5Gcreate2(file_.id, name.c_str(), H5P_DEFAULT, gcpl.id, H5P_DEFAULT)),
                 H5Gclose);
