@@ -339,6 +339,7 @@ class BreakdownBars(PlotFileChecks):
             status = f["status"][m, 0, 0, :, :, b]  # strategy × gpus
             compute = f["compute_time_s"][m, 0, 0, :, :, b]
             comm = f["communication_time_s"][m, 0, 0, :, :, b]
+            epoch = f["epoch_time_s"][m, 0, 0, :, :, b]
             for k, s in enumerate(axis_labels(f, "strategy")):
                 ok = np.flatnonzero(status[k] == OK)
                 low, high = by_label(ax["bars"], f"{s} compute"), \
@@ -347,7 +348,38 @@ class BreakdownBars(PlotFileChecks):
                 self.assertSeriesEqual(low["height"], compute[k, ok].tolist())
                 self.assertSeriesEqual(high["bottom"], compute[k, ok].tolist())
                 self.assertSeriesEqual(high["height"], comm[k, ok].tolist())
+                # the epoch tick: epoch_time_s, at or below compute + communication
+                tick = by_label(ax["lines"], f"{s} epoch")
+                self.assertSeriesEqual(tick["x"], low["x"])
+                self.assertSeriesEqual(tick["y"], epoch[k, ok].tolist())
+                # full.ini is ParaDL's model: no overlap, the tick is the bar's top
+                self.assertSeriesEqual(epoch[k, ok].tolist(), (compute + comm)[k, ok].tolist())
         self.assertGreater(sum(len(c["x"]) for c in ax["bars"]), 10)  # full.ini: many fit
+
+    def test_the_epoch_tick_lies_inside_the_bar_when_the_exchange_overlaps(self):
+        # the paradise variant overlaps the gradient allreduce with the backward pass
+        # (cost-model-notes §3): epoch < compute + communication, and the tick shows it
+        ini, path = os.path.join(WORK, "overlap.ini"), os.path.join(WORK, "overlap.h5")
+        with open(ini, "w", encoding="utf-8") as f:
+            f.write("[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
+                    "strategy = data, data+filter\ngpus = 8..64 *2\nbatch = 512\n"
+                    "variant = paradise\n[output]\nstorage = full\n")
+        subprocess.run([PARADISE, "sweep", ini, "-o", path, "--quiet"], check=True,
+                       stdout=subprocess.DEVNULL)
+        FILES["overlap"] = path
+        _, data = plot("breakdown.py", "overlap", "breakdown-overlap")
+        (ax,) = data["axes"]
+        with h5py.File(path) as f:
+            epoch, compute = f["epoch_time_s"][0, 0, 0, :, :, 0], f["compute_time_s"][0, 0, 0, :, :, 0]
+            comm, status = f["communication_time_s"][0, 0, 0, :, :, 0], f["status"][0, 0, 0, :, :, 0]
+            for k, s in enumerate(axis_labels(f, "strategy")):
+                ok = status[k] == OK
+                self.assertTrue(ok.any())
+                self.assertSeriesEqual(by_label(ax["lines"], f"{s} epoch")["y"], epoch[k][ok].tolist())
+                bar = (compute + comm)[k][ok]
+                self.assertTrue(np.all(epoch[k][ok] <= bar * (1 + 1e-12)))
+                if s == "data":  # its whole exchange is the overlapped allreduce
+                    self.assertTrue(np.all(epoch[k][ok] < bar))
 
 
 class ScalingCurves(PlotFileChecks):
