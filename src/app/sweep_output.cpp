@@ -71,6 +71,12 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
       out.axis(a.name, a.values);
     }
   }
+  // CF units (UDUNITS): counts are dimensionless, latency in microseconds
+  for (const auto& a : grid.axes()) {
+    if (a.name == "gpus" || a.name == "batch" || a.name == "resolution")
+      out.variable_attribute(a.name, "units", "1");
+    if (a.name == "network_latency_us") out.variable_attribute(a.name, "units", "us");
+  }
   if (f.storage == "summary") {
     if (!reduction) return out;
     std::string over;
@@ -79,23 +85,30 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
     out.variable_u8("best_status",
                     "best status over " + over + ": 0 ok, 1 out_of_memory, 2 invalid", dims);
     out.variable_attribute("best_status", "flag_meanings", "ok out_of_memory invalid");
+    out.flag_values("best_status", {0, 1, 2});
     out.variable_f64("min_memory_per_gpu_bytes",
                      "least memory per GPU in bytes over " + over + " (NaN: all invalid)", dims);
     out.variable_f64("min_epoch_time_s",
                      "shortest feasible epoch in seconds over " + over + " (NaN: none feasible)",
                      dims);
+    out.variable_attribute("min_epoch_time_s", "units", "s");
     return out;
   }
   out.variable_u8("status", "0 ok, 1 out_of_memory, 2 invalid");
   out.variable_attribute("status", "flag_meanings", "ok out_of_memory invalid");
+  out.flag_values("status", {0, 1, 2});
   out.variable_f64("memory_per_gpu_bytes", "memory per GPU in bytes");
   if (f.storage == "full") {
     out.variable_u8("limiting_factor", "0 none, 1 compute, 2 communication, 3 memory");
     out.variable_attribute("limiting_factor", "flag_meanings", "none compute communication memory");
+    out.flag_values("limiting_factor", {0, 1, 2, 3});
     out.variable_f64("iteration_time_s", "time per iteration in seconds");
     out.variable_f64("epoch_time_s", "time per epoch in seconds");
     out.variable_f64("compute_time_s", "compute time per epoch in seconds");
     out.variable_f64("communication_time_s", "communication time per epoch in seconds");
+    for (const char* t :
+         {"iteration_time_s", "epoch_time_s", "compute_time_s", "communication_time_s"})
+      out.variable_attribute(t, "units", "s");
   }
   return out;
 }

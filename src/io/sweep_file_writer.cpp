@@ -82,7 +82,23 @@ void SweepFileWriter::variable_f64(const std::string& name, const std::string& d
 
 void SweepFileWriter::variable_attribute(const std::string& variable, const std::string& name,
                                          const std::string& value) {
-  if (!impl_->resume_) impl_->string_attribute(impl_->variable(variable).dataset.id, name, value);
+  if (impl_->resume_) return;  // kept from the first run
+  const auto scale = impl_->scales_.find(variable);
+  const hid_t id =
+      scale != impl_->scales_.end() ? scale->second.id : impl_->variable(variable).dataset.id;
+  impl_->string_attribute(id, name, value);
+}
+
+void SweepFileWriter::flag_values(const std::string& variable,
+                                  const std::vector<std::uint8_t>& values) {
+  if (impl_->resume_) return;
+  const std::string& path_ = impl_->path_;
+  const hsize_t n = values.size();
+  Handle space(PARADISE_H5(H5Screate_simple(1, &n, nullptr)), H5Sclose);
+  Handle attr(PARADISE_H5(H5Acreate2(impl_->variable(variable).dataset.id, "flag_values",
+                                     H5T_STD_U8LE, space.id, H5P_DEFAULT, H5P_DEFAULT)),
+              H5Aclose);
+  PARADISE_H5(H5Awrite(attr.id, H5T_NATIVE_UINT8, values.data()));
 }
 
 void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,

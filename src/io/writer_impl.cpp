@@ -47,6 +47,9 @@ void SweepFileWriter::Impl::string_attribute(hid_t obj, const std::string& name,
   Handle type(PARADISE_H5(H5Tcopy(H5T_C_S1)), H5Tclose);
   PARADISE_H5(H5Tset_size(type.id, std::max<std::size_t>(1, value.size())));
   PARADISE_H5(H5Tset_strpad(type.id, H5T_STR_NULLTERM));
+  // text beyond ASCII (a sweep file's comments) is declared UTF-8, as readers decode it
+  if (std::any_of(value.begin(), value.end(), [](char c) { return (c & 0x80) != 0; }))
+    PARADISE_H5(H5Tset_cset(type.id, H5T_CSET_UTF8));
   Handle space(PARADISE_H5(H5Screate(H5S_SCALAR)), H5Sclose);
   Handle attr(
       PARADISE_H5(H5Acreate2(obj, name.c_str(), type.id, space.id, H5P_DEFAULT, H5P_DEFAULT)),

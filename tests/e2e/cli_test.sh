@@ -142,6 +142,18 @@ for n in 1 3; do
 done
 bytes=$(cmp -l "$h5dir/np1/q.h5" "$h5dir/np3/q.h5" | awk '{print $2 "->" $3}' | tr '\n' ' ')
 [ "$bytes" = "1->3 " ] && ok || bad "1-rank and 3-rank files, byte for byte: $bytes"
+# CF-1.8 as declared: flag_values beside flag_meanings, units on the counts, and the sweep
+# file's text (an em dash in quickstart.ini) declared UTF-8, so that it decodes as such
+$py - "$h5dir/np1/q.h5" <<'PY' && ok || bad "CF attributes"
+import sys, h5py
+f = h5py.File(sys.argv[1])
+assert list(f["status"].attrs["flag_values"]) == [0, 1, 2], f["status"].attrs["flag_values"]
+assert f["status"].attrs["flag_values"].dtype == f["status"].dtype
+assert f["status"].attrs["flag_meanings"] == b"ok out_of_memory invalid"
+assert f["gpus"].attrs["units"] == b"1" and f["batch"].attrs["units"] == b"1"
+assert f.attrs.get_id("sweep_file").get_type().get_cset() == h5py.h5t.CSET_UTF8
+assert "\u2014" in f.attrs["sweep_file"].decode("utf-8")
+PY
 sed 's/^batch = .*/batch = 32..8192 +32/' "$sweeps/quickstart.ini" >"$h5dir/chunks.ini"
 for run in a b; do
   [ $run = b ] && sleep 1  # a second apart: object modification times would differ

@@ -240,7 +240,7 @@ expect_rc 0 "validate a 16 GiB peak on a 16 GB V100" -- "$paradise" validate --m
 ok
 # the column at fault when both files are given: the layer-times file, not the layer config
 bad_csv "bad.csv:2" "column layer_times '$tmp/nosuch.csv'" -- \
-  "$head,layer_config,layer_times"$'\n'"$data/paradl/model/RESNET50_ImageNet_profall.net_sc,imagenet,abci,filter,8,512,fp32,0.3,$data/paradl/model/filter_resnet.lc,$tmp/nosuch.csv"
+  "$head,layer_config,layer_times"$'\n'"$data/paradl/model/RESNET50_ImageNet_profall.net_sc,imagenet-paradl,abci,filter,8,512,fp32,0.3,$data/paradl/model/filter_resnet.lc,$tmp/nosuch.csv"
 # the row's workload cannot be built: the columns at fault are named
 bad_csv "bad.csv:2" "column layer_config '$tmp/nosuch.lc'" "cannot open" -- \
   "$head,layer_config"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,$tmp/nosuch.lc"

@@ -95,9 +95,12 @@ class SweepFileWriter {
                    const std::vector<std::string>& dims = {});
   void variable_f64(const std::string& name, const std::string& description,
                     const std::vector<std::string>& dims = {});
-  /// A string attribute on a variable (e.g. the meaning of status codes).
+  /// A string attribute on a variable or an axis (units, the meaning of status codes).
   void variable_attribute(const std::string& variable, const std::string& name,
                           const std::string& value);
+  /// A flag variable's codes (CF flag_values, of the variable's type; flag_meanings names
+  /// them in order).
+  void flag_values(const std::string& variable, const std::vector<std::uint8_t>& values);
   /// Collective: this rank's values for the flat (row-major over the variable's axes)
   /// range [begin, begin + values.size()).
   /// Every rank calls it the same number of times (with empty spans when it has nothing).
