@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -172,9 +173,18 @@ SweepFile read_sweep_file(const std::string& path) {
     const po::parsed_options parsed = po::parse_config_file(text, d, true);
     for (const auto& o : parsed.options) {
       if (!o.unregistered) continue;
-      if (!o.string_key.starts_with("layer_times.") || o.value.size() != 1)
+      if (!o.string_key.starts_with("layer_times.") || o.value.size() != 1) {
+        const std::string section = o.string_key.substr(0, o.string_key.find('.'));
+        const bool known_section = section == "sweep" || section == "output" ||
+                                   section == "pareto" || section == "memlimit" ||
+                                   section == "layer_times";
         fail_input({path, line_of(f.text, o.string_key)}, o.string_key,
-                   o.value.empty() ? "" : o.value.front(), "unknown key");
+                   o.value.empty() ? "" : o.value.front(),
+                   known_section ? "unknown key"
+                                 : "unknown section [" + section +
+                                       "]; expected [sweep], [output], [pareto], [memlimit] or "
+                                       "[layer_times]");
+      }
       const auto twice = std::find_if(layer_times.begin(), layer_times.end(),
                                       [&](const auto& e) { return e.first == o.string_key; });
       if (twice != layer_times.end())
@@ -306,8 +316,8 @@ SweepFile read_sweep_file(const std::string& path) {
   if (vm.count("memlimit.max_searches")) {
     const auto t = text_of("memlimit.max_searches");
     f.max_searches = parse_double(t, at("memlimit.max_searches"), "max_searches");
-    if (f.max_searches < 0)
-      fail_input(at("memlimit.max_searches"), "max_searches", t, "must be >= 0");
+    if (!(f.max_searches >= 0) || f.max_searches != std::floor(f.max_searches))
+      fail_input(at("memlimit.max_searches"), "max_searches", t, "must be a whole number >= 0");
   }
   // a ParaDL .net model's shapes are fixed: every resolution would be an invalid point, and
   // a side search would step through every side of its range

@@ -30,7 +30,7 @@ Dataset find_dataset(std::string_view spec, const Origin& where) {
     std::string known;
     for (const auto& d : builtin_datasets()) known += (known.empty() ? "" : ", ") + d.name;
     fail_input(where, "dataset", spec,
-               "unknown dataset; built-in: " + known + ", or NAME:SAMPLES:CxHxW[xW]");
+               "unknown dataset; built-in: " + known + ", or NAME:SAMPLES:CxHxW or CxDxHxW");
   }
   Dataset d;
   d.name = std::string(trim(parts[0]));

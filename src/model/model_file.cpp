@@ -87,7 +87,7 @@ std::array<std::int64_t, 3> per_dim(std::string_view text, int rank, const Origi
 bool flag(std::string_view text, const Origin& o, const std::string& key) {
   if (text == "1" || text == "true" || text == "yes") return true;
   if (text == "0" || text == "false" || text == "no") return false;
-  fail_input(o, key, text, "expected 0 or 1");
+  fail_input(o, key, text, "expected 0 or 1 (or false / true, no / yes)");
 }
 
 }  // namespace

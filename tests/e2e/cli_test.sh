@@ -223,6 +223,10 @@ sweep_refuses "[sweep]\nmodel = resnet50, $data/paradl/model/ALEXNET_ImageNet.ne
 expect_rc 2 "sweep of 70 KB" -- "$paradise" sweep $bad_ini --dry-run
 grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, at most 65,000 bytes" "$tmp/err" && ok \
   || bad "70 KB sweep file: $(cat "$tmp/err")"
+# an unknown section is called one (it was "unknown key"); max_searches counts searches
+sweep_refuses "${base}[bogus]\nx = 1\n" \
+  "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit] or [layer_times]"
+sweep_refuses "${base}[memlimit]\nmax_searches = 2.5\n" "cli_sweep.ini:8: max_searches '2.5': must be a whole number >= 0"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
