@@ -399,11 +399,15 @@ int run_sweep(const Args& args) {
   std::vector<std::vector<std::int64_t>> limits;
   if (out) {
     for (std::size_t t = 0; t < search->tables().size(); ++t) {
-      if (t > 0) agree(false, chunks);  // the searches are not checkpointed: done again
+      // the searches are not checkpointed (done again on a resume): a signal ends this
+      // rank's share of the table at once, and the ranks then agree on the stop
       const std::uint64_t n = search->tables()[t].entries;
       std::vector<std::int64_t> part;
-      for (std::uint64_t i = static_cast<std::uint64_t>(comm.rank()); i < n; i += ranks)
+      for (std::uint64_t i = static_cast<std::uint64_t>(comm.rank()); i < n; i += ranks) {
+        if (part.size() % 256 == 0 && stop_signal() != 0) break;
         part.push_back(search->value(t, i));
+      }
+      agree(false, chunks);
       const auto all = comm.gather_bytes(
           {reinterpret_cast<const std::uint8_t*>(part.data()), part.size() * sizeof(std::int64_t)});
       std::vector<std::int64_t> values;
