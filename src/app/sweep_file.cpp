@@ -22,6 +22,7 @@
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/config.hpp"
+#include "paradise/strategy/workload.hpp"
 #include "paradise/system/catalog.hpp"
 
 namespace po = boost::program_options;
@@ -354,6 +355,11 @@ SweepFile read_sweep_file(const std::string& path) {
         std::find(systems.begin(), systems.end(), name.substr(at_sign + 1)) == systems.end())
       fail_input(o, key, file, "'" + name.substr(at_sign + 1) + "' is not a system of this sweep");
     if (file.empty()) fail_input(o, key, file, "expected a layer-times CSV file");
+    try {  // the file's own errors (missing, malformed rows) at the sweep file's line too
+      strategy::read_layer_times(file);
+    } catch (const InputError& e) {
+      fail_input(o, key, file, e.what());
+    }
     if (!f.spec.resolution.empty())
       fail_input(o, key, file,
                  "per-layer times are measured at the dataset's own resolution: not with a "

@@ -5,6 +5,7 @@
 #include <istream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
 
 namespace paradise {
@@ -77,6 +78,9 @@ CsvTable read_csv(std::istream& in, const std::string& file) {
 }
 
 CsvTable read_csv_file(const std::string& path) {
+  const PathStatus where = path_status(path);
+  if (where.kind == PathKind::directory) throw InputError(path + ": is a directory, not a file");
+  if (where.kind == PathKind::missing) throw InputError(path + ": no such file");
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open the file");
   skip_utf8_bom(in);

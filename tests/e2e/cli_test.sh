@@ -227,6 +227,12 @@ grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, a
 sweep_refuses "${base}[bogus]\nx = 1\n" \
   "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit] or [layer_times]"
 sweep_refuses "${base}[memlimit]\nmax_searches = 2.5\n" "cli_sweep.ini:8: max_searches '2.5': must be a whole number >= 0"
+# a [layer_times] file's own errors are said at the sweep file's line (a directory was "no
+# header row (an empty file?)")
+sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet = $tmp/none.csv\n" \
+  "cli_sweep.ini:8: layer_times.alexnet '$tmp/none.csv': $tmp/none.csv: no such file"
+sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet = $tmp\n" \
+  "cli_sweep.ini:8: layer_times.alexnet '$tmp': $tmp: is a directory, not a file"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
