@@ -180,11 +180,15 @@ int run_sweep(const Args& args) {
   po::notify(vm);
   if (resume && output.empty())
     throw InputError("--resume needs -o OUT.h5 (the interrupted output)");
+  const auto shown = [](double v) {  // as typed, mostly: -1, 0.5, inf (not -1.000000)
+    std::ostringstream text;
+    text << v;
+    return text.str();
+  };
   if (!(io_timeout_s > 0))
-    throw InputError("--io-timeout " + std::to_string(io_timeout_s) + ": must be > 0");
+    throw InputError("--io-timeout " + shown(io_timeout_s) + ": must be > 0");
   if (!(checkpoint_s >= 0) || !std::isfinite(checkpoint_s))
-    throw InputError("--checkpoint " + std::to_string(checkpoint_s) +
-                     ": must be a number of seconds >= 0");
+    throw InputError("--checkpoint " + shown(checkpoint_s) + ": must be a number of seconds >= 0");
   if (vm.count("output") && output.empty())
     throw InputError("-o '': expected the path of the output file (OUT.h5)");
   // the output replaces its path at the end: never the sweep file itself

@@ -282,6 +282,8 @@ expect_rc 2 "sweep -o ''" -- "$paradise" sweep "$tmp/self.ini" -o ''
 grep -q "error: -o '': expected the path" "$tmp/err" && ok || bad "-o '': $(cat "$tmp/err")"
 expect_rc 2 "sweep --checkpoint nan" -- "$paradise" sweep "$tmp/self.ini" --checkpoint nan -o "$tmp/self.h5"
 grep -q "error: --checkpoint nan: must be a number of seconds >= 0" "$tmp/err" && [ ! -e "$tmp/self.h5" ] && ok || bad "--checkpoint nan: $(cat "$tmp/err")"
+expect_rc 2 "sweep --checkpoint -1" -- "$paradise" sweep "$tmp/self.ini" --checkpoint -1 -o "$tmp/self.h5"
+grep -q "error: --checkpoint -1: must be a number of seconds >= 0" "$tmp/err" && ok || bad "--checkpoint -1 as typed: $(cat "$tmp/err")"
 # a sweep where nothing fits is an answer: the file is written, its Pareto front empty
 printf '[sweep]\nmodel = vgg16\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 4096\n[memlimit]\nbatch = none\n' > "$tmp/none_fit.ini"
 for storage in full maps summary; do
