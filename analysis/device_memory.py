@@ -6,9 +6,10 @@ file; or the `memory GB` column of `paradise systems` (the binary from --paradis
 PATH or this repository's build/{ci,release,dev}). The usable part is that times
 (1 - memory margin), the margin the sweep used: a system file's `[system] memory_margin`,
 or the `margin` column of `paradise systems` (0.05 for the DGX systems, 0 for ABCI, as
-src/system/catalog.cpp). --memory-margin replaces it; with --device-memory-gb it defaults
-to 0.05.
+src/system/catalog.cpp), also with --device-memory-gb (0.05 where the system is not
+found). --memory-margin replaces it.
 """
+import argparse
 import configparser
 import os
 import shutil
@@ -25,7 +26,7 @@ def add_options(parser):
                         help="device memory of the system in GB (default: asked of paradise)")
     parser.add_argument("--memory-margin", type=float, metavar="F",
                         help="fraction of device memory kept free (default: the system's, "
-                             "as the sweep used it; 0.05 with --device-memory-gb)")
+                             "as the sweep used it; 0.05 if it cannot be found)")
     parser.add_argument("--paradise", metavar="BINARY",
                         help="the paradise binary to ask for the system table")
 
@@ -64,7 +65,14 @@ def usable_memory_bytes(system, args, path):
     """(usable bytes, device GB, margin) of a system; InputError naming what to pass if unknown."""
     given = args.memory_margin
     if args.device_memory_gb:
-        margin = DEFAULT_MARGIN if given is None else given
+        # the system's own margin where it can be found (ABCI: 0), else DEFAULT_MARGIN
+        margin = given
+        if margin is None:
+            try:
+                margin = usable_memory_bytes(system, argparse.Namespace(
+                    device_memory_gb=None, memory_margin=None, paradise=args.paradise), path)[2]
+            except InputError:
+                margin = DEFAULT_MARGIN
         return args.device_memory_gb * 1e9 * (1 - margin), args.device_memory_gb, margin
     if os.path.isfile(system):
         ini = configparser.ConfigParser(inline_comment_prefixes=("#",))

@@ -33,8 +33,9 @@ namespace {
 // The line on which "section.key" is set (its nth setting), for error messages (Boost does
 // not keep it).
 int line_of(const std::string& text, const std::string& dotted, int nth = 1) {
-  const auto dot = dotted.find('.');
-  const std::string section = dotted.substr(0, dot), key = dotted.substr(dot + 1);
+  const auto dot = dotted.find('.');  // none: a key before the first section
+  const std::string section = dot == std::string::npos ? "" : dotted.substr(0, dot);
+  const std::string key = dot == std::string::npos ? dotted : dotted.substr(dot + 1);
   std::istringstream in(text);
   std::string line, current;
   int n = 0;
@@ -175,6 +176,10 @@ SweepFile read_sweep_file(const std::string& path) {
     for (const auto& o : parsed.options) {
       if (!o.unregistered) continue;
       if (!o.string_key.starts_with("layer_times.") || o.value.size() != 1) {
+        if (o.string_key.find('.') == std::string::npos)
+          fail_input({path, line_of(f.text, o.string_key)}, o.string_key,
+                     o.value.empty() ? "" : o.value.front(),
+                     "a key before any section; put it under [sweep]");
         const std::string section = o.string_key.substr(0, o.string_key.find('.'));
         const bool known_section = section == "sweep" || section == "output" ||
                                    section == "pareto" || section == "memlimit" ||

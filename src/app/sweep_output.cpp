@@ -1,5 +1,6 @@
 #include "sweep_output.hpp"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -43,8 +44,11 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
     std::time_t t = std::time(nullptr);
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
       char* end = nullptr;
+      errno = 0;
       const long long v = std::strtoll(epoch, &end, 10);
-      if (end != epoch && *end == '\0' && v >= 0) t = static_cast<std::time_t>(v);
+      // up to the year 9999 (a larger one has no gmtime, and no 4-digit year)
+      if (end != epoch && *end == '\0' && errno == 0 && v >= 0 && v <= 253402300799LL)
+        t = static_cast<std::time_t>(v);
     }
     char text[32];
     std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));

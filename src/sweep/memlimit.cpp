@@ -51,6 +51,17 @@ strategy::Workload ResolutionFamily::make(std::int64_t side) const {
   return w;
 }
 
+std::string ResolutionFamily::no_side_reason() const {
+  const auto src = model::ModelSource::load(spec.model);
+  if (!src.reshapeable()) return "model '" + spec.model + "' has a fixed input shape";
+  const model::Dataset d = model::find_dataset(spec.dataset);
+  if (d.sample.rank != src.default_input().rank)
+    return "model '" + spec.model + "' takes " + std::to_string(src.default_input().rank) +
+           "-D inputs, dataset '" + spec.dataset + "' has " + std::to_string(d.sample.rank) +
+           "-D samples";
+  return {};
+}
+
 std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side, bool* too_large) const {
   if (too_large) *too_large = false;
   try {
@@ -109,6 +120,7 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
 
 Limit largest_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
                          std::int64_t hi, std::int64_t step) {
+  if (!f.no_side_reason().empty()) return {};  // no side to try
   return largest_side(
       [&](std::int64_t side) {
         bool too_large = false;

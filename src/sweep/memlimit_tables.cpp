@@ -119,6 +119,11 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
       return r.value;
     }
     case 1: {  // largest resolution
+      // a family with no side at all (2-D model, 3-D data) would be tried side by side
+      auto known = no_side_.find(p.workload);
+      if (known == no_side_.end())
+        known = no_side_.emplace(p.workload, !e_.family(p.workload).no_side_reason().empty()).first;
+      if (known->second) return 0;
       const auto r = largest_side(
           [&](std::int64_t s) {
             bool too_large = false;

@@ -265,6 +265,10 @@ class MemoryMap(PlotFileChecks):
         # DGX systems' 5% it was drawn at 15.2 GB, under ok points of 15.8 GB)
         usable = data["notes"]["usable_memory_gb"]
         self.assertAlmostEqual(usable, 16)
+        # --device-memory-gb keeps the system's margin (it took 0.05 for every system)
+        _, given = plot("memory_map.py", "maps", "memory-map-gb", "--model", "alexnet",
+                        "--system", "abci", "--device-memory-gb", "16", "--paradise", PARADISE)
+        self.assertAlmostEqual(given["notes"]["usable_memory_gb"], 16)
         with h5py.File(FILES["maps"]) as f:
             s = axis_labels(f, "system").index("abci")
             status, memory = f["status"][:, :, s], f["memory_per_gpu_bytes"][:, :, s] / 1e9

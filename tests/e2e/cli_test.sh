@@ -154,6 +154,9 @@ assert f["gpus"].attrs["units"] == b"1" and f["batch"].attrs["units"] == b"1"
 assert f.attrs.get_id("sweep_file").get_type().get_cset() == h5py.h5t.CSET_UTF8
 assert "\u2014" in f.attrs["sweep_file"].decode("utf-8")
 PY
+# a SOURCE_DATE_EPOCH past the year 9999 (or not a number) is ignored: the clock's time
+(cd "$h5dir/np1" && SOURCE_DATE_EPOCH=99999999999999999 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o far.h5 >/dev/null 2>&1) \
+  && h5dump -a creation_time "$h5dir/np1/far.h5" | grep -q "\"20[0-9][0-9]-" && ok || bad "SOURCE_DATE_EPOCH overflow"
 sed 's/^batch = .*/batch = 32..8192 +32/' "$sweeps/quickstart.ini" >"$h5dir/chunks.ini"
 for run in a b; do
   [ $run = b ] && sleep 1  # a second apart: object modification times would differ
@@ -233,6 +236,7 @@ sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngp
   "cli_sweep.ini:8: layer_times.alexnet '$tmp/none.csv': $tmp/none.csv: no such file"
 sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet = $tmp\n" \
   "cli_sweep.ini:8: layer_times.alexnet '$tmp': $tmp: is a directory, not a file"
+sweep_refuses "model = resnet18\n${base}" "cli_sweep.ini:1: model 'resnet18': a key before any section; put it under [sweep]"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini

@@ -146,6 +146,18 @@ TEST(LargestSide, AStrategysConstraintEndsTheWalkDownSidesTheModelCannotTakeDoNo
   EXPECT_GT(largest_resolution(f, config(Kind::Data, 64, 64), 1, 1000000).value, 224);
 }
 
+// A family no side of which can be taken (a 3-D model on 2-D images) is not tried side by
+// side (2.4 s per entry over 1..10^5 in a sweep): none, without a prediction.
+TEST(LargestSide, AFamilyWithNoSideIsNotSearched) {
+  const ResolutionFamily wrong_rank{{"unet3d", "imagenet", "abci", "", 0}};
+  EXPECT_EQ(wrong_rank.no_side_reason(),
+            "model 'unet3d' takes 3-D inputs, dataset 'imagenet' has 2-D samples");
+  const auto r = largest_resolution(wrong_rank, config(Kind::Data, 8, 8), 1, 2000000);
+  EXPECT_EQ(r.value, 0);
+  EXPECT_EQ(r.evaluations, 0);
+  EXPECT_EQ(ResolutionFamily({"unet3d", "cosmoflow", "abci", "", 0}).no_side_reason(), "");
+}
+
 // Sides past the supported tensor sizes are invalid, not out of memory, and so is every
 // larger side: the search bisects for the last size that can be built (log2 of the range
 // in evaluations), where stepping down one side at a time took 999,601 for cosmoflow.

@@ -174,6 +174,18 @@ TEST(ParadlNet, MalformedLineNamesTheLine) {
   }
 }
 
+// a layer's measured seconds per sample past 10^6 (1e308 gave an epoch of inf, status ok)
+TEST(ParadlNet, ImplausibleMeasuredTimeNamesTheLine) {
+  std::istringstream in("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x6x6|1e308\n");
+  try {
+    parse_paradl_net(in, "slow.net");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "slow.net:4: t '1e308': more than 10^6 s per sample: not a measured time");
+  }
+}
+
 TEST(ParadlNet, OversizedTensorNamesTheLine) {
   // 4 x 2^20 x 2^20 x 2^20 = 2^62 elements: beyond 2^48, and its MACs would wrap 64 bits
   std::istringstream in(

@@ -28,6 +28,9 @@ struct ResolutionFamily {
   strategy::Workload make(std::int64_t side) const;
   /// make() without the network override and resolution: the dataset as it is.
   strategy::Workload native() const;
+  /// Why no side at all can be taken (a fixed-shape .net model; a 2-D model on 3-D data),
+  /// or empty: a search need not try each side to find out.
+  std::string no_side_reason() const;
 };
 
 struct Limit {

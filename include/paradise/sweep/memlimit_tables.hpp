@@ -59,7 +59,8 @@ class MemlimitSearch {
     bool too_large = false;  ///< ResolutionFamily::at's
   };
   std::map<std::pair<std::uint64_t, std::int64_t>, Sized> cache_;
-  std::size_t cache_bytes_ = 0;  // the cached workloads' footprints, at most kCacheBytes
+  std::map<std::uint64_t, bool> no_side_;  // per workload: no side can be taken at all
+  std::size_t cache_bytes_ = 0;            // the cached workloads' footprints, at most kCacheBytes
   static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
   std::uint64_t evaluations_ = 0;
 };
