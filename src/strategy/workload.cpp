@@ -5,6 +5,8 @@
 #include <tuple>
 #include <utility>
 
+#include "paradise/core/text.hpp"
+
 namespace paradise::strategy {
 
 // cost-model-notes §1.5 step 2: comp_l = totalComp * flop_l / sum(flop), flop_l = 2 FW + |w|
@@ -61,15 +63,12 @@ std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size
 // Heap bytes of the containers and strings (capacities; a string of up to 15 characters is
 // held inline by libstdc++).
 std::size_t footprint_bytes(const Workload& w) {
-  const auto text = [](const std::string& s) {
-    return s.capacity() > 15 ? s.capacity() + 1 : std::size_t{0};
-  };
-  std::size_t n = sizeof(Workload) + text(w.model.name) + text(w.time_source) +
+  std::size_t n = sizeof(Workload) + heap_bytes(w.model.name) + heap_bytes(w.time_source) +
                   system::footprint_bytes(w.system) + w.layer_time_s.capacity() * sizeof(double) +
                   w.active.capacity() / 8 + w.spatial_prefixes.capacity() * sizeof(SpatialPrefix);
   n += w.model.layers.capacity() * sizeof(model::LayerStats);
   for (const auto& l : w.model.layers)
-    n += text(l.name) + l.weight_dims.capacity() * sizeof(std::int64_t);
+    n += heap_bytes(l.name) + l.weight_dims.capacity() * sizeof(std::int64_t);
   return n;
 }
 

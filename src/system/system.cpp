@@ -1,6 +1,7 @@
 #include "paradise/system/system.hpp"
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
 
 namespace paradise::system {
 
@@ -60,14 +61,10 @@ System with_inter_node(System s, double bandwidth_Bps, double latency_s) {
 }
 
 std::size_t footprint_bytes(const System& s) {
-  // a string's own buffer beyond the small-string one (15 characters in libstdc++)
-  const auto text = [](const std::string& t) {
-    return t.capacity() > 15 ? t.capacity() + 1 : std::size_t{0};
-  };
-  std::size_t n = text(s.name) + text(s.description) + text(s.gpu.name);
+  std::size_t n = heap_bytes(s.name) + heap_bytes(s.description) + heap_bytes(s.gpu.name);
   for (const auto* levels : {&s.levels, &s.host_staged_levels}) {
     n += levels->capacity() * sizeof(NetworkLevel);
-    for (const auto& l : *levels) n += text(l.name);
+    for (const auto& l : *levels) n += heap_bytes(l.name);
   }
   return n;
 }

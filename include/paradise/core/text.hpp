@@ -1,6 +1,7 @@
 // Small text helpers for the parsers: trimming, splitting, checked number parsing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <istream>
 #include <string>
@@ -16,6 +17,10 @@ std::string_view trim(std::string_view s);
 /// a text file, so that its first line reads as written; anything else is left unread.
 void skip_utf8_bom(std::istream& in);
 std::vector<std::string_view> split(std::string_view s, char sep);
+/// The heap bytes a string holds: its buffer beyond libstdc++'s 15 inline characters.
+inline std::size_t heap_bytes(const std::string& s) {
+  return s.capacity() > 15 ? s.capacity() + 1 : 0;
+}
 std::string lower(std::string_view s);
 
 /// Parses a whole decimal integer (no sign unless allow_negative); throws via fail_input.
