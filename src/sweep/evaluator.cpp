@@ -199,7 +199,9 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   c.variant = spec_.variant;
   c.spatial_all_dims = spec_.spatial_all_dims;
   PointResult r;
-  if (!unusable_[index / variants_].empty()) {  // the model cannot take the dataset: no figures
+  // the base workload (one division only with network variants: this is the per-point loop)
+  const std::uint64_t base = variants_ == 1 ? index : index / variants_;
+  if (!unusable_[base].empty()) {  // the model cannot take the dataset: no figures
     constexpr double none = std::numeric_limits<double>::quiet_NaN();
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);
     r.memory_per_gpu_bytes = r.epoch_time_s = r.iteration_time_s = none;
@@ -207,8 +209,8 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
     return r;
   }
   strategy::Prediction& p = scratch_;
-  c.compute_memo = &memos_[index / variants_];
-  strategy::predict_into(workload(index), sums_[index / variants_], c, p);
+  c.compute_memo = &memos_[base];
+  strategy::predict_into(variants_ == 1 ? bases_[base] : workload(index), sums_[base], c, p);
   r.status = static_cast<std::uint8_t>(p.status);
   r.limit = static_cast<std::uint8_t>(p.limit);
   r.memory_per_gpu_bytes = p.memory_per_gpu_bytes;
