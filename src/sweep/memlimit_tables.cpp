@@ -53,7 +53,9 @@ MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e
     }
     std::vector<Axis> a = without(without(axes, "gpus"), "resolution");
     a.insert(a.begin() + 2, Axis{"side", {}, spec.sides});  // after model, dataset
-    add("fewest_gpus", "fewest GPUs of the gpus axis at which the side fits (0: none)",
+    add("fewest_gpus",
+        "fewest GPUs of the gpus axis at which the side fits (0: none; -1: the model cannot "
+        "take the side)",
         std::move(a), 2);
     for (const auto& x : axes) {
       if (x.name == "gpus") gpus_ascending_ = x.values;
@@ -138,7 +140,7 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
     }
     default: {  // fewest GPUs at a side
       const strategy::Workload* w = at(p.workload, side);
-      if (!w) return 0;
+      if (!w) return -1;  // not "nothing fits": the model cannot take the side at all
       const auto r = fewest_gpus(*w, p.config, gpus_ascending_);
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
       return r.value;

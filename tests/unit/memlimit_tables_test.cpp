@@ -22,8 +22,8 @@ namespace {
 using strategy::Status;
 
 // cosmoflow on its dataset at two cube sides, and resnet50, which cannot take 3-D samples
-// (every entry of its workloads is 0). GPU counts out of order: the fewest-GPUs search
-// takes them ascending. 2 x 1 x 2 x 1 x 4 x 4 x 2 = 128 points.
+// (every entry of its workloads is 0, -1 in fewest_gpus: no side can be taken). GPU counts out of
+// order: the fewest-GPUs search takes them ascending. 2 x 1 x 2 x 1 x 4 x 4 x 2 = 128 points.
 SweepSpec small_spec() {
   SweepSpec s;
   s.models = {"cosmoflow", "resnet50"};
@@ -132,7 +132,7 @@ std::int64_t brute_resolution(const SweepSpec& s, const MemlimitSpec& m, const E
 std::int64_t brute_gpus(const SweepSpec& s, const Entry& x, Workloads& ws) {
   const auto* w = ws.get(s.models[x.coord.at("model")], s.datasets[x.coord.at("dataset")],
                          s.systems[x.coord.at("system")], x.side);
-  if (!w) return 0;
+  if (!w) return -1;  // the model cannot take the side: told apart from "no count fits"
   std::vector<std::int64_t> gpus = s.gpus;
   std::sort(gpus.begin(), gpus.end());
   strategy::Config c = config_of(s, x);
@@ -157,7 +157,7 @@ std::vector<std::string> without(std::vector<std::string> v, const std::string& 
 // How many entries of a table fall in each class: 0 (nothing fits), strictly inside the
 // range, at its top. Guards against a grid where the comparison would be trivial.
 struct Spread {
-  int zero = 0, inside = 0, top = 0;
+  int zero = 0, inside = 0, top = 0, untaken = 0;  // untaken: -1, the model cannot take it
 };
 
 // Checks every entry of every table against the brute force; returns the spreads by name.
@@ -198,6 +198,8 @@ std::map<std::string, Spread> check_all(const SweepSpec& s, const MemlimitSpec& 
       EXPECT_EQ(search.value(t, i), want) << table.name << " entry " << i;
       if (want == 0) {
         ++sp.zero;
+      } else if (want == -1) {
+        ++sp.untaken;
       } else if (want == hi) {
         ++sp.top;
       } else if (want > lo) {
@@ -256,6 +258,7 @@ TEST(MemlimitSearch, EveryEntryEqualsABruteForceScan) {
     EXPECT_GT(sp.zero, 0) << name;
     EXPECT_GT(sp.inside, 0) << name;
   }
+  EXPECT_GT(spreads.at("fewest_gpus").untaken, 0);  // resnet50's 3-D sides
 }
 
 TEST(MemlimitSearch, ResolutionStepsAndABatchRangeNotFromOne) {
