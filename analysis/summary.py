@@ -7,7 +7,8 @@ They are read from the epoch time map when the file has one over model, dataset,
 resolution, gpus and each axis chosen (storage = full, or summary not reduced over those; a
 row then leaves out the axes the map was reduced over), else from the `pareto` group
 (storage = maps, summary), which holds the points of the engine's Pareto fronts: then the
-list is the fastest Pareto-optimal configurations.
+list is the fastest Pareto-optimal configurations, and a choice (or a panel) on an axis
+outside the fronts' `group` is refused: its fastest configuration need not be in a front.
 """
 import csv
 import sys
@@ -50,6 +51,23 @@ def _rows_from_table(table, panel, top):
     return [{c: table[c].values[i] for c in columns} for i in picked]
 
 
+def _require_front_axes(pareto, axes, filters, path):
+    """The fronts are per combination of the group's axes (the `group` attribute): a choice
+    on another axis, or a panel per value of one, would keep only front points of it, which
+    need not hold that value's fastest configuration. Refused, naming what would serve."""
+    if "group" not in pareto.attrs:  # a file from before the attribute: unknown, allowed
+        return
+    group = [a.strip() for a in str(pareto.attrs["group"]).split(",") if a.strip()]
+    panel_axes = [a for a in GROUPS if a in axes.dims and axes.sizes[a] > 1]
+    outside = [a for a in list(filters) + panel_axes if a not in group]
+    if outside:
+        raise h5.InputError(
+            f"{path}: the map this needs is reduced, and the pareto group's fronts are per "
+            f"{', '.join(group) or 'the whole grid'} ([pareto] group): a choice or panel on "
+            f"{', '.join(dict.fromkeys(outside))} would list front points only, not its "
+            "fastest configurations; use storage = maps, or add it to [pareto] group")
+
+
 def best(path, filters, top):
     """(rows as dicts in group order, source): the top fastest feasible configurations."""
     root = h5.open_sweep(path)
@@ -68,7 +86,9 @@ def best(path, filters, top):
         rows_of = lambda panel: _rows_from_map(epoch, status, memory, panel, top)  # noqa: E731
     else:
         axes = h5.select(h5.axes_of(root), filters, path)
-        table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
+        pareto = h5.open_sweep(path, "pareto")
+        _require_front_axes(pareto, axes, filters, path)
+        table = h5.select_rows(pareto, filters, path, root)
         h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/")
         source = "pareto group (Pareto-optimal points only)"
         rows_of = lambda panel: _rows_from_table(table, panel, top)  # noqa: E731

@@ -169,6 +169,15 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
   }
   cols.push_back(std::move(index));
   out.table("pareto", "point", n, cols);
+  // the axes of which every combination has its own front (the grid's, in [pareto] group):
+  // readers must not take a front's points as the fastest of a value of any other axis
+  std::string group;
+  for (const auto& name : summary.pareto().group) {
+    for (const auto& a : axes) {
+      if (a.name == name) group += (group.empty() ? "" : ", ") + name;
+    }
+  }
+  out.group_attribute("pareto", "group", group);
 }
 
 void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitTable>& tables,

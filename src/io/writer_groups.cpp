@@ -111,4 +111,11 @@ void SweepFileWriter::arrays(const std::string& group, const std::vector<GroupAx
   }
 }
 
+void SweepFileWriter::group_attribute(const std::string& group, const std::string& name,
+                                      const std::string& value) {
+  const std::string& path_ = impl_->path_;
+  Handle g(PARADISE_H5(H5Gopen2(impl_->file_.id, group.c_str(), H5P_DEFAULT)), H5Gclose);
+  impl_->string_attribute(g.id, name, value);
+}
+
 }  // namespace paradise::io

@@ -501,6 +501,18 @@ class SummaryTable(PlotFileChecks):
         self.assertTrue(rows)
         self.assertEqual({row["batch"] for row in rows}, {"256"})  # applied, not ignored
 
+    def test_choice_on_an_axis_outside_the_pareto_group_is_refused(self):
+        # the fronts are per model, dataset, batch (the default group less resolution, as
+        # the `group` attribute says): a strategy's fastest configuration can be dominated by
+        # another strategy's and be in no front, so a choice on strategy is refused
+        path = summary_file("batch")
+        with h5py.File(path) as f:
+            self.assertEqual(f["pareto"].attrs["group"], b"model, dataset, batch")
+        r = run("summary.py", path, "--batch", "256", "--strategy", "filter")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertIn("a choice or panel on strategy would list front points only", r.stderr)
+
 
 class BadInput(unittest.TestCase):
     def assert_refused(self, script, args, *words):

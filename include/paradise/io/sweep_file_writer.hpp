@@ -119,6 +119,9 @@ class SweepFileWriter {
   };
   void table(const std::string& group, const std::string& dim, std::uint64_t n,
              const std::vector<Column>& columns);
+  /// A string attribute on a group written by table() or arrays() (every rank, same value;
+  /// also on a resume, where the group is written anew).
+  void group_attribute(const std::string& group, const std::string& name, const std::string& value);
   /// A group of dense int64 arrays over the group's own axes (e.g. memory limits over a
   /// subset of the sweep's axes); values from rank 0 (row-major over the array's axes).
   struct GroupAxis {
