@@ -181,9 +181,9 @@ SweepFile read_sweep_file(const std::string& path) {
                      o.value.empty() ? "" : o.value.front(),
                      "a key before any section; put it under [sweep]");
         const std::string section = o.string_key.substr(0, o.string_key.find('.'));
-        const bool known_section = section == "sweep" || section == "output" ||
-                                   section == "pareto" || section == "memlimit" ||
-                                   section == "layer_times";
+        bool known_section = section == "layer_times";  // its keys are the user's
+        for (const auto& option : d.options())
+          known_section = known_section || option->long_name().starts_with(section + ".");
         fail_input({path, line_of(f.text, o.string_key)}, o.string_key,
                    o.value.empty() ? "" : o.value.front(),
                    known_section ? "unknown key"

@@ -144,8 +144,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     l.output = shape_of(parse_dims(f[3], o, "y"), o, "y", f[3]);
     l.measured_time_s = f.size() == 5 && !trim(f[4]).empty() ? parse_double(f[4], o, "t") : 0.0;
     if (l.measured_time_s < 0) fail_input(o, "t", f[4], "must not be negative");
-    // as for layer-times files: far above any layer, and every epoch sum stays finite
-    if (l.measured_time_s > 1e6)
+    if (l.measured_time_s > kMaxMeasuredSecondsPerSample)
       fail_input(o, "t", f[4], "more than 10^6 s per sample: not a measured time");
     l.params = product(l.weight_dims, o, "w", f[2]);
     if (l.op == Op::Conv) {

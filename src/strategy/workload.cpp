@@ -183,10 +183,9 @@ std::vector<LayerTime> read_layer_times(const std::string& path) {
       if (v < 0) fail_input(o, std::string("column ") + name, cell(name), "must be >= 0");
       return v;
     };
-    // a bound far above any layer's time keeps every sum of them over an epoch finite
     const auto per_sample = [&](const char* name) {
       const double v = seconds(name);
-      if (v > 1e6)
+      if (v > model::kMaxMeasuredSecondsPerSample)
         fail_input(o, std::string("column ") + name, cell(name),
                    "more than 10^6 s per sample: not a measured time (seconds per sample)");
       return v;
@@ -292,7 +291,7 @@ Workload make_workload(const WorkloadSpec& spec) {
     w.dataset_samples = d.samples;
   }
   double t = spec.time_per_sample_s;
-  if (!(t >= 0) || !(t <= 1e6))  // NaN fails both
+  if (!(t >= 0) || !(t <= model::kMaxMeasuredSecondsPerSample))  // NaN fails both
     throw InputError("time per sample '" + std::to_string(t) +
                      "': must be a number of seconds > 0 and at most 10^6 (0: none given)");
   if (!spec.layer_times.empty()) {

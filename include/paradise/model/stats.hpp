@@ -47,6 +47,10 @@ struct LayerStats {
   std::vector<std::int64_t> weight_dims;
 };
 
+/// The most seconds per sample a measured time (a layer's, or a whole model's) may be: far
+/// above any real one, and every sum over an epoch stays finite (1e308 gave inf).
+inline constexpr double kMaxMeasuredSecondsPerSample = 1e6;
+
 struct ModelStats {
   std::string name;
   Shape input;
