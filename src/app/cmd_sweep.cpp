@@ -440,6 +440,7 @@ int run_sweep(const Args& args) {
       comm.size(),
       std::chrono::duration<double>(Clock::now() - t0).count(),
       write_s,
+      out ? out->copy_seconds() : 0,
       0,
       peak_rss_bytes(),
       static_cast<double>(units - done_before(first_chunk)) * static_cast<double>(per_unit)};

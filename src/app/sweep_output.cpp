@@ -63,7 +63,6 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   out.attribute("creation_time", std::string(now.begin(), now.end()));
   out.attribute("sweep_file", f.text);
   out.attribute("command_line", command);
-  out.attribute("ranks", static_cast<std::int64_t>(comm.size()));
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
   out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
   out.attribute("storage", f.storage);

@@ -107,7 +107,7 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
         << fixed(run.write_seconds, 2) << " s in writes";
     if (run.write_seconds > 0)
       out << ", " << human_bytes(run.output_bytes / run.write_seconds) << "/s";
-    out << ")\n";
+    out << ", of which " << fixed(run.copy_seconds, 2) << " s canonical copy)\n";
   }
   out << "\n";
   TextTable t;

@@ -24,6 +24,7 @@ void report_progress(std::ostream& err, double seconds, double done, double tota
 struct RunStats {
   int ranks = 1;
   double seconds = 0, write_seconds = 0;
+  double copy_seconds = 0;    ///< of write_seconds: rank 0's canonical copy at the end
   double output_bytes = 0;    ///< 0 without output
   double peak_rss_bytes = 0;  ///< max over ranks
   double evaluated = 0;       ///< points evaluated by this run (fewer when it resumed)

@@ -16,6 +16,10 @@ namespace paradise::io {
 // error message = 'No space left on device'"), or "" (automatic printing is off).
 std::string h5_error_cause();
 
+// Rewrites the closed sweep file `from` as `to` (serially, by one process) in a layout
+// that depends only on its content (canonical_copy.cpp); `to` is removed on failure.
+void canonical_copy(const std::string& from, const std::string& to);
+
 // Negative ids/status are errors naming the function, the file and HDF5's cause.
 inline hid_t check(hid_t id, const char* call, const std::string& path) {
   if (id < 0) {
@@ -80,13 +84,15 @@ struct SweepFileWriter::Impl {
   std::map<std::string, Variable> variables_;
   std::map<std::string, Handle> scales_;
   bool committed_ = false, flushed_ = false;
-  bool failed_ = false;  // an I/O failure was agreed: no HDF5 call may touch the file again
+  double copy_seconds_ = 0;  // commit's canonical copy, on rank 0
+  bool failed_ = false;      // an I/O failure was agreed: no HDF5 call may touch the file again
 
   // Runs `step` (collective HDF5 work) and agrees on its outcome on every rank: if it threw
   // io::Error anywhere, every rank throws (that rank's error, PeerError on the others), so
   // no rank goes on into the next collective while another has given up.
+  // `seconds`: the deadline, when not the writer's.
   template <class Step>
-  void agreed(Step&& step);
+  void agreed(Step&& step, double seconds = -1);
 
   SweepFileWriter::Deadline deadline_;
 
@@ -117,7 +123,8 @@ struct SweepFileWriter::Impl {
 };
 
 template <class Step>
-void SweepFileWriter::Impl::agreed(Step&& step) {
+void SweepFileWriter::Impl::agreed(Step&& step, double seconds) {
+  if (seconds < 0) seconds = deadline_.seconds;
   std::string error;
   try {
     step();
@@ -129,13 +136,13 @@ void SweepFileWriter::Impl::agreed(Step&& step) {
     if (!deadline_.report) return;
     std::string why = error;
     if (why.empty())
-      why = "the ranks did not agree within " + std::to_string(deadline_.seconds) +
+      why = "the ranks did not agree within " + std::to_string(seconds) +
             " s after a collective HDF5 call on " + tmp_ +
             " (a rank is stuck in it: I/O failure elsewhere?)";
     if (flushed_) why += "; the last checkpoint stays in " + tmp_ + " for --resume";
     deadline_.report(why);
   };
-  if (!comm_.allreduce_or_within(!error.empty(), deadline_.seconds, give_up)) return;
+  if (!comm_.allreduce_or_within(!error.empty(), seconds, give_up)) return;
   failed_ = true;
   if (!error.empty()) throw Error(error);
   throw PeerError("an HDF5 call failed on another rank while writing " + tmp_);

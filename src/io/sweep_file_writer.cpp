@@ -2,6 +2,7 @@
 // included in src/io only; the file is opened on the caller's communicator (mpi/native.hpp).
 #include "paradise/io/sweep_file_writer.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -27,6 +28,10 @@ SweepFileWriter::~SweepFileWriter() {
   }
   // never a half-written output; a checkpointed one stays as PATH.tmp for --resume
   impl_->abandon();
+}
+
+double SweepFileWriter::copy_seconds() const {
+  return impl_ ? impl_->copy_seconds_ : 0;
 }
 
 bool SweepFileWriter::failed() const {
@@ -128,13 +133,37 @@ void SweepFileWriter::commit() {
       impl_->string_attribute(impl_->file_.id, "complete", "true");
   });
   impl_->close_all();
-  impl_->agreed([&] {
-    if (!impl_->comm_.is_root()) return;
+  // Rank 0 alone rewrites PATH.tmp in the canonical layout (canonical_copy.cpp: same sweep,
+  // same bytes, whatever the rank count or checkpoints) and renames the copy to PATH; the
+  // others wait for it: --io-timeout plus 1 s per 10 MB of the file.
+  std::uint64_t bytes[1] = {0};
+  if (impl_->comm_.is_root()) {
     std::error_code ec;
-    std::filesystem::rename(impl_->tmp_, impl_->path_, ec);
-    if (ec)
-      throw Error("cannot rename " + impl_->tmp_ + " to " + impl_->path_ + ": " + ec.message());
-  });
+    bytes[0] = std::filesystem::file_size(impl_->tmp_, ec);
+  }
+  impl_->comm_.allreduce_max(std::span<std::uint64_t>(bytes));
+  const std::string copy = impl_->tmp_ + ".canonical";
+  impl_->agreed(
+      [&] {
+        if (!impl_->comm_.is_root()) return;
+        const auto c0 = std::chrono::steady_clock::now();
+        // a copy left by a run killed here is the only thing of that name to replace
+        if (std::filesystem::is_regular_file(copy)) std::remove(copy.c_str());
+        std::error_code ec;
+        if (std::filesystem::exists(copy, ec))
+          throw Error("cannot write the canonical copy " + copy +
+                      ": something that is not a file is in the way");
+        canonical_copy(impl_->tmp_, copy);
+        std::filesystem::rename(copy, impl_->path_, ec);
+        if (ec) {
+          std::remove(copy.c_str());
+          throw Error("cannot rename " + copy + " to " + impl_->path_ + ": " + ec.message());
+        }
+        std::remove(impl_->tmp_.c_str());
+        impl_->copy_seconds_ =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+      },
+      impl_->deadline_.seconds + static_cast<double>(bytes[0]) / 10e6);
   impl_->committed_ = true;
 }
 

@@ -88,6 +88,14 @@ Comm Comm::world() {
   return CommAccess::make(MPI_COMM_WORLD, rank, size);
 }
 
+Comm Comm::self() {
+  if (!Environment::active()) {
+    detail::fail("Comm::self() called outside MPI_Init..MPI_Finalize (create an Environment)",
+                 __FILE__, __LINE__);
+  }
+  return CommAccess::make(MPI_COMM_SELF, 0, 1);
+}
+
 void Comm::barrier() const {
   PARADISE_MPI_CHECK(MPI_Barrier(native(*this)));
 }

@@ -1,9 +1,10 @@
 // The sweep's HDF5 file, written collectively by all ranks in the netCDF-4 layout that
 // h5py and xarray.open_dataset read directly (shared/reference/ecosystem-notes.md §3-§4):
 // one coordinate variable (dimension scale) per axis, data variables over the axes,
-// chunked and deflated. The file appears atomically: it is written as PATH.tmp and renamed
-// by commit(); a writer destroyed without commit removes the temporary file, unless it was
-// flushed as a checkpoint (then PATH.tmp stays for a resumed run to reopen).
+// chunked and deflated. The file appears atomically: it is written as PATH.tmp and copied
+// to PATH by commit() in a canonical layout (same sweep, same bytes on any rank count); a
+// writer destroyed without commit removes the temporary file, unless it was flushed as a
+// checkpoint (then PATH.tmp stays for a resumed run to reopen).
 // Failures of collective writes, flushes and the close are agreed by all ranks: every rank
 // throws (Error where it failed, PeerError elsewhere). After such a failure the file is
 // never touched again (HDF5's collective close is not safe after a write error); the
@@ -139,9 +140,14 @@ class SweepFileWriter {
   /// Collective: everything written so far reaches the file (a checkpoint); the temporary
   /// file is kept if the run dies or fails after this.
   void flush();
-  /// Flushes and closes the file (checked, agreed), then renames PATH.tmp to PATH
-  /// (collective).
+  /// Flushes and closes the file (checked, agreed); then rank 0 rewrites PATH.tmp in a
+  /// canonical layout (objects in creation order, attributes by name, chunks raw in chunk
+  /// order), so that the same content gives the same bytes whatever the rank count or
+  /// checkpoints, renames the copy to PATH and removes PATH.tmp. The other ranks wait for
+  /// it up to the deadline plus 1 s per 10 MB of the file (collective).
   void commit();
+  /// Seconds rank 0 spent in commit's canonical copy (0 on the other ranks).
+  double copy_seconds() const;
   /// True after an agreed I/O failure (see above).
   bool failed() const;
   /// Forgets the file without any HDF5 call; rank 0 removes PATH.tmp unless it holds a

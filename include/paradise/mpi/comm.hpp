@@ -47,12 +47,15 @@ namespace detail {
 struct CommAccess;  // converts to and from MPI_Comm (src/mpi/comm.cpp, for native.hpp)
 }
 
-/// A non-owning view of a communicator (today only MPI_COMM_WORLD); copies are cheap and
-/// refer to the same communicator. Collectives must be called by every rank, in the same order.
+/// A non-owning view of a communicator (MPI_COMM_WORLD or MPI_COMM_SELF); copies are cheap
+/// and refer to the same communicator. Collectives must be called by every rank, in the
+/// same order.
 class Comm {
  public:
   /// MPI_COMM_WORLD; throws Error if no Environment (or other MPI_Init) is active.
   static Comm world();
+  /// MPI_COMM_SELF: this process alone (rank 0 of 1).
+  static Comm self();
 
   int rank() const { return rank_; }
   int size() const { return size_; }
