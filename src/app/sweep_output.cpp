@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <string_view>
 
 namespace paradise::app {
 namespace {
@@ -23,6 +24,18 @@ std::string objective_description(sweep::Objective o) {
     case sweep::Objective::MemoryPerGpu:
       return "memory per GPU in bytes";
   }
+  return "";
+}
+
+// CF units (UDUNITS) of the file's axes and columns, by name: counts are dimensionless,
+// times in seconds or hours, latency in microseconds, bandwidth in Gbit/s; "": none.
+std::string units_of(std::string_view name) {
+  for (const char* count : {"gpus", "batch", "resolution", "side"})
+    if (name == count) return "1";
+  if (name == "network_latency_us") return "us";
+  if (name == "network_bandwidth_gbps") return "Gbit/s";
+  if (name == "gpu_hours") return "h";
+  if (name.ends_with("_time_s")) return "s";
   return "";
 }
 
@@ -74,11 +87,8 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
       out.axis(a.name, a.values);
     }
   }
-  // CF units (UDUNITS): counts are dimensionless, latency in microseconds
   for (const auto& a : grid.axes()) {
-    if (a.name == "gpus" || a.name == "batch" || a.name == "resolution")
-      out.variable_attribute(a.name, "units", "1");
-    if (a.name == "network_latency_us") out.variable_attribute(a.name, "units", "us");
+    if (const auto u = units_of(a.name); !u.empty()) out.variable_attribute(a.name, "units", u);
   }
   if (f.storage == "summary") {
     if (!reduction) return out;
@@ -168,6 +178,10 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
   }
   cols.push_back(std::move(index));
   out.table("pareto", "point", n, cols);
+  for (const auto& col : cols) {
+    if (const auto u = units_of(col.name); !u.empty())
+      out.dataset_attribute("pareto/" + col.name, "units", u);
+  }
   // the axes of which every combination has its own front (the grid's, in [pareto] group):
   // readers must not take a front's points as the fastest of a value of any other axis
   std::string group;
@@ -195,6 +209,11 @@ void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitT
     arrays.push_back(std::move(a));
   }
   out.arrays("memlimit", axes, arrays);
+  for (const auto& x : axes) {
+    if (const auto u = units_of(x.name); !u.empty())
+      out.dataset_attribute("memlimit/" + x.name, "units", u);
+  }
+  for (const auto& a : arrays) out.dataset_attribute("memlimit/" + a.name, "units", "1");
 }
 
 }  // namespace paradise::app

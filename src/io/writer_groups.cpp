@@ -118,4 +118,11 @@ void SweepFileWriter::group_attribute(const std::string& group, const std::strin
   impl_->string_attribute(g.id, name, value);
 }
 
+void SweepFileWriter::dataset_attribute(const std::string& path, const std::string& name,
+                                        const std::string& value) {
+  const std::string& path_ = impl_->path_;
+  Handle d(PARADISE_H5(H5Dopen2(impl_->file_.id, path.c_str(), H5P_DEFAULT)), H5Dclose);
+  impl_->string_attribute(d.id, name, value);
+}
+
 }  // namespace paradise::io

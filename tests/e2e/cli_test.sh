@@ -162,8 +162,21 @@ assert list(f["status"].attrs["flag_values"]) == [0, 1, 2], f["status"].attrs["f
 assert f["status"].attrs["flag_values"].dtype == f["status"].dtype
 assert f["status"].attrs["flag_meanings"] == b"ok out_of_memory invalid"
 assert f["gpus"].attrs["units"] == b"1" and f["batch"].attrs["units"] == b"1"
+# and in the groups: the Pareto columns, the memory limits' axes and arrays
+assert f["pareto/gpus"].attrs["units"] == b"1" and f["pareto/epoch_time_s"].attrs["units"] == b"s"
+assert "units" not in f["pareto/model"].attrs
+assert f["memlimit/gpus"].attrs["units"] == b"1" and f["memlimit/largest_batch"].attrs["units"] == b"1"
 assert f.attrs.get_id("sweep_file").get_type().get_cset() == h5py.h5t.CSET_UTF8
 assert "\u2014" in f.attrs["sweep_file"].decode("utf-8")
+PY
+# the network axes' units: Gbit/s and us, on the axes and the Pareto columns
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 8, 64\nbatch = 256\nnetwork_bandwidth_gbps = 100, 400\nnetwork_latency_us = 1, 5\n' >"$h5dir/net.ini"
+"$paradise" sweep "$h5dir/net.ini" --quiet -o "$h5dir/net.h5" >/dev/null 2>&1 && $py - "$h5dir/net.h5" <<'PY' && ok || bad "network axes' units"
+import sys, h5py
+f = h5py.File(sys.argv[1])
+for where in ("", "pareto/"):
+    assert f[where + "network_bandwidth_gbps"].attrs["units"] == b"Gbit/s"
+    assert f[where + "network_latency_us"].attrs["units"] == b"us"
 PY
 # a SOURCE_DATE_EPOCH past the year 9999 (or not a number) is ignored: the clock's time
 (cd "$h5dir/np1" && SOURCE_DATE_EPOCH=99999999999999999 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o far.h5 >/dev/null 2>&1) \

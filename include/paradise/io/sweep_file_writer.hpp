@@ -123,6 +123,10 @@ class SweepFileWriter {
   /// A string attribute on a group written by table() or arrays() (every rank, same value;
   /// also on a resume, where the group is written anew).
   void group_attribute(const std::string& group, const std::string& name, const std::string& value);
+  /// A string attribute on a dataset of such a group, by path (GROUP/NAME: a column, an
+  /// axis or an array; every rank, same value; also on a resume).
+  void dataset_attribute(const std::string& path, const std::string& name,
+                         const std::string& value);
   /// A group of dense int64 arrays over the group's own axes (e.g. memory limits over a
   /// subset of the sweep's axes); values from rank 0 (row-major over the array's axes).
   struct GroupAxis {
