@@ -20,6 +20,8 @@ bool is_scale_attribute(const std::string& name) {
   return name == "CLASS" || name == "NAME" || name == "REFERENCE_LIST" || name == "DIMENSION_LIST";
 }
 
+constexpr const char* kCompleteAttribute = "complete";  // SweepFileWriter::commit's mark
+
 class Copier {
  public:
   Copier(std::string from, std::string to)
@@ -28,10 +30,10 @@ class Copier {
         path_(to_ + " (the canonical copy of " + from_ + ")") {}
 
   void copy_file() {
-    // file locks where the file system has them, none where it has not (Lustre without
-    // flock): no other process touches either file
+    // no file locks: no other process touches either file (the collective writes took
+    // none either), and a lock refused by a file system (NFS without lockd) would fail it
     Handle fapl(PARADISE_H5(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
-    PARADISE_H5(H5Pset_file_locking(fapl.id, true, true));
+    PARADISE_H5(H5Pset_file_locking(fapl.id, false, true));
     Handle src(PARADISE_H5(H5Fopen(from_.c_str(), H5F_ACC_RDONLY, fapl.id)), H5Fclose);
     Handle fcpl(PARADISE_H5(H5Pcreate(H5P_FILE_CREATE)), H5Pclose);
     PARADISE_H5(H5Pset_link_creation_order(fcpl.id, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
@@ -41,15 +43,22 @@ class Copier {
     created_ = true;
     Handle src_root(PARADISE_H5(H5Gopen2(src.id, "/", H5P_DEFAULT)), H5Gclose);
     Handle dst_root(PARADISE_H5(H5Gopen2(dst.id, "/", H5P_DEFAULT)), H5Gclose);
-    copy_attributes(src_root.id, dst_root.id);
+    copy_attributes(src_root.id, dst_root.id, kCompleteAttribute);
     copy_group(src_root.id, dst_root.id);
     attach_scales(dst.id);
+    // checked closes: a small dataset's data reaches the file at its close (sieve buffer)
+    for (auto& [from, to] : datasets_) to.close_checked("H5Dclose", to_);
     datasets_.clear();
+    // the writer's "complete" mark last here too: a copy cut short never has it
+    if (PARADISE_H5(H5Aexists(src_root.id, kCompleteAttribute)) > 0)
+      copy_attribute(src_root.id, dst_root.id, kCompleteAttribute);
     src_root.close_checked("H5Gclose", from_);
     dst_root.close_checked("H5Gclose", to_);
     dst.close_checked("H5Fclose", to_);
   }
   bool created() const { return created_; }
+  // Closes whatever is still open (after a failure), so that the copy can be removed.
+  void release() { datasets_.clear(); }
 
  private:
   std::string from_, to_;
@@ -71,7 +80,8 @@ class Copier {
     return names;
   }
 
-  void copy_attributes(hid_t src, hid_t dst) {
+  // Every attribute but the dimension scales' and `except`, by name.
+  void copy_attributes(hid_t src, hid_t dst, const char* except = "") {
     std::vector<std::string> names;
     const auto add = [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
       static_cast<std::vector<std::string>*>(out)->emplace_back(name);
@@ -79,21 +89,24 @@ class Copier {
     };
     PARADISE_H5(H5Aiterate2(src, H5_INDEX_NAME, H5_ITER_INC, nullptr, add, &names));
     for (const auto& name : names) {
-      if (is_scale_attribute(name)) continue;
-      Handle a(PARADISE_H5(H5Aopen(src, name.c_str(), H5P_DEFAULT)), H5Aclose);
-      Handle type(PARADISE_H5(H5Aget_type(a.id)), H5Tclose);
-      Handle space(PARADISE_H5(H5Aget_space(a.id)), H5Sclose);
-      const H5T_class_t cls = H5Tget_class(type.id);
-      if (cls == H5T_VLEN || cls == H5T_REFERENCE || PARADISE_H5(H5Tis_variable_str(type.id)) > 0)
-        throw Error("attribute " + name + " in " + from_ + " has a type the copy does not handle");
-      const auto n = static_cast<std::size_t>(PARADISE_H5(H5Sget_simple_extent_npoints(space.id)));
-      std::vector<unsigned char> buf(n * H5Tget_size(type.id));
-      PARADISE_H5(H5Aread(a.id, type.id, buf.data()));
-      Handle b(
-          PARADISE_H5(H5Acreate2(dst, name.c_str(), type.id, space.id, H5P_DEFAULT, H5P_DEFAULT)),
-          H5Aclose);
-      PARADISE_H5(H5Awrite(b.id, type.id, buf.data()));
+      if (!is_scale_attribute(name) && name != except) copy_attribute(src, dst, name);
     }
+  }
+
+  void copy_attribute(hid_t src, hid_t dst, const std::string& name) {
+    Handle a(PARADISE_H5(H5Aopen(src, name.c_str(), H5P_DEFAULT)), H5Aclose);
+    Handle type(PARADISE_H5(H5Aget_type(a.id)), H5Tclose);
+    Handle space(PARADISE_H5(H5Aget_space(a.id)), H5Sclose);
+    const H5T_class_t cls = H5Tget_class(type.id);
+    if (cls == H5T_VLEN || cls == H5T_REFERENCE || PARADISE_H5(H5Tis_variable_str(type.id)) > 0)
+      throw Error("attribute " + name + " in " + from_ + " has a type the copy does not handle");
+    const auto n = static_cast<std::size_t>(PARADISE_H5(H5Sget_simple_extent_npoints(space.id)));
+    std::vector<unsigned char> buf(n * H5Tget_size(type.id));
+    PARADISE_H5(H5Aread(a.id, type.id, buf.data()));
+    Handle b(
+        PARADISE_H5(H5Acreate2(dst, name.c_str(), type.id, space.id, H5P_DEFAULT, H5P_DEFAULT)),
+        H5Aclose);
+    PARADISE_H5(H5Awrite(b.id, type.id, buf.data()));
   }
 
   void copy_group(hid_t src, hid_t dst) {
@@ -217,6 +230,7 @@ void canonical_copy(const std::string& from, const std::string& to) {
   try {
     copier.copy_file();
   } catch (...) {
+    copier.release();
     if (copier.created()) std::remove(to.c_str());  // never a half-written copy
     throw;
   }

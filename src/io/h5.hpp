@@ -84,15 +84,17 @@ struct SweepFileWriter::Impl {
   std::map<std::string, Variable> variables_;
   std::map<std::string, Handle> scales_;
   bool committed_ = false, flushed_ = false;
+  bool complete_ = false;    // PATH.tmp holds every value and was closed (commit's copy failed)
   double copy_seconds_ = 0;  // commit's canonical copy, on rank 0
   bool failed_ = false;      // an I/O failure was agreed: no HDF5 call may touch the file again
 
   // Runs `step` (collective HDF5 work) and agrees on its outcome on every rank: if it threw
   // io::Error anywhere, every rank throws (that rank's error, PeerError on the others), so
   // no rank goes on into the next collective while another has given up.
-  // `seconds`: the deadline, when not the writer's.
+  // `seconds`: the deadline, when not the writer's; `waiting_for`: what the ranks wait for
+  // in the step, when not a collective HDF5 call. Any exception of the step counts.
   template <class Step>
-  void agreed(Step&& step, double seconds = -1);
+  void agreed(Step&& step, double seconds = -1, const std::string& waiting_for = "");
 
   SweepFileWriter::Deadline deadline_;
 
@@ -117,29 +119,35 @@ struct SweepFileWriter::Impl {
   Variable& variable(const std::string& name);
   // Collective: flushes, then closes every handle with checked calls (agreed).
   void close_all();
-  // Forgets every handle without HDF5 calls; PATH.tmp is removed, unless checkpointed, by
+  // Forgets every handle without HDF5 calls; PATH.tmp is removed, unless checkpointed or
+  // complete, by
   // rank 0 or by this rank when `here` (a rank giving up alone before an abort).
   void abandon(bool here = false) noexcept;
+  // What an error message adds about PATH.tmp: kept as a checkpoint, as a finished file, or
+  // nothing (removed).
+  std::string kept() const;
 };
 
 template <class Step>
-void SweepFileWriter::Impl::agreed(Step&& step, double seconds) {
+void SweepFileWriter::Impl::agreed(Step&& step, double seconds, const std::string& waiting_for) {
   if (seconds < 0) seconds = deadline_.seconds;
   std::string error;
   try {
     step();
-  } catch (const Error& e) {
-    error = e.what();
+  } catch (const std::exception& e) {  // io::Error, and also a filesystem_error or bad_alloc:
+    error = e.what();                  // every rank must reach the agreement below
+    if (error.empty()) error = "unknown error";
   }
   const auto give_up = [&]() {
     abandon(true);
     if (!deadline_.report) return;
     std::string why = error;
     if (why.empty())
-      why = "the ranks did not agree within " + std::to_string(seconds) +
-            " s after a collective HDF5 call on " + tmp_ +
-            " (a rank is stuck in it: I/O failure elsewhere?)";
-    if (flushed_) why += "; the last checkpoint stays in " + tmp_ + " for --resume";
+      why = "the ranks did not agree within " + std::to_string(seconds) + " s after " +
+            (waiting_for.empty() ? "a collective HDF5 call on " + tmp_ +
+                                       " (a rank is stuck in it: I/O failure elsewhere?)"
+                                 : waiting_for);
+    why += kept();
     deadline_.report(why);
   };
   if (!comm_.allreduce_or_within(!error.empty(), seconds, give_up)) return;

@@ -2,13 +2,31 @@
 // included in src/io only; the file is opened on the caller's communicator (mpi/native.hpp).
 #include "paradise/io/sweep_file_writer.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "h5.hpp"
 
 namespace paradise::io {
+namespace {
+
+// Clears the canonical copy's path: a file or link there is a copy left by a run killed
+// during it (the name is the writer's own); anything else is refused.
+void replace_leftover(const std::string& copy) {
+  std::error_code ec;
+  const auto st = std::filesystem::symlink_status(copy, ec);
+  if (ec || !std::filesystem::exists(st)) return;  // nothing there (or the copy will say)
+  if (!std::filesystem::is_regular_file(st) && !std::filesystem::is_symlink(st))
+    throw Error("cannot write the canonical copy " + copy +
+                ": something that is not a file is in the way");
+  if (std::remove(copy.c_str()) != 0)
+    throw Error("cannot remove " + copy + ", left by an earlier run: " + std::strerror(errno));
+}
+
+}  // namespace
 
 SweepFileWriter::SweepFileWriter(std::string path, const mpi::Comm& comm, Mode mode,
                                  Deadline deadline)
@@ -41,7 +59,7 @@ bool SweepFileWriter::failed() const {
 bool SweepFileWriter::abandon() noexcept {
   if (!impl_ || impl_->committed_) return false;
   impl_->abandon();
-  return impl_->flushed_;
+  return impl_->flushed_ && !impl_->complete_;  // a complete one is a result, said by commit
 }
 
 void SweepFileWriter::attribute(const std::string& name, const std::string& value) {
@@ -143,27 +161,29 @@ void SweepFileWriter::commit() {
   }
   impl_->comm_.allreduce_max(std::span<std::uint64_t>(bytes));
   const std::string copy = impl_->tmp_ + ".canonical";
+  impl_->complete_ = true;  // from here PATH.tmp is kept if the copy fails
   impl_->agreed(
       [&] {
         if (!impl_->comm_.is_root()) return;
-        const auto c0 = std::chrono::steady_clock::now();
-        // a copy left by a run killed here is the only thing of that name to replace
-        if (std::filesystem::is_regular_file(copy)) std::remove(copy.c_str());
-        std::error_code ec;
-        if (std::filesystem::exists(copy, ec))
-          throw Error("cannot write the canonical copy " + copy +
-                      ": something that is not a file is in the way");
-        canonical_copy(impl_->tmp_, copy);
-        std::filesystem::rename(copy, impl_->path_, ec);
-        if (ec) {
-          std::remove(copy.c_str());
-          throw Error("cannot rename " + copy + " to " + impl_->path_ + ": " + ec.message());
+        try {
+          const auto c0 = std::chrono::steady_clock::now();
+          replace_leftover(copy);
+          canonical_copy(impl_->tmp_, copy);
+          std::error_code ec;
+          std::filesystem::rename(copy, impl_->path_, ec);
+          if (ec) {
+            std::remove(copy.c_str());
+            throw Error("cannot rename " + copy + " to " + impl_->path_ + ": " + ec.message());
+          }
+          std::remove(impl_->tmp_.c_str());
+          impl_->copy_seconds_ =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+        } catch (const std::exception& e) {
+          throw Error(e.what() + impl_->kept());
         }
-        std::remove(impl_->tmp_.c_str());
-        impl_->copy_seconds_ =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
       },
-      impl_->deadline_.seconds + static_cast<double>(bytes[0]) / 10e6);
+      impl_->deadline_.seconds + static_cast<double>(bytes[0]) / 10e6,
+      "rank 0's canonical copy of " + impl_->tmp_ + " (a slow or stuck file system?)");
   impl_->committed_ = true;
 }
 

@@ -1,10 +1,12 @@
 // The writer's HDF5 plumbing: file creation/reopening, attributes, collective hyperslab
 // writes, dimension scales and chunked, deflated variables.
 #include <hdf5_hl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "h5.hpp"
 #include "paradise/core/path.hpp"
@@ -22,6 +24,15 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
   // refused before any work: the rename at the end could not replace a directory
   if (const std::string why = why_unwritable(path_); !why.empty())
     throw Error("cannot write the file (" + why + ")");
+  // the longest name written, the canonical copy's, fits the directory's limit (refused
+  // now, not after the sweep)
+  const std::filesystem::path copy(tmp_ + ".canonical");
+  const std::string dir = copy.has_parent_path() ? copy.parent_path().string() : ".";
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  if (name_max > 0 && copy.filename().string().size() > static_cast<std::size_t>(name_max))
+    throw Error("cannot write the file: its name is too long for its temporary copies " +
+                copy.filename().string() + " (at most " + std::to_string(name_max) + " bytes in " +
+                dir + ")");
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors come back as exceptions, no HDF5-DIAG
   Handle fapl(PARADISE_H5(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
   PARADISE_H5(H5Pset_fapl_mpio(fapl.id, mpi::native(comm_), MPI_INFO_NULL));
@@ -208,7 +219,15 @@ void SweepFileWriter::Impl::abandon(bool here) noexcept {
   for (auto& [name, v] : variables_) v.dataset.release();
   for (auto& [name, s] : scales_) s.release();
   file_.release();
-  if ((here || comm_.is_root()) && !flushed_) std::remove(tmp_.c_str());
+  if ((here || comm_.is_root()) && !flushed_ && !complete_) std::remove(tmp_.c_str());
+}
+
+std::string SweepFileWriter::Impl::kept() const {
+  if (complete_)
+    return "; the finished file stays in " + tmp_ + " (every value; its layout, not its " +
+           "content, depends on the rank count): rename it to " + path_ + ", or rerun";
+  if (flushed_) return "; the last checkpoint stays in " + tmp_ + " for --resume";
+  return "";
 }
 
 std::string h5_error_cause() {

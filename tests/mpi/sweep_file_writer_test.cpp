@@ -50,7 +50,7 @@ double time_at(std::uint64_t i) {
 // the last ones first, with a checkpoint (flush) half way; otherwise chunks in order.
 void write_file(const mpi::Comm& comm, const std::string& path, bool scrambled) {
   io::SweepFileWriter out(path, comm);
-  out.attribute("title", "writer test");
+  out.attribute("title", "writer test \u2014 UTF-8");  // declared UTF-8 (non-ASCII)
   out.attribute("answer", std::int64_t{42});
   out.axis("model", std::vector<std::string>{"resnet50", "vgg16", "cosmoflow"});
   std::vector<std::int64_t> gpus(kDims[1]), batch(kDims[2]);
@@ -93,6 +93,9 @@ void write_file(const mpi::Comm& comm, const std::string& path, bool scrambled) 
   }
   out.table("pareto", "point", 4, {name, when});
   out.group_attribute("pareto", "group", "model");
+  name.text.clear();
+  when.reals.clear();
+  out.table("empty", "point", 0, {name, when});  // a front without points (all infeasible)
   io::SweepFileWriter::GroupArray limits{"largest_batch", "largest batch", {"model", "gpus"}, {}};
   if (comm.is_root())
     for (std::uint64_t i = 0; i < kDims[0] * 4; ++i)

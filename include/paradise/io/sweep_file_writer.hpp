@@ -148,14 +148,16 @@ class SweepFileWriter {
   /// canonical layout (objects in creation order, attributes by name, chunks raw in chunk
   /// order), so that the same content gives the same bytes whatever the rank count or
   /// checkpoints, renames the copy to PATH and removes PATH.tmp. The other ranks wait for
-  /// it up to the deadline plus 1 s per 10 MB of the file (collective).
+  /// it up to the deadline plus 1 s per 10 MB of the file (collective). If the copy fails,
+  /// PATH.tmp, complete, is kept and the error says so.
   void commit();
   /// Seconds rank 0 spent in commit's canonical copy (0 on the other ranks).
   double copy_seconds() const;
   /// True after an agreed I/O failure (see above).
   bool failed() const;
   /// Forgets the file without any HDF5 call; rank 0 removes PATH.tmp unless it holds a
-  /// checkpoint. Returns true when PATH.tmp was kept for --resume. Not collective.
+  /// checkpoint or every value (commit's copy failed: its error says so). Returns true when
+  /// PATH.tmp was kept as a checkpoint for --resume. Not collective.
   bool abandon() noexcept;
 
  private:
