@@ -25,7 +25,7 @@ double gradient_allreduce(const Workload& w, const Config& c, std::int64_t p, do
 
 // Serial (eq. 3): D sum(FW+BW); M = 2 delta (B sum(|x|+|y|) + sum|w|).
 void serial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  if (c.gpus != 1) b.invalid("serial runs on exactly 1 GPU");
+  if (c.gpus != 1) return b.invalid("serial runs on exactly 1 GPU");
   const auto B = static_cast<double>(c.batch);
   const auto D = static_cast<double>(w.dataset_samples);
   if (paradise(c)) {
@@ -59,9 +59,10 @@ void paradise_data(const Workload& w, const Config& c, const Totals& s, Builder&
 // Data (eqs. 5-7): (D/p) sum(FW+BW); 2(p-1)(D/B)(a + (sum|w|/p) delta b);
 // M = 2 delta ((B/p) sum(|x|+|y|) + sum|w|); valid p <= B.
 void data(const Workload& w, const Config& c, const Totals& s, Builder& b) {
+  // an invalid configuration has no figures (Builder::finish): none are worked out
   if (c.batch % c.gpus != 0)
-    b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
-              std::to_string(c.gpus) + " GPUs");
+    return b.invalid("batch " + std::to_string(c.batch) + " is not divisible by " +
+                     std::to_string(c.gpus) + " GPUs");
   if (paradise(c)) return paradise_data(w, c, s, b);
   const double p = static_cast<double>(c.gpus);
   // ParaDL's code: each GPU processes ceil(D/p) samples per epoch
@@ -93,10 +94,11 @@ void model_parallel(const Workload& w, const Config& c, const Totals& s, Builder
     const std::int64_t n = filter ? l.output.channels : l.input.channels;
     limit = limit == 0 ? n : std::min(limit, n);
   }
-  if (limit == 0) b.invalid("no layer is marked parallel in the layer configuration");
+  if (limit == 0) return b.invalid("no layer is marked parallel in the layer configuration");
   if (c.gpus > limit) {
-    b.invalid(std::to_string(c.gpus) + " GPUs > the smallest " + (filter ? "filter" : "channel") +
-              " count " + std::to_string(limit) + " of the parallel layers");
+    return b.invalid(std::to_string(c.gpus) + " GPUs > the smallest " +
+                     (filter ? "filter" : "channel") + " count " + std::to_string(limit) +
+                     " of the parallel layers");
   }
   const double D = static_cast<double>(w.dataset_samples);
   b.compute(paradise(c) ? paradise_compute(w, c, D, B, p) : D * (s.t - s.t_active + s.t_active / p),
