@@ -1,6 +1,7 @@
 #include "paradise/model/model_source.hpp"
 
 #include <fstream>
+#include <sstream>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
@@ -31,18 +32,30 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
   if (at.kind == PathKind::missing && path_like) throw InputError(spec + ": no such model file");
   if (at.kind != PathKind::file && at.kind != PathKind::special)
     zoo_entry(spec);  // throws: lists the zoo
-  std::ifstream probe(spec);
+  // read once, then probed and parsed from memory: a pipe (<(...), /dev/stdin) has no
+  // second reading
+  std::ifstream in(spec, std::ios::binary);
+  if (!in) throw InputError(spec + ": cannot open model file");
+  // bounded: a device (/dev/zero) or a stray huge file is not read forever
+  constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
+  std::string bytes(kMaxBytes + 1, '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  if (bytes.size() > kMaxBytes) throw InputError(spec + ": larger than 64 MiB, not a model file");
+  std::istringstream probe(bytes);
   skip_utf8_bom(probe);
   std::string first;
   while (std::getline(probe, first) && (trim(first).empty() || trim(first).front() == '#')) {
   }
+  std::istringstream text(std::move(bytes));
+  skip_utf8_bom(text);
   if (trim(first).starts_with("Dataset|")) {
-    m.paradl_ = read_paradl_net(spec);
+    m.paradl_ = parse_paradl_net(text, spec);
     m.name_ = m.paradl_->stats.name;
     m.default_input_ = m.paradl_->stats.input;
     return m;
   }
-  ModelFile f = read_model_file(spec);
+  ModelFile f = parse_model_file(text, spec);
   m.name_ = f.graph.name();
   m.default_input_ = f.default_input;
   m.graph_ = std::move(f.graph);

@@ -459,6 +459,14 @@ expect_rc 2 "predict missing model file" -- "$paradise" predict --model "$tmp/no
 grep -q "error: $tmp/nothere.model: no such model file" "$tmp/err" && ok || bad "missing model file: $(cat "$tmp/err")"
 expect_rc 2 "predict missing system file" -- "$paradise" predict --model resnet50 --dataset imagenet --system "$tmp/nothere.system" --gpus 1 --batch 1
 grep -q "error: $tmp/nothere.system: no such system file" "$tmp/err" && ok || bad "missing system file: $(cat "$tmp/err")"
+# a model file from a pipe is read once (its format was probed by a first reading, which
+# left nothing for the parse: "missing header line"); a device is not read forever
+r50=$data/paradl/model/RESNET50_ImageNet_profall.net_sc
+"$paradise" predict --model "$r50" --dataset imagenet-paradl --system abci --strategy data --gpus 8 --batch 256 --format json >"$tmp/file.json" 2>&1
+"$paradise" predict --model <(cat "$r50") --dataset imagenet-paradl --system abci --strategy data --gpus 8 --batch 256 --format json >"$tmp/pipe.json" 2>&1
+$py -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert a["epoch_time_s"] == b["epoch_time_s"] > 0, (a, b)' "$tmp/file.json" "$tmp/pipe.json" && ok || bad "model file from a pipe: $(head -c 300 "$tmp/pipe.json")"
+expect_rc 2 "model /dev/zero" -- "$paradise" predict --model /dev/zero --dataset imagenet --gpus 1 --batch 1
+grep -q "error: /dev/zero: larger than 64 MiB, not a model file" "$tmp/err" && ok || bad "model /dev/zero: $(cat "$tmp/err")"
 # a byte-order mark (Excel's "CSV UTF-8", Notepad) does not hide a file's first line
 printf '\xEF\xBB\xBFmodel bom\ninput 3x8x8\nc1 conv out=4 k=3\n' > "$tmp/bom.model"
 expect_rc 0 "model file with a BOM" -- "$paradise" models --show "$tmp/bom.model"
