@@ -225,7 +225,8 @@ void SweepFileWriter::Impl::abandon(bool here) noexcept {
 std::string SweepFileWriter::Impl::kept() const {
   if (complete_)
     return "; the finished file stays in " + tmp_ + " (every value; its layout, not its " +
-           "content, depends on the rank count): rename it to " + path_ + ", or rerun";
+           "content, depends on the rank count): rename it to " + path_ + ", or rerun" +
+           (flushed_ ? " with --resume (it redoes the chunks after the last checkpoint)" : "");
   if (flushed_) return "; the last checkpoint stays in " + tmp_ + " for --resume";
   return "";
 }

@@ -101,6 +101,19 @@ mkdir -p one && cp kill.ini one/ &&
   bad "uninterrupted one-rank run"
 cmp -s one/stopped.h5 stopped.h5 && ok ||
   bad "stopped, resumed on 2 ranks vs 1 rank uninterrupted: $(cmp -l one/stopped.h5 stopped.h5 | wc -l) bytes differ"
+# the canonical copy blocked at the end of a checkpointed run (a directory in its way): exit
+# 2, the finished OUT.h5.tmp and the checkpoint kept, as the message says; --resume once
+# the way is clear gives the uninterrupted one-rank file, byte for byte
+mkdir -p blocked/c.h5.tmp.canonical one_c && cp kill.ini blocked/ && cp kill.ini one_c/
+rc=0
+(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 0.5 >out 2>&1) || rc=$?
+[ "$rc" = 2 ] && [ -e blocked/c.h5.tmp ] && [ -e blocked/c.h5.resume ] && [ ! -e blocked/c.h5 ] &&
+  grep -q "the finished file stays in c.h5.tmp .* or rerun with --resume" blocked/out && ok ||
+  bad "blocked copy: exit $rc, $(cat blocked/out)"
+rmdir blocked/c.h5.tmp.canonical
+(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 0.5 --resume >out 2>&1) &&
+  (cd one_c && mpiexec -n 1 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 0.5 >/dev/null 2>&1) &&
+  cmp -s blocked/c.h5 one_c/c.h5 && ok || bad "resume after a blocked copy: $(cat blocked/out)"
 # the same signal twice at once (a terminal's Ctrl-C, or Slurm signalling the tasks while
 # srun forwards): still one stop at the chunk boundary, with its checkpoint
 rm -f twice.h5*
