@@ -302,6 +302,9 @@ int run_sweep(const Args& args) {
                 << chunks << " chunks were done at the last checkpoint\n";
   }
 
+  // from here a signal waits for the next agreement (the first one is right after the
+  // output is opened): once OUT.h5.tmp exists, a stop leaves a checkpoint, even of nothing
+  catch_stop_signals();
   std::optional<io::SweepFileWriter> out;
   if (!output.empty())
     together(comm, output, out, [&] {
@@ -329,7 +332,6 @@ int run_sweep(const Args& args) {
   };
   // Agrees on a checkpoint (due: rank 0's clock) and a stop (SIGINT or SIGTERM on any rank);
   // on either, the first `done` chunks are checkpointed; a stop then ends the run.
-  catch_stop_signals();  // from here a signal waits for the next agreement
   const auto agree = [&](bool due, std::uint64_t done) {
     std::array<std::uint64_t, 2> agreed{due, static_cast<std::uint64_t>(stop_signal())};
     comm.allreduce_max(std::span<std::uint64_t>(agreed));

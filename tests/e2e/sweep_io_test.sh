@@ -40,7 +40,7 @@ same_sweep() {
 }
 
 # --- 1. A rank killed mid-run; --resume on another rank count --------------------------
-# 12 M points, about 3 s on 2 ranks: long enough to be killed after a checkpoint. 250 batches
+# 12 M points, about 4 s on 2 ranks: long enough to be killed after a checkpoint. 250 batches
 # x 4000 GPU counts do not fall into 64 Ki-point chunks: a work chunk that cut a file chunk
 # wrote it twice, and a resume then failed to inflate what the kill left (chunk_shape).
 cp "$data/sweeps-12m.ini" kill.ini
@@ -58,9 +58,9 @@ if [ "$rc" -ne 0 ] && [ ! -e killed.h5 ] && [ -e killed.h5.tmp ]; then ok; else
   bad "killed rank: exit $rc, output present: $([ -e killed.h5 ] && echo yes || echo no), tmp present: $([ -e killed.h5.tmp ] && echo yes || echo no)"
 fi
 # resuming with another sweep file names the first line that differs, and keeps the .tmp
-sed 's/^strategy = data, filter, data+filter$/strategy = data, filter/' kill.ini > kill_other.ini
+sed 's/^strategy = spatial, filter, data+filter$/strategy = spatial, filter/' kill.ini > kill_other.ini
 "$paradise" sweep kill_other.ini -o killed.h5 --resume >other.out 2>&1 && bad "resume of another sweep succeeded" || ok
-grep -q "checkpoint of a different sweep (kill_other.ini:8 now 'strategy = data, filter', was 'strategy = data, filter, data+filter')" other.out && ok || bad "resume of another sweep: $(cat other.out)"
+grep -q "checkpoint of a different sweep (kill_other.ini:10 now 'strategy = spatial, filter', was 'strategy = spatial, filter, data+filter')" other.out && ok || bad "resume of another sweep: $(cat other.out)"
 [ -e killed.h5.tmp ] && ok || bad "a refused resume removed the checkpoint"
 mpiexec -n 1 "$paradise" sweep kill.ini -o killed.h5 --resume >resume.out 2>&1 && ok ||
   bad "resume on 1 rank: $(cat resume.out)"
@@ -136,6 +136,18 @@ wait $single || rc=$?
 [ "$rc" = 143 ] && [ -e single.h5.resume ] && grep -q "stopped by SIGTERM" single.out && ok ||
   bad "singleton SIGTERM: exit $rc, $(cat single.out)"
 same_sweep whole.h5 stopped.h5 && ok || bad "resumed after a stop: $(differing whole.h5 stopped.h5)"
+# SIGTERM as soon as OUT.h5.tmp appears (scancel right after the job starts): the signal is
+# caught from before the file is created, so the stop still leaves a checkpoint (it was
+# killed outright: exit 143 with nothing to resume)
+rm -f early.h5*
+"$paradise" sweep kill.ini -o early.h5 --checkpoint 100 --quiet >early.out 2>&1 &
+early=$!
+for _ in $(seq 5000); do [ -e early.h5.tmp ] && break; sleep 0.002; done
+kill -TERM $early
+rc=0
+wait $early || rc=$?
+[ "$rc" = 143 ] && [ -e early.h5.resume ] && grep -q "stopped by SIGTERM after" early.out && ok ||
+  bad "SIGTERM at once: exit $rc, checkpoint $([ -e early.h5.resume ] && echo yes || echo no), $(cat early.out)"
 
 # A model file edited since the checkpoint: the resume is refused (the checkpointed chunks
 # came from the old file), and goes on once the file is as it was.

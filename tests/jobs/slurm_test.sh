@@ -203,7 +203,7 @@ grep -Eq "ran on '1 ?' rank\(s\), not 2|paradise sweep exited with" "$dir"/out/n
 echo "slurm_test: singleton launch caught (exit $rc) at $((SECONDS - t0)) s"
 # 5. scancel --signal=TERM (as --signal=TERM@120 before the time limit): the ranks
 # checkpoint and stop, the job exits 143; the same job submitted again resumes and finishes.
-# 12 M points, a few seconds on 2 ranks.
+# 12 M points, about 4 s on 2 ranks (tests/data/sweeps-12m.ini).
 cp "$root/tests/data/sweeps-12m.ini" "$dir/long.ini"
 job=$(sbatch --parsable --ntasks=2 --output="$dir/out/stop-%j.out" "$root/jobs/slurm/sweep.sbatch" \
   "$dir/long.ini" "$dir/out/stop.h5" -- --checkpoint 100)
