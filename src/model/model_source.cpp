@@ -1,5 +1,6 @@
 #include "paradise/model/model_source.hpp"
 
+#include <array>
 #include <fstream>
 #include <sstream>
 
@@ -38,10 +39,12 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
   if (!in) throw InputError(spec + ": cannot open model file");
   // bounded: a device (/dev/zero) or a stray huge file is not read forever
   constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
-  std::string bytes(kMaxBytes + 1, '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<std::size_t>(in.gcount()));
-  if (bytes.size() > kMaxBytes) throw InputError(spec + ": larger than 64 MiB, not a model file");
+  std::string bytes;
+  std::array<char, 65536> block{};
+  while (in.read(block.data(), block.size()) || in.gcount() > 0) {
+    bytes.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    if (bytes.size() > kMaxBytes) throw InputError(spec + ": larger than 64 MiB, not a model file");
+  }
   std::istringstream probe(bytes);
   skip_utf8_bom(probe);
   std::string first;

@@ -154,6 +154,21 @@ TEST(ParadiseVariant, GradientOverlapHidesAtMostTheAllreduce) {
     expect_overlap_policy(w, paradise_config(Kind::Data, p, 64 * p), 0);
 }
 
+// The bucketed overlap in closed form (Lindley's recursion unrolled, strategy_detail.hpp):
+// 10^17 buckets of a nanobyte, each paying the allreduce latency, end at once with every
+// transfer exposed but what the backward pass hides (a loop over the buckets never ended).
+TEST(ParadiseVariant, BucketedOverlapOfCountlessBucketsEnds) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::Data, 8, 256);
+  c.policies.bucket_bytes = 1e-9;
+  const auto p = predict(w, c);
+  ASSERT_EQ(p.status, Status::Ok);
+  EXPECT_TRUE(std::isfinite(p.epoch_time_s));
+  EXPECT_GT(p.epoch_communication_s, 1e6 * p.epoch_compute_s);  // 10^17 latencies
+  EXPECT_GE(p.epoch_overlapped_s, 0);
+  EXPECT_LE(p.epoch_overlapped_s, p.epoch_compute_s);
+}
+
 // Algorithm choice (§5.3), as NCCL's tuner behaves: inside a node large gradients go by
 // ring (the tree's bandwidth is 0.45 of the bus bandwidth, the ring's p / 2(p-1) of it);
 // across 1,024 ABCI GPUs the ring's 2(p-1) = 2,046 latencies of 41 us (84 ms) lose to a
