@@ -129,12 +129,21 @@ int run_memlimit(const Args& args) {
   if (!resolution.empty()) {
     const auto r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
     // "none" says why at the smallest side of the range the model takes
+    // (a bounded walk that never steps past the range's end: 1..2^63-1 +2^62 overflowed)
     const auto at_low_end = [&]() -> std::string {
-      for (std::int64_t side = range.front(); side <= range.back(); side += step) {
-        if (const auto ws = family.at(side))
+      if (const std::string no = family.no_side_reason(); !no.empty()) return " (" + no + ")";
+      std::int64_t side = range.front();
+      for (int tried = 0; tried < 4096; ++tried) {
+        bool too_large = false;
+        if (const auto ws = family.at(side, &too_large))
           return " (side " + std::to_string(side) + " " + why(*ws, c, c.batch) + ")";
+        if (too_large)
+          return " (side " + std::to_string(side) +
+                 " and larger: tensors past the supported sizes)";
+        if (side > range.back() - step) return " (no side of the range that the model takes)";
+        side += step;
       }
-      return " (no side of the range that the model takes)";
+      return " (the model takes none of the range's first 4,096 sides)";
     };
     std::cout << "  largest feasible side at batch " << c.batch << ": "
               << (r.value > 0 ? std::to_string(r.value) : "none in " + resolution + at_low_end())

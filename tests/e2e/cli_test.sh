@@ -449,6 +449,10 @@ grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (mu
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
 grep -Eq "largest feasible global batch: [0-9,]+ \(" "$tmp/out" && ok || bad "memlimit spatial all: $(cat "$tmp/out")"
+# memlimit --resolution with a step past half the int64 range: the "none" explanation's walk
+# stops at the range's end (it overflowed and cycled forever)
+expect_rc 0 "memlimit huge resolution step" -- timeout 20 "$paradise" memlimit --model unet3d --dataset c:100:3x128x128x128 --strategy data --gpus 8 --batch 8 --resolution '1..9223372036854775807 +4611686018427387904'
+grep -q "largest feasible side at batch 8: none in .* (side 4611686018427387905 and larger: tensors past the supported sizes)" "$tmp/out" && ok || bad "memlimit huge step: $(cat "$tmp/out")"
 # spatial: the ReLUs and pools before the split layer run split too, unless the policy is off
 for flag in "" --split-marked-layers-only; do
   "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 16 --batch 4 --format json $flag > "$tmp/whole${flag:+_marked}.json"
