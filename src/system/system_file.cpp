@@ -24,14 +24,18 @@ using Setter =
 
 // A number in the key's unit, > 0 (or >= 0) and at most `most`: a bound far above any
 // machine's (an exaflop GPU, a petabyte per second, a 10 s latency) that catches a unit
-// slip or a typo before it yields 1e300-second predictions.
-Setter number(double& target, double scale, bool positive, double most) {
-  return [&target, scale, positive, most](const std::string& v, const Origin& o,
-                                          const std::string& k) {
+// slip or a typo before it yields 1e300-second predictions; a nonzero value also at least
+// `least`, far below any machine's (a megaflop GPU, a kilobyte per second), before it
+// yields infinite ones.
+Setter number(double& target, double scale, bool positive, double most, double least = 0) {
+  return [&target, scale, positive, most, least](const std::string& v, const Origin& o,
+                                                 const std::string& k) {
     const double x = parse_double(v, o, k);
     if (positive ? x <= 0 : x < 0) fail_input(o, k, v, positive ? "must be > 0" : "must be >= 0");
     if (x > most)
       fail_input(o, k, v, "must be <= " + (std::ostringstream() << most).str() + " (implausible)");
+    if (x != 0 && x < least)
+      fail_input(o, k, v, "must be >= " + (std::ostringstream() << least).str() + " (implausible)");
     target = x * scale;
   };
 }
@@ -107,12 +111,12 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
       has_gpu = true;
       apply(section,
             {{"name", name(s.gpu.name)},
-             {"memory_GB", number(s.gpu.memory_bytes, 1e9, true, 1e6)},
-             {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true, 1e6)},
-             {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true, 1e6)},
-             {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false, 1e6)},
-             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false, 1e6)},
-             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true, 1)},
+             {"memory_GB", number(s.gpu.memory_bytes, 1e9, true, 1e6, 1e-6)},
+             {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true, 1e6, 1e-6)},
+             {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true, 1e6, 1e-6)},
+             {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false, 1e6, 1e-6)},
+             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false, 1e6, 1e-6)},
+             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true, 1, 1e-3)},
              {"gemm_half_dim", number(s.gpu.gemm_half_dim, 1, false, 1e6)}},
             {"memory_GB", "memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
     } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {
@@ -122,7 +126,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
       l.name = section.name.substr(section.name.find('.') + 1);
       apply(section,
             {{"span_gpus", integer(l.span_gpus)},
-             {"bandwidth_GBps", number(l.bandwidth_Bps, 1e9, true, 1e6)},
+             {"bandwidth_GBps", number(l.bandwidth_Bps, 1e9, true, 1e6, 1e-6)},
              {"latency_us", number(l.latency_s, 1e-6, false, 1e7)},
              {"oversubscription", in_range(l.oversubscription, 1, 1e3, "[1, 1000)")},
              {"node_bandwidth", boolean(l.node_bandwidth)}},

@@ -115,6 +115,21 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   std::string slow = kFile;
   slow.replace(slow.find("latency_us = 5"), 14, "latency_us = 1e9");
   EXPECT_EQ(error_of(slow), "x.system:17: latency_us '1e9': must be <= 1e+07 (implausible)");
+  // vanishing rates (a denormal peak, a bandwidth of 5e-324) gave infinite times with
+  // status ok; at the bounds (a megaflop GPU, a kilobyte per second) they stay finite
+  std::string tiny_peak = kFile;
+  tiny_peak.replace(tiny_peak.find("peak_fp32_TFLOPs = 10"), 21, "peak_fp32_TFLOPs = 1e-320");
+  EXPECT_EQ(error_of(tiny_peak),
+            "x.system:9: peak_fp32_TFLOPs '1e-320': must be >= 1e-06 (implausible)");
+  std::string tiny_link = kFile;
+  tiny_link.replace(tiny_link.find("bandwidth_GBps = 10\n"), 19, "bandwidth_GBps = 4.9e-324");
+  EXPECT_EQ(error_of(tiny_link),
+            "x.system:16: bandwidth_GBps '4.9e-324': must be >= 1e-06 (implausible)");
+  std::string tiny_memory = kFile;
+  tiny_memory.replace(tiny_memory.find("memory_bandwidth_GBps = 1000"), 28,
+                      "memory_bandwidth_GBps = 1e-9");
+  EXPECT_EQ(error_of(tiny_memory),
+            "x.system:8: memory_bandwidth_GBps '1e-9': must be >= 1e-06 (implausible)");
   std::string negative_h = kFile;
   negative_h.insert(negative_h.find("[level.node]"), "gemm_half_dim = -4\n");
   EXPECT_EQ(error_of(negative_h), "x.system:10: gemm_half_dim '-4': must be >= 0");
