@@ -251,11 +251,14 @@ int run_predict(const Args& args) {
   if (c.policies.zero_stage < 0 || c.policies.zero_stage > 3)
     throw InputError("--zero '" + std::to_string(c.policies.zero_stage) + "': expected 0 to 3");
   const auto& pol = c.policies;
-  if (!(pol.daso_run_epochs >= 1) || !(pol.daso_blocking_epochs >= 0) ||
+  // whole epochs, and finite: inf / inf made every DASO figure nan with status ok
+  const auto whole = [](double e) { return e >= 0 && e <= 1e6 && std::floor(e) == e; };
+  if (!whole(pol.daso_run_epochs) || !whole(pol.daso_blocking_epochs) || pol.daso_run_epochs < 1 ||
       pol.daso_blocking_epochs > pol.daso_run_epochs) {
     std::ostringstream m;
     m << "--daso-epochs " << pol.daso_run_epochs << ", --daso-blocking-epochs "
-      << pol.daso_blocking_epochs << ": expected epochs >= 1 and 0 <= blocking epochs <= epochs";
+      << pol.daso_blocking_epochs
+      << ": expected whole numbers, 1 <= epochs <= 1000000 and 0 <= blocking epochs <= epochs";
     throw InputError(m.str());
   }
   c.policies.roofline_compute = !no_roofline;

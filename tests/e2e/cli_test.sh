@@ -64,6 +64,12 @@ expect_rc 2 "negative batch" -- "$paradise" predict --model resnet50 --dataset i
 expect_rc 2 "unknown option" -- "$paradise" models --colour
 expect_rc 2 "daso blocking epochs beyond the run" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy daso --gpus 8 --batch 64 --daso-epochs 4 --daso-blocking-epochs 8
 grep -q -- "--daso-epochs 4, --daso-blocking-epochs 8" "$tmp/err" && ok || bad "daso epochs message names both values"
+# infinite or fractional epochs: refused (inf / inf made every DASO figure nan, status ok)
+for e in "inf inf" "8.5 1"; do
+  read -r run_epochs blocking_epochs <<<"$e"
+  expect_rc 2 "daso epochs $e" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy daso --gpus 16 --batch 256 --daso-epochs "$run_epochs" --daso-blocking-epochs "$blocking_epochs"
+  grep -q -- "expected whole numbers" "$tmp/err" && ok || bad "daso epochs $e: $(cat "$tmp/err")"
+done
 # negative group sizes and micro-batch counts, and a time per sample that is not a number
 for bad_arg in "--p2 -4" "--segments -1" "--time-per-sample nan" "--time-per-sample inf"; do
   # shellcheck disable=SC2086 # the option and its value are two words
