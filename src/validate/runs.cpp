@@ -144,12 +144,21 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
       if (v.empty()) fail_input(o, "column " + name, v, "empty; a value is required");
       return v;
     };
-    const auto number = [&](const std::string& name, bool allow_zero) -> std::optional<double> {
+    // a nonzero value in [least, most] when given: a vanishing measured time gave an
+    // accuracy of -inf, a huge one 1e300-second projections
+    const auto number = [&](const std::string& name, bool allow_zero, double least = 0,
+                            double most = 1e300) -> std::optional<double> {
       const std::string v = cell(name);
       if (v.empty()) return std::nullopt;
       const double x = parse_double(v, o, "column " + name);
       if (allow_zero ? x < 0 : x <= 0)
         fail_input(o, "column " + name, v, allow_zero ? "must be >= 0" : "must be > 0");
+      if (x != 0 && (x < least || x > most)) {
+        std::ostringstream range;
+        range << "must be " << (allow_zero ? "0 or " : "") << "in [" << least << ", " << most
+              << "] (implausible)";
+        fail_input(o, "column " + name, v, range.str());
+      }
       return x;
     };
     const auto whole = [&](const std::string& name, bool required) -> std::int64_t {
@@ -175,15 +184,18 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
     const auto prec = strategy::precision_from_name(r.precision);
     if (!prec) fail_input(o, "column precision", r.precision, "expected fp32, tf32 or mixed");
     r.precision_kind = *prec;
-    r.iteration_s = number("measured_iteration_s", false);
-    r.epoch_s = number("measured_epoch_s", false);
+    // seconds: from a nanosecond to 30 years
+    constexpr double kLeast = 1e-9, kMost = 1e9;
+    r.iteration_s = number("measured_iteration_s", false, kLeast, kMost);
+    r.epoch_s = number("measured_epoch_s", false, kLeast, kMost);
     if (!r.iteration_s && !r.epoch_s)
       fail_input(o, "column measured_iteration_s", "",
                  "empty, and so is measured_epoch_s: a row needs one of them");
-    r.compute_s = number("measured_compute_s", true);
-    r.communication_s = number("measured_communication_s", true);
+    r.compute_s = number("measured_compute_s", true, kLeast, kMost);
+    r.communication_s = number("measured_communication_s", true, kLeast, kMost);
     r.memory_bytes = number("measured_memory_bytes", true);
-    r.time_per_sample_s = number("time_per_sample", false).value_or(0);
+    r.time_per_sample_s =
+        number("time_per_sample", false, 1e-12, model::kMaxMeasuredSecondsPerSample).value_or(0);
     check_name(models, r.model, o, "model",
                [](const std::string& v) { model::ModelSource::load(v); });
     check_name(datasets, r.dataset, o, "dataset",

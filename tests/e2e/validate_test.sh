@@ -270,11 +270,19 @@ printf '%s\n' "$head,notes" "resnet50,imagenet,abci,data,8,512,fp32,0.3,caf"$'\x
 expect_rc 0 "validate a Latin-1 cell" -- "$paradise" validate --measured "$tmp/latin1.csv" --format json
 $py -c 'import json,sys; r=json.load(open(sys.argv[1], encoding="utf-8"))["rows"][0]; assert r["notes"] == "caf\ufffd", r' "$tmp/out" \
   && ok || bad "a Latin-1 cell in JSON: $(cat "$tmp/out")"
-# an absurd measurement prints in exponent form, not as hundreds of digits
-printf '%s\n' "$head" "resnet50,imagenet,abci,data,8,512,fp32,1e-300" >"$tmp/tiny.csv"
-expect_rc 0 "validate 1e-300 s" -- "$paradise" validate --measured "$tmp/tiny.csv"
+# an absurd but possible measurement (a nanosecond) prints in exponent form, not as many
+# digits; an impossible one (1e-300 s, which gave an accuracy of -inf at 4.9e-324) is
+# refused with its line, column and value
+printf '%s\n' "$head" "resnet50,imagenet,abci,data,8,512,fp32,1e-9" >"$tmp/tiny.csv"
+expect_rc 0 "validate 1e-9 s" -- "$paradise" validate --measured "$tmp/tiny.csv"
 grep -Eq "mean accuracy .*: -[0-9.]+e\+[0-9]+ over 1 runs" "$tmp/out" && [ "$(wc -L <"$tmp/out")" -lt 400 ] && ok ||
-  bad "1e-300 s: $(cat "$tmp/out")"
+  bad "1e-9 s: $(cat "$tmp/out")"
+for t in 1e-300 4.9e-324 1e300; do
+  printf '%s\n' "$head" "resnet50,imagenet,abci,data,8,512,fp32,$t" >"$tmp/tiny.csv"
+  expect_rc 2 "validate $t s" -- "$paradise" validate --measured "$tmp/tiny.csv"
+  grep -qF "tiny.csv:2: column measured_iteration_s '$t': must be in [1e-09, 1e+09] (implausible)" "$tmp/err" && ok ||
+    bad "validate $t s: $(cat "$tmp/err")"
+done
 
 expect_rc 2 "missing file" -- "$paradise" validate --measured "$tmp/nosuch.csv"
 grep -qF "nosuch.csv" "$tmp/err" && ok || bad "missing file named"
