@@ -287,6 +287,22 @@ int run_calibrate(const Args& args) {
   std::vector<Source> sources;
   for (const auto& n : nccl) sources.push_back(parse_source("--nccl", n));
   for (const auto& o : osu) sources.push_back(parse_source("--osu", o));
+  // no output replaces a measurement or the model it is of (-o over the nccl-tests output
+  // destroyed it); the --system file may be calibrated in place (read before)
+  std::vector<std::pair<std::string, std::string>> inputs;  // option, file
+  for (const auto& src : sources) inputs.emplace_back(src.option, src.file);
+  if (!profile.empty()) inputs.emplace_back("--profile", profile);
+  if (path_status(model).kind == PathKind::file) inputs.emplace_back("--model", model);
+  for (const auto& [out_option, out_path] :
+       {std::pair<std::string, std::string>{"-o", output}, {"--layer-times-out", layers_out}}) {
+    if (out_path.empty()) continue;
+    for (const auto& [in_option, in_path] : inputs) {
+      std::error_code ec;
+      if (out_path == in_path || std::filesystem::equivalent(out_path, in_path, ec))
+        throw InputError(out_option + " '" + out_path + "' and " + in_option + " '" + in_path +
+                         "': the same file (the output would replace the input)");
+    }
+  }
   std::string comment = "calibrated from system '" + s.name + "' by paradise calibrate";
   std::set<std::string> done;
   for (const auto& src : sources) {

@@ -157,6 +157,15 @@ bad_input "more than 1e6 GB/s: the times barely grow with the size" -- --system 
 bad_input "-o '/dev/full': write failed" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o /dev/full
 bad_input "the same file" -- --system abci --profile "$tmp/profile.csv" --model "$tmp/tiny.model" \
   --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/same.out" --layer-times-out "$tmp/same.out"
+# no output over an input: -o over the nccl-tests output it fits, --layer-times-out over the
+# profile (both were overwritten), the measurement left intact
+cp "$tmp/all_reduce_perf.out" "$tmp/keep.out" && cp "$tmp/profile.csv" "$tmp/keep.csv"
+bad_input "-o '$tmp/keep.out' and --nccl '$tmp/keep.out': the same file (the output would replace the input)" -- \
+  --system dgx-a100 --nccl "$tmp/keep.out:nvlink" -o "$tmp/keep.out"
+bad_input "--layer-times-out '$tmp/keep.csv' and --profile '$tmp/keep.csv': the same file" -- \
+  --system abci --profile "$tmp/keep.csv" --model "$tmp/tiny.model" --layer-times-out "$tmp/keep.csv"
+cmp -s "$tmp/keep.out" "$tmp/all_reduce_perf.out" && cmp -s "$tmp/keep.csv" "$tmp/profile.csv" && ok ||
+  bad "a refused calibration changed its input"
 bad_input "has no level 'fabric'; its levels: nvlink, leaf, spine" -- --system dgx-a100 \
   --nccl "$tmp/all_reduce_perf.out:fabric" -o "$tmp/x.system"
 bad_input "expected FILE:LEVEL[:GPUS]" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out" -o "$tmp/x.system"
