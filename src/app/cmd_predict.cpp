@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -18,6 +19,15 @@ namespace po = boost::program_options;
 
 namespace paradise::app {
 namespace {
+
+// A byte count with thousands separators; past 64-bit integers (a model at the size limits
+// on a huge batch) in exponent form (it printed -0)
+std::string byte_count(double bytes) {
+  if (std::fabs(bytes) < 9e18) return with_commas(static_cast<std::int64_t>(bytes));
+  std::ostringstream o;
+  o << std::setprecision(4) << bytes;
+  return o.str();
+}
 
 void print_json(const strategy::Prediction& p, const strategy::Config& c,
                 const strategy::Workload& w) {
@@ -146,10 +156,8 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
   m.add_column("bytes");
   m.add_column("", TextTable::Align::Left);
   for (const auto& part : p.memory)
-    m.add_row({std::string(part.name), with_commas(static_cast<std::int64_t>(part.bytes)),
-               human_bytes(part.bytes)});
-  m.add_row({"total", with_commas(static_cast<std::int64_t>(p.memory_per_gpu_bytes)),
-             human_bytes(p.memory_per_gpu_bytes)});
+    m.add_row({std::string(part.name), byte_count(part.bytes), human_bytes(part.bytes)});
+  m.add_row({"total", byte_count(p.memory_per_gpu_bytes), human_bytes(p.memory_per_gpu_bytes)});
   m.print(std::cout);
 }
 

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "paradise/core/error.hpp"
 #include "paradise/model/graph.hpp"
@@ -362,6 +363,22 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   for (std::size_t i = 0; i < layers.size(); ++i) {
     if (saved[i] && buffer[i] == static_cast<int>(i))
       m.layers[i].saved_elements = m.layers[i].output_elements;
+  }
+  // the totals too: layers each within 2^62 can sum past 64 bits (three convolutions of
+  // 2^61.9 MACs printed a negative model); 8 bytes per saved element at most
+  long double params = 0, macs = 0, saved_bytes = 0;
+  for (const auto& s : m.layers) {
+    params += static_cast<long double>(s.params);
+    macs += static_cast<long double>(s.macs);
+    saved_bytes += 8.0L * static_cast<long double>(s.saved_elements) +
+                   static_cast<long double>(s.saved_fixed_bytes);
+  }
+  constexpr long double kMost = static_cast<long double>(std::int64_t{1} << 62);
+  for (const auto& [total, what] : {std::pair{params, "parameters"}, std::pair{macs, "MACs"},
+                                    std::pair{saved_bytes, "saved bytes per sample"}}) {
+    if (total > kMost)
+      throw SizeLimitError("model '" + g.name() + "': " + what +
+                           " in all, more than 2^62 (sizes too large)");
   }
   return m;
 }

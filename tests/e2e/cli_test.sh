@@ -477,6 +477,16 @@ r50=$data/paradl/model/RESNET50_ImageNet_profall.net_sc
 $py -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert a["epoch_time_s"] == b["epoch_time_s"] > 0, (a, b)' "$tmp/file.json" "$tmp/pipe.json" && ok || bad "model file from a pipe: $(head -c 300 "$tmp/pipe.json")"
 expect_rc 2 "model /dev/zero" -- "$paradise" predict --model /dev/zero --dataset imagenet --gpus 1 --batch 1
 grep -q "error: /dev/zero: larger than 64 MiB, not a model file" "$tmp/err" && ok || bad "model /dev/zero: $(cat "$tmp/err")"
+# a model's totals past 2^62 (three convolutions each within the per-layer bound) are
+# refused (their int64 sums printed a negative model); a single such layer predicts, its
+# bytes past 2^63 in exponent form (printed -0), not negative; and without a hang (the
+# overlap's loop over 10^11 gradient buckets)
+printf 'model neg3\ninput 2147483647x38x38\na conv out=1048576 k=38\nb conv out=1048576 k=38 from=input\nc conv out=1048576 k=38 from=input\n' >"$tmp/neg3.model"
+expect_rc 2 "model totals past 2^62" -- "$paradise" models --show "$tmp/neg3.model"
+grep -q "model 'neg3': parameters in all, more than 2^62 (sizes too large)" "$tmp/err" && ok || bad "model totals: $(cat "$tmp/err")"
+printf 'model big1\ninput 2147483647x38x38\na conv out=1048576 k=38\n' >"$tmp/big1.model"
+expect_rc 0 "huge model predict" -- timeout 20 "$paradise" predict --model "$tmp/big1.model" --dataset x:100:2147483647x38x38 --strategy data --gpus 2 --batch 2
+grep -Eq "^total +[0-9.]+e\+19 " "$tmp/out" && ! grep -Eq "^[a-z ()]+ +-[0-9][0-9,]* +[0-9.]+ [kMGTP]?B$" "$tmp/out" && ok || bad "huge model bytes: $(cat "$tmp/out")"
 # a byte-order mark (Excel's "CSV UTF-8", Notepad) does not hide a file's first line
 printf '\xEF\xBB\xBFmodel bom\ninput 3x8x8\nc1 conv out=4 k=3\n' > "$tmp/bom.model"
 expect_rc 0 "model file with a BOM" -- "$paradise" models --show "$tmp/bom.model"
