@@ -32,8 +32,8 @@ int run_memlimit(const Args& args) {
       "dataset", po::value(&spec.dataset)->required(),
       "dataset (its shape is re-sized for --resolution)")(
       "system", po::value(&spec.system)->default_value("abci"), "system")(
-      "strategy", po::value(&kind), "strategy")("variant", po::value(&variant),
-                                                "cost model: paradise (default) or paradl")(
+      "strategy", po::value(&kind), "strategy (default data)")(
+      "variant", po::value(&variant), "cost model: paradise (default) or paradl")(
       "gpus", po::value(&c.gpus)->required(), "GPUs P")("batch", po::value(&c.batch)->required(),
                                                         "global batch for the resolution searches")(
       "max-batch", po::value(&max_batch), "upper end of the batch search")(
@@ -53,6 +53,11 @@ int run_memlimit(const Args& args) {
   c.variant = *v;
   if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
   if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
+  // options of a search not asked for: refused, not ignored without a word
+  if (vm.count("step") && resolution.empty())
+    throw InputError("--step: the side step of --resolution, which is not given");
+  if (vm.count("gpu-counts") && sides.empty())
+    throw InputError("--gpu-counts: the GPU counts tried for --sides, which is not given");
   c.spatial_all_dims = spatial_all_dims(spatial_split);
   if (max_batch < 1)
     throw InputError("--max-batch '" + std::to_string(max_batch) + "': must be >= 1");

@@ -181,8 +181,9 @@ int run_predict(const Args& args) {
       "dataset name or NAME:SAMPLES:SHAPE (default for .net: its own)")(
       "system", po::value(&spec.system)->default_value("abci"), "built-in system or *.system file")(
       "strategy", po::value(&kind),
-      "serial data spatial filter channel pipeline data+filter data+spatial; paradise variant "
-      "also data+pipeline daso")("gpus", po::value(&c.gpus)->required(), "number of GPUs P")(
+      "serial data (default) spatial filter channel pipeline data+filter data+spatial; "
+      "paradise variant also data+pipeline daso")("gpus", po::value(&c.gpus)->required(),
+                                                  "number of GPUs P")(
       "batch", po::value(&c.batch)->required(), "global mini-batch B")(
       "variant", po::value(&variant),
       "paradise (default: the extended model) or paradl (ParaDL's)")(
@@ -236,7 +237,9 @@ int run_predict(const Args& args) {
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   c.variant = *v;
   const auto prec = strategy::precision_from_name(precision);
-  if (!prec) throw InputError("--precision '" + precision + "': expected fp32, tf32 or mixed");
+  if (!prec)
+    throw InputError("--precision '" + precision +
+                     "': expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
   if (*prec != strategy::Precision::Fp32 && c.variant == strategy::Variant::Paradl)
     throw InputError("--precision '" + precision + "': the paradl variant models fp32 only");
   c.precision = *prec;
@@ -296,6 +299,23 @@ int run_predict(const Args& args) {
   if (c.segments < 0)
     throw InputError("--segments '" + std::to_string(c.segments) +
                      "': must be >= 1 (or 0: as many as GPUs)");
+  // options the configuration does not read: refused, not ignored without a word
+  using K = strategy::Kind;
+  if (vm.count("p2") && c.kind != K::DataFilter && c.kind != K::DataSpatial &&
+      c.kind != K::DataPipeline)
+    throw InputError(
+        "--p2: GPUs per group of the hybrids (data+filter, data+spatial, "
+        "data+pipeline); --strategy " +
+        kind + " has no groups");
+  if (vm.count("segments") && c.kind != K::Pipeline && c.kind != K::DataPipeline)
+    throw InputError(
+        "--segments: micro-batches of a pipeline (pipeline, data+pipeline); "
+        "--strategy " +
+        kind + " has none");
+  if (c.fix_paradl_bugs && c.variant == strategy::Variant::Paradise)
+    throw InputError(
+        "--fix-paradl-bugs: fixes ParaDL's code quirks, which the paradise "
+        "variant does not have (use it with --variant paradl)");
   const strategy::Workload w = strategy::make_workload(spec);
   const strategy::Prediction p = strategy::predict(w, c);
   if (format == "json") {

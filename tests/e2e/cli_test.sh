@@ -70,6 +70,20 @@ for e in "inf inf" "8.5 1"; do
   expect_rc 2 "daso epochs $e" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy daso --gpus 16 --batch 256 --daso-epochs "$run_epochs" --daso-blocking-epochs "$blocking_epochs"
   grep -q -- "expected whole numbers" "$tmp/err" && ok || bad "daso epochs $e: $(cat "$tmp/err")"
 done
+# options the configuration does not read are refused, not ignored without a word
+for case in "--strategy data --p2 2|--p2: GPUs per group of the hybrids" \
+            "--strategy daso --p2 4|--p2: GPUs per group of the hybrids" \
+            "--strategy filter --segments 4|--segments: micro-batches of a pipeline" \
+            "--strategy data --fix-paradl-bugs|--fix-paradl-bugs: fixes ParaDL's code quirks" \
+            "--strategy data --precision fp8|expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)"; do
+  # shellcheck disable=SC2086 # the options are several words
+  expect_rc 2 "predict ${case%%|*}" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 16 --batch 256 ${case%%|*}
+  grep -qF -- "${case#*|}" "$tmp/err" && ok || bad "predict ${case%%|*}: $(cat "$tmp/err")"
+done
+expect_rc 2 "memlimit --step alone" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --gpus 8 --batch 8 --step 8
+grep -qF -- "--step: the side step of --resolution, which is not given" "$tmp/err" && ok || bad "memlimit --step alone: $(cat "$tmp/err")"
+expect_rc 2 "memlimit --gpu-counts alone" -- "$paradise" memlimit --model resnet50 --dataset imagenet --gpus 8 --batch 8 --gpu-counts 8,16
+grep -qF -- "--gpu-counts: the GPU counts tried for --sides, which is not given" "$tmp/err" && ok || bad "memlimit --gpu-counts alone: $(cat "$tmp/err")"
 # negative group sizes and micro-batch counts, and a time per sample that is not a number
 for bad_arg in "--p2 -4" "--segments -1" "--time-per-sample nan" "--time-per-sample inf"; do
   # shellcheck disable=SC2086 # the option and its value are two words
