@@ -2,6 +2,7 @@
 // row, per strategy and overall, the rank agreement of strategies, anomalies with a cause.
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -227,10 +228,10 @@ int run_validate(const Args& args) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   o.variant = *v;
-  if (!(o.threshold > 0)) {
+  if (!(o.threshold > 0) || !std::isfinite(o.threshold)) {
     std::ostringstream given;  // as typed, not std::to_string's six decimals
     given << o.threshold;
-    throw InputError("--threshold '" + given.str() + "': must be > 0");
+    throw InputError("--threshold '" + given.str() + "': must be a finite number > 0");
   }
   if (format != "table" && format != "json")
     throw InputError("--format '" + format + "': expected table or json");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -292,7 +293,7 @@ Workload make_workload(const WorkloadSpec& spec) {
   }
   double t = spec.time_per_sample_s;
   if (!(t >= 0) || !(t <= model::kMaxMeasuredSecondsPerSample))  // NaN fails both
-    throw InputError("time per sample '" + std::to_string(t) +
+    throw InputError("time per sample '" + (std::ostringstream() << t).str() +
                      "': must be a number of seconds > 0 and at most 10^6 (0: none given)");
   if (!spec.layer_times.empty()) {
     if (t > 0)

@@ -84,6 +84,9 @@ expect_rc 2 "memlimit --step alone" -- "$paradise" memlimit --model unet3d --dat
 grep -qF -- "--step: the side step of --resolution, which is not given" "$tmp/err" && ok || bad "memlimit --step alone: $(cat "$tmp/err")"
 expect_rc 2 "memlimit --gpu-counts alone" -- "$paradise" memlimit --model resnet50 --dataset imagenet --gpus 8 --batch 8 --gpu-counts 8,16
 grep -qF -- "--gpu-counts: the GPU counts tried for --sides, which is not given" "$tmp/err" && ok || bad "memlimit --gpu-counts alone: $(cat "$tmp/err")"
+# a time per sample past the bound is echoed short (it printed 309 digits)
+expect_rc 2 "time per sample 1e308" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 --time-per-sample 1e308
+grep -qF "time per sample '1e+308': must be a number of seconds > 0 and at most 10^6" "$tmp/err" && ok || bad "time per sample 1e308: $(cut -c1-200 "$tmp/err")"
 # negative group sizes and micro-batch counts, and a time per sample that is not a number
 for bad_arg in "--p2 -4" "--segments -1" "--time-per-sample nan" "--time-per-sample inf"; do
   # shellcheck disable=SC2086 # the option and its value are two words

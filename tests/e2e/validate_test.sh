@@ -287,6 +287,8 @@ done
 expect_rc 2 "missing file" -- "$paradise" validate --measured "$tmp/nosuch.csv"
 grep -qF "nosuch.csv" "$tmp/err" && ok || bad "missing file named"
 expect_rc 2 "bad threshold" -- "$paradise" validate --measured "$runs" --threshold 0
+expect_rc 2 "infinite threshold" -- "$paradise" validate --measured "$runs" --threshold inf
+grep -qF -- "--threshold 'inf': must be a finite number > 0" "$tmp/err" && ok || bad "infinite threshold: $(cat "$tmp/err")"
 expect_rc 2 "bad variant" -- "$paradise" validate --measured "$runs" --variant x
 
 finish validate_test
