@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -270,6 +271,11 @@ int run_calibrate(const Args& args) {
   if ((!nccl.empty() || !osu.empty()) && output.empty())
     throw InputError("-o OUT.system is required with --nccl or --osu");
   if (!profile.empty() && model.empty()) throw InputError("--profile needs --model");
+  if (!profile.empty() && layers_out.empty()) {  // the default, before the checks below
+    std::string stem = model.substr(model.find_last_of('/') + 1);
+    stem = stem.substr(0, stem.find('.'));
+    layers_out = stem + "-layer-times.csv";
+  }
   // the system file is written last: a path that cannot be written is said before any
   // other file (the layer times) is
   if (!output.empty()) {
@@ -351,11 +357,6 @@ int run_calibrate(const Args& args) {
                " GB/s, rms residual " + fixed(100 * f.rms_relative, 2) + "%";
   }
   if (!profile.empty()) {
-    if (layers_out.empty()) {
-      std::string stem = model.substr(model.find_last_of('/') + 1);
-      stem = stem.substr(0, stem.find('.'));
-      layers_out = stem + "-layer-times.csv";
-    }
     const calibrate::RooflineFit fit =
         calibrate_layers(profile, model, dataset, system_name, s, layers_out);
     s.gpu.gemm_efficiency_max = fit.curve.efficiency_max;
@@ -369,9 +370,20 @@ int run_calibrate(const Args& args) {
   if (!output.empty()) {
     s.name = name.empty() ? s.name + "-calibrated" : name;
     s.validate();
+    // what is written must read back: a fit outside the system file's bounds (CPU-timed
+    // layers against a GPU's peak: e_max 1e-4) is said now, not by the next predict
+    std::ostringstream text;
+    calibrate::write_system_file(text, s, comment);
+    try {
+      std::istringstream back(text.str());
+      system::parse_system_file(back, output);
+    } catch (const InputError& e) {
+      throw InputError(std::string("the calibrated system would not read back: ") + e.what() +
+                       " (were the measurements taken on this system's GPUs and network?)");
+    }
     std::ofstream out(output);
     if (!out) throw InputError("-o '" + output + "': cannot write the file");
-    calibrate::write_system_file(out, s, comment);
+    out << text.str();
     out.close();  // the buffered bytes' write error shows here, not in the destructor
     if (out.fail()) {
       if (path_status(output).kind == PathKind::file) std::remove(output.c_str());

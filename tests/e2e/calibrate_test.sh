@@ -166,6 +166,12 @@ bad_input "--layer-times-out '$tmp/keep.csv' and --profile '$tmp/keep.csv': the 
   --system abci --profile "$tmp/keep.csv" --model "$tmp/tiny.model" --layer-times-out "$tmp/keep.csv"
 cmp -s "$tmp/keep.out" "$tmp/all_reduce_perf.out" && cmp -s "$tmp/keep.csv" "$tmp/profile.csv" && ok ||
   bad "a refused calibration changed its input"
+# times 1,000x slower (CPU-timed layers against a GPU's peak): the fitted e_max falls below
+# the system file's bound, and calibrate says so instead of writing a file predict refuses
+awk -F, 'BEGIN { OFS = "," } $1 !~ /^[0-9]+$/ { print; next } { $3 *= 1000; $4 *= 1000; print }' "$tmp/profile.csv" >"$tmp/slow.csv"
+bad_input "the calibrated system would not read back: $tmp/slow.system:" -- --system abci --profile "$tmp/slow.csv" \
+  --model "$tmp/tiny.model" --layer-times-out "$tmp/slow-layers.csv" -o "$tmp/slow.system"
+grep -qF "gemm_efficiency_max '" "$tmp/err" && [ ! -e "$tmp/slow.system" ] && ok || bad "slow fit: $(cat "$tmp/err")"
 bad_input "has no level 'fabric'; its levels: nvlink, leaf, spine" -- --system dgx-a100 \
   --nccl "$tmp/all_reduce_perf.out:fabric" -o "$tmp/x.system"
 bad_input "expected FILE:LEVEL[:GPUS]" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out" -o "$tmp/x.system"
