@@ -101,18 +101,34 @@ mkdir -p one && cp kill.ini one/ &&
   bad "uninterrupted one-rank run"
 cmp -s one/stopped.h5 stopped.h5 && ok ||
   bad "stopped, resumed on 2 ranks vs 1 rank uninterrupted: $(cmp -l one/stopped.h5 stopped.h5 | wc -l) bytes differ"
-# the canonical copy blocked at the end of a checkpointed run (a directory in its way): exit
-# 2, the finished OUT.h5.tmp and the checkpoint kept, as the message says; --resume once
-# the way is clear gives the uninterrupted one-rank file, byte for byte
-mkdir -p blocked/c.h5.tmp.canonical one_c && cp kill.ini blocked/ && cp kill.ini one_c/
+# the canonical copy blocked at the end of a resumed run (a directory in its way): exit 2,
+# the finished OUT.h5.tmp and the checkpoint kept, as the message says. The kept file is
+# marked complete; a further resume unmarks it while it works (stopped half way, it is not
+# taken for a finished file); the last resume gives the uninterrupted one-rank file, byte
+# for byte. Run A is stopped early (its checkpoint: few chunks), B resumes it to the end
+# and is blocked, C resumes from A's checkpoint again and is stopped, D finishes.
+mkdir -p blocked one_c && cp kill.ini blocked/ && cp kill.ini one_c/
+(cd blocked && exec "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 >out 2>&1) &
+runner=$!
+for _ in $(seq 5000); do [ -e blocked/c.h5.tmp ] && break; sleep 0.002; done
+kill -TERM $runner
+wait $runner
+mkdir blocked/c.h5.tmp.canonical
 rc=0
-(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 0.5 >out 2>&1) || rc=$?
+(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) || rc=$?
 [ "$rc" = 2 ] && [ -e blocked/c.h5.tmp ] && [ -e blocked/c.h5.resume ] && [ ! -e blocked/c.h5 ] &&
-  grep -q "the finished file stays in c.h5.tmp .* or rerun with --resume" blocked/out && ok ||
-  bad "blocked copy: exit $rc, $(cat blocked/out)"
+  grep -q "the finished file stays in c.h5.tmp .* or rerun with --resume" blocked/out &&
+  h5dump -a /complete blocked/c.h5.tmp >/dev/null 2>&1 && ok || bad "blocked copy: exit $rc, $(cat blocked/out)"
 rmdir blocked/c.h5.tmp.canonical
-(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 0.5 --resume >out 2>&1) &&
-  (cd one_c && mpiexec -n 1 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 0.5 >/dev/null 2>&1) &&
+(cd blocked && exec "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) &
+resumer=$!
+sleep 0.5
+kill -TERM $resumer
+wait $resumer
+[ -e blocked/c.h5.tmp ] && [ ! -e blocked/c.h5 ] && grep -q "stopped by SIGTERM" blocked/out &&
+  ! h5dump -a /complete blocked/c.h5.tmp >/dev/null 2>&1 && ok || bad "a stopped resume of a finished file: $(cat blocked/out)"
+(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) &&
+  (cd one_c && mpiexec -n 1 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 >/dev/null 2>&1) &&
   cmp -s blocked/c.h5 one_c/c.h5 && ok || bad "resume after a blocked copy: $(cat blocked/out)"
 # the same signal twice at once (a terminal's Ctrl-C, or Slurm signalling the tasks while
 # srun forwards): still one stop at the chunk boundary, with its checkpoint
