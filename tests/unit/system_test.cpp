@@ -63,6 +63,23 @@ TEST(SystemFile, UnitsAreConvertedAtParseTime) {
   EXPECT_DOUBLE_EQ(s.gpu.gemm_half_dim, 32);
 }
 
+// A network co-design sweep's bandwidth is one GPU's (adapter's): on a calibrated level whose
+// bandwidth was a whole node's (node_bandwidth = true), the override drops that meaning (it
+// was divided by the adapters again); the node level keeps its own.
+TEST(SystemFile, InterNodeOverrideIsPerGpu) {
+  std::string text = kFile;
+  text += "node_bandwidth = true\n";  // [level.net], the last section
+  std::istringstream in(text);
+  const System s = parse_system_file(in, "tiny.system");
+  ASSERT_TRUE(s.levels.back().node_bandwidth);
+  const System o = with_inter_node(s, 50e9, 0);
+  EXPECT_FALSE(o.levels.back().node_bandwidth);
+  EXPECT_DOUBLE_EQ(o.levels.back().bandwidth_Bps, 50e9);
+  EXPECT_DOUBLE_EQ(o.levels.back().latency_s, 5e-6);  // 0: kept
+  EXPECT_DOUBLE_EQ(o.levels.front().bandwidth_Bps, 100e9);
+  EXPECT_TRUE(with_inter_node(s, 0, 1e-6).levels.back().node_bandwidth);  // bandwidth kept
+}
+
 TEST(SystemFile, GemmEfficiencyCurveKeys) {
   std::string text = kFile;
   text.insert(text.find("[level.node]"), "gemm_efficiency_max = 0.55\ngemm_half_dim = 48\n");
