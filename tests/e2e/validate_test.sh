@@ -237,7 +237,6 @@ bad_csv "bad.csv:2" "column measured_memory_bytes '20000000001'" "more than 1.25
   "$head,measured_memory_bytes"$'\n'"resnet50,imagenet,abci,data,8,512,fp32,0.3,20000000001"
 printf '%s\n' "$head,measured_memory_bytes" "resnet50,imagenet,abci,data,8,512,fp32,0.3,17179869184" >"$tmp/gib.csv"
 expect_rc 0 "validate a 16 GiB peak on a 16 GB V100" -- "$paradise" validate --measured "$tmp/gib.csv"
-ok
 # the column at fault when both files are given: the layer-times file, not the layer config
 bad_csv "bad.csv:2" "column layer_times '$tmp/nosuch.csv'" -- \
   "$head,layer_config,layer_times"$'\n'"$data/paradl/model/RESNET50_ImageNet_profall.net_sc,imagenet-paradl,abci,filter,8,512,fp32,0.3,$data/paradl/model/filter_resnet.lc,$tmp/nosuch.csv"
