@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "paradise/cost/overlap.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
@@ -209,13 +210,9 @@ GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, doub
   // DDP's buckets): exposed = what runs past the end of the backward pass.
   const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
   const GradientExchange bucket = exchange(gradient_bytes / k);
-  // Bucket j is ready at forward_s + j d (d = backward_s / k) and takes b: Lindley's
-  // recursion finish_j = max(finish_{j-1}, ready_j) + b unrolls to the maximum over i of
-  // ready_i + (k - i + 1) b, linear in i, so at i = 1 or i = k (closed form: a loop over
-  // the buckets never ended for 10^16 of them)
-  const double b = bucket.seconds;
-  const double finish = forward_s + std::max(backward_s / k + k * b, backward_s + b);
-  const double total = k * b;
+  // closed form (a loop over the buckets never ended for 10^16 of them)
+  const double finish = cost::bucketed_finish_s(forward_s, backward_s, k, bucket.seconds);
+  const double total = k * bucket.seconds;
   double exposed = std::clamp(finish - (forward_s + backward_s), 0.0, total);
   if (total - exposed <= 1e-9 * total) exposed = total;  // rounding (1e-14 s), not overlap
   return {total, exposed, bucket.label};
