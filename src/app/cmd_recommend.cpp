@@ -421,7 +421,15 @@ int run_recommend(const Args& args) {
     JsonWriter j(std::cout);
     j.begin_object();
     j.key("model").value(w.model.name);
-    j.key("dataset").value(spec.dataset);
+    // a .net model without --dataset: its own, as --dataset would take it (it printed "")
+    std::string dataset = spec.dataset;
+    if (dataset.empty()) {
+      const auto src = model::ModelSource::load(spec.model);
+      if (src.paradl())
+        dataset = src.paradl()->dataset + ":" + std::to_string(src.paradl()->samples) + ":" +
+                  src.default_input().str();
+    }
+    j.key("dataset").value(dataset);
     j.key("system").value(w.system.name);
     j.key("variant").value(strategy::variant_name(*variant));
     j.key("objective").value(objective_name(*objective));

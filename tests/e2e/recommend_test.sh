@@ -210,4 +210,11 @@ bad_input "--variant 'paradl2'" -- "${base[@]}" --max-gpus 8 --batch 64 --varian
 bad_input "--top '0'" -- "${base[@]}" --max-gpus 8 --batch 64 --top 0
 bad_input "--format 'csv'" -- "${base[@]}" --max-gpus 8 --batch 64 --format csv
 
+# a ParaDL .net model without --dataset: the JSON names its own dataset as --dataset takes
+# it (from the file's "Dataset|ImageNet" and "Input|1280000x3x226x226" lines; it printed "")
+net=$(cd "$(dirname "$0")/../data/paradl/model" && pwd)/RESNET50_ImageNet_profall.net_sc
+expect_rc 0 "recommend .net json" -- "$paradise" recommend --model "$net" --system abci --max-gpus 8 --batch 256 --variant paradl --format json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["dataset"]; assert d == "ImageNet:1280000:3x226x226", d' "$tmp/out" \
+  && ok || bad "recommend .net dataset: $(head -c 300 "$tmp/out")"
+
 finish recommend_test
