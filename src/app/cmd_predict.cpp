@@ -317,6 +317,9 @@ int run_predict(const Args& args) {
         "--fix-paradl-bugs: fixes ParaDL's code quirks, which the paradise "
         "variant does not have (use it with --variant paradl)");
   const strategy::Workload w = strategy::make_workload(spec);
+  if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
+    throw InputError("--layer-times '" + spec.layer_times + "' and --precision " + precision +
+                     ": " + why);
   const strategy::Prediction p = strategy::predict(w, c);
   if (format == "json") {
     print_json(p, c, w);

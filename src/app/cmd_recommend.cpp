@@ -360,6 +360,9 @@ int run_recommend(const Args& args) {
   }
   // Every configuration, from one workload and its layer sums.
   const strategy::Workload w = strategy::make_workload(spec);
+  // recommend ranks fp32 configurations
+  if (const auto why = strategy::precision_mismatch(w, strategy::Precision::Fp32); !why.empty())
+    throw InputError("--layer-times '" + spec.layer_times + "': " + why);
   const strategy::LayerSums sums = strategy::sum_layers(w);
   const double usable = w.system.gpu.memory_bytes * (1 - w.system.memory_margin_fraction);
   std::vector<Eval> evals;

@@ -218,8 +218,9 @@ namespace {
 /// Each layer's forward + backward seconds per sample at the file's largest batch; a row for
 /// a layer the model does not have is an error naming it.
 std::vector<double> measured_layer_times(const model::ModelStats& m, const std::string& path,
-                                         std::string& source) {
+                                         std::string& source, std::string& precision) {
   const auto rows = read_layer_times(path);
+  precision = rows.empty() ? "" : rows.front().precision;  // one per file (read_layer_times)
   std::int64_t batch = 0;
   for (const auto& l : rows) batch = std::max(batch, l.batch);
   std::map<std::string, std::size_t> index;
@@ -267,6 +268,15 @@ void set_active_layers(Workload& w, const WorkloadSpec& spec) {
 
 }  // namespace
 
+std::string precision_mismatch(const Workload& w, Precision p) {
+  if (w.measured_precision.empty()) return "";
+  const auto measured = precision_from_name(w.measured_precision);
+  if (measured && *measured == p) return "";
+  return "the layer times were measured in " + w.measured_precision + ", not " +
+         std::string(precision_name(p)) +
+         ": measure at that precision, or predict at the measured one";
+}
+
 std::string own_input_dataset(const std::string& model) {
   const auto src = model::ModelSource::load(model);
   return src.paradl() ? "" : "profile:1:" + src.default_input().str();
@@ -300,7 +310,8 @@ Workload make_workload(const WorkloadSpec& spec) {
       throw InputError("layer times '" + spec.layer_times + "' and a time per sample (" +
                        std::to_string(t) + " s): give one of them");
     w.measured_time = true;
-    w.layer_time_s = measured_layer_times(w.model, spec.layer_times, w.time_source);
+    w.layer_time_s =
+        measured_layer_times(w.model, spec.layer_times, w.time_source, w.measured_precision);
     set_active_layers(w, spec);
     return w;
   }

@@ -31,7 +31,10 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
       key.find('@') == std::string::npos ? s.systems.front() : key.substr(key.find('@') + 1);
   const strategy::WorkloadSpec w{model, strategy::own_input_dataset(model), system, "", 0, path};
   try {
-    strategy::make_workload(w);
+    // a sweep's configurations are fp32 (Config's default)
+    const auto why =
+        strategy::precision_mismatch(strategy::make_workload(w), strategy::Config{}.precision);
+    if (!why.empty()) throw InputError(path + ": " + why);
   } catch (const InputError& e) {
     throw InputError("layer_times " + key + ": " + e.what());
   }

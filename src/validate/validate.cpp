@@ -204,6 +204,9 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
       fail_input({run.file, run.line}, "column measured_memory_bytes", fixed(*run.memory_bytes, 0),
                  "more than 1.25x the " + human_bytes(device) + " of a GPU of system '" +
                      run.system + "' (bytes, not MB?)");
+    if (const auto why = strategy::precision_mismatch(it->second, run.precision_kind); !why.empty())
+      fail_input({run.file, run.line}, "column precision", run.precision,
+                 "its layer_times file: " + why);
     strategy::Config c;
     c.kind = run.kind;
     c.gpus = run.gpus;

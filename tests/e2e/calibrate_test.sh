@@ -115,6 +115,21 @@ assert abs(p["epoch_compute_s"] - want) <= 1e-12 * want, (p["epoch_compute_s"], 
 PY
 "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 --system abci --strategy data --gpus 1 \
   --batch 16 --layer-times "$tmp/tiny-layers.csv" | grep -q "measured per-layer times" && ok || bad "time source"
+# layer times measured in fp32 do not time a mixed-precision run (they were used silently);
+# the same times labelled mixed time it, and do not time recommend's (fp32) or a sweep's
+expect_rc 2 "fp32 layer times, --precision mixed" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
+  --system abci --strategy data --gpus 1 --batch 16 --layer-times "$tmp/tiny-layers.csv" --precision mixed
+grep -qF "the layer times were measured in fp32, not mixed" "$tmp/err" && ok || bad "precision mismatch: $(cat "$tmp/err")"
+sed 's/,fp32,/,mixed,/' "$tmp/tiny-layers.csv" >"$tmp/mixed-layers.csv"
+expect_rc 0 "mixed layer times, --precision mixed" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
+  --system abci --strategy data --gpus 1 --batch 16 --layer-times "$tmp/mixed-layers.csv" --precision mixed
+expect_rc 2 "mixed layer times in recommend" -- "$paradise" recommend --model "$tmp/tiny.model" --dataset cifar10 \
+  --system abci --max-gpus 2 --batch 16 --layer-times "$tmp/mixed-layers.csv"
+grep -qF "the layer times were measured in mixed, not fp32" "$tmp/err" && ok || bad "recommend precision mismatch: $(cat "$tmp/err")"
+printf '[sweep]\nmodel = %s\ndataset = cifar10\nsystem = abci\nstrategy = data\ngpus = 1\nbatch = 16\n[layer_times]\n%s = %s\n' \
+  "$tmp/tiny.model" "$tmp/tiny.model" "$tmp/mixed-layers.csv" >"$tmp/mixed.ini"
+expect_rc 2 "mixed layer times in a sweep" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
+grep -qF "the layer times were measured in mixed, not fp32" "$tmp/err" && ok || bad "sweep precision mismatch: $(cat "$tmp/err")"
 
 # bad input
 bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `calibrate`

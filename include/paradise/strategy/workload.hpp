@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "paradise/model/stats.hpp"
+#include "paradise/strategy/config.hpp"
 #include "paradise/system/system.hpp"
 
 namespace paradise::strategy {
@@ -26,6 +27,7 @@ struct Workload {
   model::ModelStats model;
   std::vector<double> layer_time_s;  ///< forward + backward (+ update) seconds per sample
   std::string time_source;           ///< where layer_time_s comes from, for people
+  std::string measured_precision;    ///< a layer-times file's precision column; "": none
   bool measured_time = false;        ///< layer_time_s is a measurement (else FLOPs at peak)
   std::vector<bool> active;          ///< the layers the strategy parallelises (.lc file)
   std::int64_t dataset_samples = 0;  ///< D
@@ -120,6 +122,10 @@ std::vector<LayerTime> read_layer_times(const std::string& path);
 /// time_source). Throws InputError for bad names or files, and for a layer-times row whose
 /// layer the model does not have.
 Workload make_workload(const WorkloadSpec& spec);
+
+/// Empty, or why `w`'s measured layer times (taken in another precision) cannot time a run
+/// in `p` (they were used silently: mixed-precision times for an fp32 prediction).
+std::string precision_mismatch(const Workload& w, Precision p);
 
 /// A one-sample dataset of the model's own input ("profile:1:SHAPE"), for checks where the
 /// dataset does not matter (layer-times files); empty for ParaDL .net files, which carry one.
