@@ -20,7 +20,11 @@ std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_
     total += flops.back();
   }
   std::vector<double> t;
-  for (double f : flops) t.push_back(total > 0 ? time_per_sample_s * f / total : 0.0);
+  // no FLOPs anywhere (a .net file of dropout layers): nothing to weigh the layers by, so
+  // evenly, not 0 s for a measured time (make_workload's time_source says so)
+  const double n = static_cast<double>(std::max<std::size_t>(1, flops.size()));
+  for (double f : flops)
+    t.push_back(total > 0 ? time_per_sample_s * f / total : time_per_sample_s / n);
   return t;
 }
 
@@ -329,6 +333,8 @@ Workload make_workload(const WorkloadSpec& spec) {
   }
 
   w.layer_time_s = spread_by_flops(w.model, t);
+  if (w.measured_time && w.model.forward_flops() + w.model.backward_flops() <= 0)
+    w.time_source += " (no layer has FLOPs: evenly over the layers)";
   set_active_layers(w, spec);
   return w;
 }

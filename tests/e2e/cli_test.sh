@@ -504,6 +504,11 @@ grep -q "model 'neg3': parameters in all, more than 2^62 (sizes too large)" "$tm
 printf 'model big1\ninput 2147483647x38x38\na conv out=1048576 k=38\n' >"$tmp/big1.model"
 expect_rc 0 "huge model predict" -- timeout 20 "$paradise" predict --model "$tmp/big1.model" --dataset x:100:2147483647x38x38 --strategy data --gpus 2 --batch 2
 grep -Eq "^total +[0-9.]+e\+19 " "$tmp/out" && ! grep -Eq "^[a-z ()]+ +-[0-9][0-9,]* +[0-9.]+ [kMGTP]?B$" "$tmp/out" && ok || bad "huge model bytes: $(cat "$tmp/out")"
+# a .net file whose layers have no FLOPs (two dropouts of t = 0.001 s): the measured time
+# is spread evenly, not lost: 1,000 samples x 0.002 s = 2 s of compute per epoch (it was 0)
+printf 'Dataset|X\nInput|1000x3x32x32\nModel|D\nDROPOUT1|3x32x32|0|3x32x32|0.001\nDROPOUT2|3x32x32|0|3x32x32|0.001\n' >"$tmp/drop.net"
+expect_rc 0 "a .net without FLOPs" -- "$paradise" predict --model "$tmp/drop.net" --system abci --gpus 1 --batch 4 --strategy serial --format json
+$py -c 'import json,sys; p=json.load(open(sys.argv[1])); assert abs(p["epoch_compute_s"] - 2.0) < 1e-12, p["epoch_compute_s"]' "$tmp/out" && ok || bad "a .net without FLOPs: $(head -c 300 "$tmp/out")"
 # a byte-order mark (Excel's "CSV UTF-8", Notepad) does not hide a file's first line
 printf '\xEF\xBB\xBFmodel bom\ninput 3x8x8\nc1 conv out=4 k=3\n' > "$tmp/bom.model"
 expect_rc 0 "model file with a BOM" -- "$paradise" models --show "$tmp/bom.model"
