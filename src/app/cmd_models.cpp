@@ -127,6 +127,11 @@ int run_models(const Args& args) {
     return 0;
   }
   check_format(format);
+  // given but empty (a variable that was not set): said, not taken for "not given"
+  if (vm.count("show") && show.empty())
+    throw InputError("--show '': expected a model name or file");
+  if (vm.count("input") && input_text.empty())
+    throw InputError("--input '': expected CxHxW or CxDxHxW");
   std::optional<model::Shape> input;
   if (!input_text.empty()) {
     if (show.empty()) throw InputError("--input needs --show MODEL");

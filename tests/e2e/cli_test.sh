@@ -509,6 +509,11 @@ grep -Eq "^total +[0-9.]+e\+19 " "$tmp/out" && ! grep -Eq "^[a-z ()]+ +-[0-9][0-
 printf 'Dataset|X\nInput|1000x3x32x32\nModel|D\nDROPOUT1|3x32x32|0|3x32x32|0.001\nDROPOUT2|3x32x32|0|3x32x32|0.001\n' >"$tmp/drop.net"
 expect_rc 0 "a .net without FLOPs" -- "$paradise" predict --model "$tmp/drop.net" --system abci --gpus 1 --batch 4 --strategy serial --format json
 $py -c 'import json,sys; p=json.load(open(sys.argv[1])); assert abs(p["epoch_compute_s"] - 2.0) < 1e-12, p["epoch_compute_s"]' "$tmp/out" && ok || bad "a .net without FLOPs: $(head -c 300 "$tmp/out")"
+# an empty --show or --input (an unset shell variable) is said, not taken for "not given"
+expect_rc 2 "models --show ''" -- "$paradise" models --show ''
+grep -qF -- "--show '': expected a model name or file" "$tmp/err" && ok || bad "models --show '': $(cat "$tmp/err")"
+expect_rc 2 "models --input ''" -- "$paradise" models --show resnet50 --input ''
+grep -qF -- "--input '': expected CxHxW or CxDxHxW" "$tmp/err" && ok || bad "models --input '': $(cat "$tmp/err")"
 # a byte-order mark (Excel's "CSV UTF-8", Notepad) does not hide a file's first line
 printf '\xEF\xBB\xBFmodel bom\ninput 3x8x8\nc1 conv out=4 k=3\n' > "$tmp/bom.model"
 expect_rc 0 "model file with a BOM" -- "$paradise" models --show "$tmp/bom.model"
