@@ -116,7 +116,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
              {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true, 1e6, 1e-6)},
              {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false, 1e6, 1e-6)},
              {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false, 1e6, 1e-6)},
-             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true, 1, 1e-3)},
+             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true, 1, 1e-4)},
              {"gemm_half_dim", number(s.gpu.gemm_half_dim, 1, false, 1e6)}},
             {"memory_GB", "memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
     } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {

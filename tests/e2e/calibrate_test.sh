@@ -181,12 +181,21 @@ bad_input "--layer-times-out '$tmp/keep.csv' and --profile '$tmp/keep.csv': the 
   --system abci --profile "$tmp/keep.csv" --model "$tmp/tiny.model" --layer-times-out "$tmp/keep.csv"
 cmp -s "$tmp/keep.out" "$tmp/all_reduce_perf.out" && cmp -s "$tmp/keep.csv" "$tmp/profile.csv" && ok ||
   bad "a refused calibration changed its input"
-# times 1,000x slower (CPU-timed layers against a GPU's peak): the fitted e_max falls below
-# the system file's bound, and calibrate says so instead of writing a file predict refuses
-awk -F, 'BEGIN { OFS = "," } $1 !~ /^[0-9]+$/ { print; next } { $3 *= 1000; $4 *= 1000; print }' "$tmp/profile.csv" >"$tmp/slow.csv"
-bad_input "the calibrated system would not read back: $tmp/slow.system:" -- --system abci --profile "$tmp/slow.csv" \
-  --model "$tmp/tiny.model" --layer-times-out "$tmp/slow-layers.csv" -o "$tmp/slow.system"
-grep -qF "gemm_efficiency_max '" "$tmp/err" && [ ! -e "$tmp/slow.system" ] && ok || bad "slow fit: $(cat "$tmp/err")"
+# an osu_latency at 100 B/s (a unit slip: bits in the bytes column, times in ms...): the
+# fitted bandwidth (1e-7 GB/s) is below the system file's bound, and calibrate says so
+# instead of writing a file predict refuses
+$py - "$tmp" <<'PY' || bad "writing the slow osu_latency"
+import sys
+with open(f"{sys.argv[1]}/osu_slow.out", "w") as f:
+    f.write("# OSU MPI-CUDA Latency Test v7.1\n# Size          Latency (us)\n")
+    n = 0
+    while n <= 1 << 22:
+        f.write(f"{n:<10d}{(12e-6 + n / 100) * 1e6:18.4f}\n")
+        n = 1 if n == 0 else 2 * n
+PY
+bad_input "the calibrated system would not read back: $tmp/slow.system:" -- --system dgx-a100 \
+  --osu "$tmp/osu_slow.out:leaf" -o "$tmp/slow.system"
+grep -qF "bandwidth_GBps '" "$tmp/err" && [ ! -e "$tmp/slow.system" ] && ok || bad "slow fit: $(cat "$tmp/err")"
 bad_input "has no level 'fabric'; its levels: nvlink, leaf, spine" -- --system dgx-a100 \
   --nccl "$tmp/all_reduce_perf.out:fabric" -o "$tmp/x.system"
 bad_input "expected FILE:LEVEL[:GPUS]" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out" -o "$tmp/x.system"
