@@ -280,6 +280,10 @@ SweepFile read_sweep_file(const std::string& path) {
     if (f.storage != "summary")
       fail_input(at("output.reduce"), "reduce", text_of("output.reduce"),
                  "maps are reduced only with storage = summary");
+    if (f.reduce.size() >= sweep::make_grid(f.spec).axes().size())
+      fail_input(at("output.reduce"), "reduce", text_of("output.reduce"),
+                 "every axis is reduced: keep at least one (the overall best is the summary "
+                 "line's and the Pareto group's)");
   }
   if (vm.count("pareto.group")) f.pareto.group = axis_names("pareto.group", "group");
   if (vm.count("pareto.objectives")) {

@@ -261,6 +261,10 @@ sweep_refuses() {  # sweep_refuses SWEEP_TEXT (printf format) MESSAGE (a fixed s
   grep -qF -- "$2" "$tmp/err" && ok || bad "sweep refuses '$2': $(cat "$tmp/err")"
 }
 base='[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\n'  # 6 lines
+# reduce over every axis: refused (the one value was written over the whole grid's shape,
+# every other cell 0, "ok" at 0 s)
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 8\nbatch = 64\n[output]\nstorage = summary\nreduce = model, dataset, system, strategy, gpus, batch\n' \
+  "every axis is reduced: keep at least one"
 sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' \
   "cli_sweep.ini:5: gpus '8..4 *2': the range ends below its start"
 sweep_refuses "${base}variant = paradyse\n" "cli_sweep.ini:7: variant 'paradyse': expected paradl or paradise"
