@@ -44,7 +44,8 @@ def plot(lines, fixed, root, limit):
         label = s if np.isfinite(values).any() else f"{s} (nothing fits)"
         ax.plot(gpus, values, label=label, **styles[s])
     gpu_axis(ax, next(iter(lines.values()))[0])
-    if limit == "largest_batch":
+    # a log axis needs a positive value: with nothing fitting anywhere it stays linear
+    if limit == "largest_batch" and any(np.isfinite(v).any() for _, v in lines.values()):
         ax.set_yscale("log", base=2)
     ax.set_ylabel(LIMITS[limit][1])
     ax.grid(True, alpha=0.3)

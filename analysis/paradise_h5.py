@@ -41,7 +41,7 @@ class InputError(Exception):
 def _cause(error):
     """The first line of an h5py/h5netcdf error message, without the trailing full stop."""
     lines = str(error).strip().splitlines() or [type(error).__name__]
-    return lines[0].strip().rstrip(".")
+    return lines[0].strip().strip("'").rstrip(".")  # a KeyError's text comes quoted
 
 
 def open_sweep(path, group=None):
@@ -67,7 +67,8 @@ def open_sweep(path, group=None):
                                  "run, or finish this one with paradise sweep --resume")
             if group is not None and group not in f:
                 raise InputError(f"{path}: no group '{group}'")
-    except OSError as e:  # HDF5 cannot open it: truncated, damaged superblock
+    except (OSError, KeyError) as e:  # HDF5 cannot open it: truncated, damaged superblock or
+        # object header (a copy cut short: "bad object header version number")
         raise InputError(f"{path}: cannot read the HDF5 file ({_cause(e)})") from None
     try:
         return xr.open_dataset(path, engine="h5netcdf", group=group)
@@ -83,22 +84,23 @@ def reading(path):
     chunk fails there, not in open_sweep; h5py's OSError becomes an InputError naming path."""
     try:
         yield
-    except OSError as e:  # e.g. "Can't read data (inflate() failed)"
+    except (OSError, KeyError) as e:  # e.g. "Can't read data (inflate() failed)"
         raise InputError(f"{path}: cannot read the HDF5 file's data ({_cause(e)}); "
                          "the file is damaged") from None
 
 
-def storage(ds):
-    """The file's storage kind: full, maps or summary."""
-    return str(ds.attrs.get("storage", "?"))
+def storage(ds, root=None):
+    """The file's storage kind: full, maps or summary (a root attribute: give the root
+    dataset when ds is a group's)."""
+    return str((root if root is not None else ds).attrs.get("storage", "?"))
 
 
-def require(ds, names, path, why, where=""):
-    """InputError unless every variable in names is in ds."""
+def require(ds, names, path, why, where="", root=None):
+    """InputError unless every variable in names is in ds (a group's: give its root)."""
     for name in names:
         if name not in ds.variables:
-            raise InputError(f"{path}: no variable '{where}{name}' (storage = {storage(ds)}); "
-                             f"{why}")
+            raise InputError(f"{path}: no variable '{where}{name}' "
+                             f"(storage = {storage(ds, root)}); {why}")
 
 
 def map_variable(ds, kind, path, why):

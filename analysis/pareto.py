@@ -76,7 +76,7 @@ def series(path, filters, x="gpus", source="auto"):
     else:
         axes = h5.select(h5.axes_of(root), filters, path)
         table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
-        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/")
+        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/", root)
         lines_of = lambda panel: from_table(table, panel)  # noqa: E731
     out = []
     for panel in h5.panels(axes, FACETS):

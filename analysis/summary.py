@@ -89,7 +89,7 @@ def best(path, filters, top):
         pareto = h5.open_sweep(path, "pareto")
         _require_front_axes(pareto, axes, filters, path)
         table = h5.select_rows(pareto, filters, path, root)
-        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/")
+        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/", root)
         source = "pareto group (Pareto-optimal points only)"
         rows_of = lambda panel: _rows_from_table(table, panel, top)  # noqa: E731
     rows = []

@@ -331,6 +331,26 @@ class MemoryLimitPlot(PlotFileChecks):
         self.assertLess(data_line[0], data_line[1])
 
 
+    def test_largest_batch_with_nothing_fitting_draws_gaps_on_a_linear_axis(self):
+        # CosmoFlow at 1024^3 on a 16 GB V100: no batch fits (the log axis raised ValueError)
+        ini, h5f = os.path.join(WORK, "nofit.ini"), os.path.join(WORK, "nofit.h5")
+        with open(ini, "w", encoding="utf-8") as f:
+            f.write("[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nresolution = 1024\n"
+                    "system = abci\nstrategy = data\ngpus = 1, 2\nbatch = 4\n"
+                    "[output]\nstorage = maps\n[memlimit]\nbatch = 1..64\n")
+        subprocess.run([PARADISE, "sweep", ini, "-o", h5f, "--quiet"], check=True,
+                       stdout=subprocess.DEVNULL)
+        with h5py.File(h5f) as f:
+            self.assertEqual(list(f["memlimit/largest_batch"][...].ravel()), [0, 0])
+        png, data = os.path.join(WORK, "nofit.png"), os.path.join(WORK, "nofit.json")
+        r = run("memory_limit.py", h5f, "--limit", "largest_batch", "-o", png, "--data", data)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(data, encoding="utf-8") as f:
+            (ax,) = json.load(f)["axes"]
+        self.assertEqual([(l["label"], l["y"]) for l in ax["lines"]],
+                         [("data (nothing fits)", [None, None])])
+
+
 class BreakdownBars(PlotFileChecks):
     def test_bars_stack_communication_on_compute_for_feasible_configurations_only(self):
         png, data = plot("breakdown.py", "full", "breakdown", "--model", "vgg16",
@@ -627,6 +647,18 @@ class BadInput(unittest.TestCase):
                 self.assert_refused(script, [path, "--device-memory-gb", "40"]
                                     if script == "memory_map.py" else [path],
                                     path, "inflate() failed", "damaged")
+
+    def test_damaged_object_header_is_named_not_a_traceback(self):
+        # a copy cut short (a run killed during paradise sweep's canonical copy) or a damaged
+        # root group: h5py raises KeyError, which escaped as a traceback
+        path = copy_of("full", "header.h5")
+        with h5py.File(path) as f:
+            addr = h5py.h5o.get_info(f["/"].id).addr
+        with open(path, "r+b") as f:
+            f.seek(addr)
+            f.write(b"\xff" * 8)  # no object header version
+        self.assert_refused("summary.py", [path], path, "cannot read the HDF5 file",
+                            "bad object header version number")
 
     def test_text_file_is_not_taken_for_a_sweep(self):
         ini = os.path.join(HERE, "full.ini")
