@@ -61,6 +61,16 @@ def summary_file(reduce):
     return FILES[name]
 
 
+def sweep_of(name, text):
+    """A sweep file of `text` written and run in the scratch directory; its HDF5 path."""
+    ini, path = os.path.join(WORK, name + ".ini"), os.path.join(WORK, name + ".h5")
+    with open(ini, "w", encoding="utf-8") as f:
+        f.write(text)
+    subprocess.run([PARADISE, "sweep", ini, "-o", path, "--quiet"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return path
+
+
 def copy_of(sweep, name):
     """A scratch copy of a sweep file, to damage."""
     out = os.path.join(WORK, name)
@@ -330,16 +340,11 @@ class MemoryLimitPlot(PlotFileChecks):
         data_line = by_label(ax["lines"], "data")["y"]
         self.assertLess(data_line[0], data_line[1])
 
-
     def test_largest_batch_with_nothing_fitting_draws_gaps_on_a_linear_axis(self):
         # CosmoFlow at 1024^3 on a 16 GB V100: no batch fits (the log axis raised ValueError)
-        ini, h5f = os.path.join(WORK, "nofit.ini"), os.path.join(WORK, "nofit.h5")
-        with open(ini, "w", encoding="utf-8") as f:
-            f.write("[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nresolution = 1024\n"
-                    "system = abci\nstrategy = data\ngpus = 1, 2\nbatch = 4\n"
-                    "[output]\nstorage = maps\n[memlimit]\nbatch = 1..64\n")
-        subprocess.run([PARADISE, "sweep", ini, "-o", h5f, "--quiet"], check=True,
-                       stdout=subprocess.DEVNULL)
+        h5f = sweep_of("nofit", "[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\n"
+                       "resolution = 1024\nsystem = abci\nstrategy = data\ngpus = 1, 2\n"
+                       "batch = 4\n[output]\nstorage = maps\n[memlimit]\nbatch = 1..64\n")
         with h5py.File(h5f) as f:
             self.assertEqual(list(f["memlimit/largest_batch"][...].ravel()), [0, 0])
         png, data = os.path.join(WORK, "nofit.png"), os.path.join(WORK, "nofit.json")
@@ -383,17 +388,13 @@ class BreakdownBars(PlotFileChecks):
     def test_the_epoch_tick_lies_inside_the_bar_when_the_exchange_overlaps(self):
         # the paradise variant overlaps the gradient allreduce with the backward pass
         # (cost-model-notes §3): epoch < compute + communication, and the tick shows it
-        ini, path = os.path.join(WORK, "overlap.ini"), os.path.join(WORK, "overlap.h5")
-        with open(ini, "w", encoding="utf-8") as f:
-            f.write("[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
-                    "strategy = data, data+filter\ngpus = 8..64 *2\nbatch = 512\n"
-                    "variant = paradise\n[output]\nstorage = full\n")
-        subprocess.run([PARADISE, "sweep", ini, "-o", path, "--quiet"], check=True,
-                       stdout=subprocess.DEVNULL)
-        FILES["overlap"] = path
+        FILES["overlap"] = sweep_of(
+            "overlap", "[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
+            "strategy = data, data+filter\ngpus = 8..64 *2\nbatch = 512\n"
+            "variant = paradise\n[output]\nstorage = full\n")
         _, data = plot("breakdown.py", "overlap", "breakdown-overlap")
         (ax,) = data["axes"]
-        with h5py.File(path) as f:
+        with h5py.File(FILES["overlap"]) as f:
             epoch, compute = f["epoch_time_s"][0, 0, 0, :, :, 0], f["compute_time_s"][0, 0, 0, :, :, 0]
             comm, status = f["communication_time_s"][0, 0, 0, :, :, 0], f["status"][0, 0, 0, :, :, 0]
             for k, s in enumerate(axis_labels(f, "strategy")):
