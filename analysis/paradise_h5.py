@@ -44,6 +44,11 @@ def _cause(error):
     return lines[0].strip().strip("'").rstrip(".")  # a KeyError's text comes quoted
 
 
+def _from_hdf5(error):
+    """Whether a KeyError is h5py's report of an HDF5 failure ("Unable to open object ...")."""
+    return "Unable to" in str(error)
+
+
 def open_sweep(path, group=None):
     """The root (or a group) of a sweep file as an xarray Dataset; InputError if unreadable.
 
@@ -69,6 +74,8 @@ def open_sweep(path, group=None):
                 raise InputError(f"{path}: no group '{group}'")
     except (OSError, KeyError) as e:  # HDF5 cannot open it: truncated, damaged superblock or
         # object header (a copy cut short: "bad object header version number")
+        if isinstance(e, KeyError) and not _from_hdf5(e):
+            raise
         raise InputError(f"{path}: cannot read the HDF5 file ({_cause(e)})") from None
     try:
         return xr.open_dataset(path, engine="h5netcdf", group=group)
@@ -85,6 +92,8 @@ def reading(path):
     try:
         yield
     except (OSError, KeyError) as e:  # e.g. "Can't read data (inflate() failed)"
+        if isinstance(e, KeyError) and not _from_hdf5(e):
+            raise  # a script's own lookup, not the file
         raise InputError(f"{path}: cannot read the HDF5 file's data ({_cause(e)}); "
                          "the file is damaged") from None
 

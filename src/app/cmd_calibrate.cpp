@@ -271,7 +271,8 @@ int run_calibrate(const Args& args) {
   if ((!nccl.empty() || !osu.empty()) && output.empty())
     throw InputError("-o OUT.system is required with --nccl or --osu");
   if (!profile.empty() && model.empty()) throw InputError("--profile needs --model");
-  if (!profile.empty() && layers_out.empty()) {  // the default, before the checks below
+  const bool default_layers_out = !profile.empty() && layers_out.empty();
+  if (default_layers_out) {  // the default, before the checks below
     std::string stem = model.substr(model.find_last_of('/') + 1);
     stem = stem.substr(0, stem.find('.'));
     layers_out = stem + "-layer-times.csv";
@@ -305,8 +306,12 @@ int run_calibrate(const Args& args) {
     for (const auto& [in_option, in_path] : inputs) {
       std::error_code ec;
       if (out_path == in_path || std::filesystem::equivalent(out_path, in_path, ec))
-        throw InputError(out_option + " '" + out_path + "' and " + in_option + " '" + in_path +
-                         "': the same file (the output would replace the input)");
+        throw InputError(
+            out_option + " '" + out_path + "' and " + in_option + " '" + in_path +
+            "': the same file (the output would replace the input)" +
+            (out_option == "--layer-times-out" && default_layers_out
+                 ? "; that is the default --layer-times-out, MODEL-layer-times.csv: give another"
+                 : ""));
     }
   }
   std::string comment = "calibrated from system '" + s.name + "' by paradise calibrate";
@@ -378,7 +383,11 @@ int run_calibrate(const Args& args) {
       std::istringstream back(text.str());
       system::parse_system_file(back, output);
     } catch (const InputError& e) {
-      throw InputError(std::string("the calibrated system would not read back: ") + e.what() +
+      // nothing of a refused calibration stays: the layer times written before go too
+      const bool removed = !profile.empty() && std::remove(layers_out.c_str()) == 0;
+      throw InputError(std::string("the calibrated system file would not read back (") + e.what() +
+                       ": a line of the file it would write)" +
+                       (removed ? "; " + layers_out + " removed" : std::string()) +
                        " (were the measurements taken on this system's GPUs and network?)");
     }
     std::ofstream out(output);

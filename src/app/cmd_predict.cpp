@@ -319,7 +319,7 @@ int run_predict(const Args& args) {
   const strategy::Workload w = strategy::make_workload(spec);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + spec.layer_times + "' and --precision " + precision +
-                     ": " + why);
+                     ": " + why + " (predict at the measured precision, or profile at this one)");
   const strategy::Prediction p = strategy::predict(w, c);
   if (format == "json") {
     print_json(p, c, w);

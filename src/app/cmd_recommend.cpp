@@ -362,7 +362,10 @@ int run_recommend(const Args& args) {
   const strategy::Workload w = strategy::make_workload(spec);
   // recommend ranks fp32 configurations
   if (const auto why = strategy::precision_mismatch(w, strategy::Precision::Fp32); !why.empty())
-    throw InputError("--layer-times '" + spec.layer_times + "': " + why);
+    throw InputError("--layer-times '" + spec.layer_times + "': " + why +
+                     " (recommend ranks fp32 configurations: profile in fp32, or use predict "
+                     "--precision " +
+                     w.measured_precision + ")");
   const strategy::LayerSums sums = strategy::sum_layers(w);
   const double usable = w.system.gpu.memory_bytes * (1 - w.system.memory_margin_fraction);
   std::vector<Eval> evals;

@@ -1,6 +1,7 @@
 #include "paradise/strategy/workload.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 #include <tuple>
@@ -203,7 +204,13 @@ std::vector<LayerTime> read_layer_times(const std::string& path) {
     l.backward_s = per_sample("backward_s");
     l.batch = parse_int(cell("batch"), o, "column batch");
     if (l.batch < 1) fail_input(o, "column batch", cell("batch"), "must be >= 1");
+    // empty (unknown: used at any precision) or a name predict knows, in lower case
     l.precision = cell("precision");
+    std::transform(l.precision.begin(), l.precision.end(), l.precision.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (!l.precision.empty() && !precision_from_name(l.precision))
+      fail_input(o, "column precision", cell("precision"),
+                 "expected fp32, tf32, mixed, fp16 or bf16 (or empty: not known)");
     if (!cell("peak_memory_bytes").empty()) l.peak_memory_bytes = seconds("peak_memory_bytes");
     out.push_back(std::move(l));
   }
@@ -277,8 +284,7 @@ std::string precision_mismatch(const Workload& w, Precision p) {
   const auto measured = precision_from_name(w.measured_precision);
   if (measured && *measured == p) return "";
   return "the layer times were measured in " + w.measured_precision + ", not " +
-         std::string(precision_name(p)) +
-         ": measure at that precision, or predict at the measured one";
+         std::string(precision_name(p));
 }
 
 std::string own_input_dataset(const std::string& model) {

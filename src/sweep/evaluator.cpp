@@ -34,7 +34,9 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
     // a sweep's configurations are fp32 (Config's default)
     const auto why =
         strategy::precision_mismatch(strategy::make_workload(w), strategy::Config{}.precision);
-    if (!why.empty()) throw InputError(path + ": " + why);
+    if (!why.empty())
+      throw InputError(path + ": " + why +
+                       " (sweeps model fp32: profile in fp32, or use predict --precision)");
   } catch (const InputError& e) {
     throw InputError("layer_times " + key + ": " + e.what());
   }

@@ -55,7 +55,7 @@ System with_inter_node(System s, double bandwidth_Bps, double latency_s) {
       if (l.span_gpus <= s.gpus_per_node) continue;
       if (bandwidth_Bps > 0) {
         l.bandwidth_Bps = bandwidth_Bps;
-        l.node_bandwidth = false;  // the value given is one GPU's (adapter's), not a node's
+        l.node_bandwidth = false;  // the value given is one adapter's (NIC's), not a node's
       }
       if (latency_s > 0) l.latency_s = latency_s;
     }

@@ -206,7 +206,7 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
                      run.system + "' (bytes, not MB?)");
     if (const auto why = strategy::precision_mismatch(it->second, run.precision_kind); !why.empty())
       fail_input({run.file, run.line}, "column precision", run.precision,
-                 "its layer_times file: " + why);
+                 "its layer_times file: " + why + " (give the run's measured layer times)");
     strategy::Config c;
     c.kind = run.kind;
     c.gpus = run.gpus;

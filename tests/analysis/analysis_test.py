@@ -661,6 +661,15 @@ class BadInput(unittest.TestCase):
         self.assert_refused("summary.py", [path], path, "cannot read the HDF5 file",
                             "bad object header version number")
 
+    def test_a_pareto_group_without_epoch_times_names_the_files_storage(self):
+        # maps without epoch times, fronts over gpu_hours and memory: the message named the
+        # storage of the pareto group (none: "storage = ?"), not the file's
+        path = sweep_of("hours", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                        "system = abci\nstrategy = data\ngpus = 8, 16\nbatch = 256\n"
+                        "[output]\nstorage = maps\n[pareto]\nobjectives = gpu_hours, memory\n")
+        self.assert_refused("summary.py", [path], path, "no variable 'pareto/epoch_time_s'",
+                            "(storage = maps)")
+
     def test_text_file_is_not_taken_for_a_sweep(self):
         ini = os.path.join(HERE, "full.ini")
         self.assert_refused("summary.py", [ini], ini, "not an HDF5 file")

@@ -130,6 +130,16 @@ printf '[sweep]\nmodel = %s\ndataset = cifar10\nsystem = abci\nstrategy = data\n
   "$tmp/tiny.model" "$tmp/tiny.model" "$tmp/mixed-layers.csv" >"$tmp/mixed.ini"
 expect_rc 2 "mixed layer times in a sweep" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
 grep -qF "the layer times were measured in mixed, not fp32" "$tmp/err" && ok || bad "sweep precision mismatch: $(cat "$tmp/err")"
+# the precision column: any case (FP32), an alias (fp16 is mixed), or refused at its line
+# with the names it takes (amp was compared as an unknown precision and always refused)
+sed 's/,fp32,/,FP32,/' "$tmp/tiny-layers.csv" >"$tmp/upper-layers.csv"
+expect_rc 0 "FP32 layer times" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
+  --system abci --strategy data --gpus 1 --batch 16 --layer-times "$tmp/upper-layers.csv"
+sed 's/,fp32,/,amp,/' "$tmp/tiny-layers.csv" >"$tmp/amp-layers.csv"
+expect_rc 2 "amp layer times" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
+  --system abci --strategy data --gpus 1 --batch 16 --layer-times "$tmp/amp-layers.csv" --precision mixed
+grep -qF "amp-layers.csv:3: column precision 'amp': expected fp32, tf32, mixed, fp16 or bf16" "$tmp/err" && ok ||
+  bad "amp layer times: $(cat "$tmp/err")"
 
 # bad input
 bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `calibrate`
@@ -193,9 +203,12 @@ with open(f"{sys.argv[1]}/osu_slow.out", "w") as f:
         f.write(f"{n:<10d}{(12e-6 + n / 100) * 1e6:18.4f}\n")
         n = 1 if n == 0 else 2 * n
 PY
-bad_input "the calibrated system would not read back: $tmp/slow.system:" -- --system dgx-a100 \
-  --osu "$tmp/osu_slow.out:leaf" -o "$tmp/slow.system"
-grep -qF "bandwidth_GBps '" "$tmp/err" && [ ! -e "$tmp/slow.system" ] && ok || bad "slow fit: $(cat "$tmp/err")"
+# (with a profile too: the layer times it wrote go with the refusal)
+bad_input "the calibrated system file would not read back ($tmp/slow.system:" -- --system dgx-a100 \
+  --osu "$tmp/osu_slow.out:leaf" -o "$tmp/slow.system" \
+  --profile "$tmp/profile.csv" --model "$tmp/tiny.model" --layer-times-out "$tmp/slow-layers.csv"
+grep -qF "bandwidth_GBps '" "$tmp/err" && grep -qF "$tmp/slow-layers.csv removed" "$tmp/err" &&
+  [ ! -e "$tmp/slow.system" ] && [ ! -e "$tmp/slow-layers.csv" ] && ok || bad "slow fit: $(cat "$tmp/err")"
 bad_input "has no level 'fabric'; its levels: nvlink, leaf, spine" -- --system dgx-a100 \
   --nccl "$tmp/all_reduce_perf.out:fabric" -o "$tmp/x.system"
 bad_input "expected FILE:LEVEL[:GPUS]" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out" -o "$tmp/x.system"

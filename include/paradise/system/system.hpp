@@ -67,8 +67,9 @@ struct System {
 };
 
 /// `s` with every level above one node (span > gpus_per_node, direct and host-staged) at
-/// the given per-GPU bandwidth (one adapter's: a calibrated node_bandwidth is dropped) and
-/// latency; 0 keeps a value. For network co-design sweeps.
+/// the given bandwidth of one adapter (NIC; per GPU where each GPU has its own: a
+/// calibrated node_bandwidth is dropped) and latency; 0 keeps a value. For network
+/// co-design sweeps.
 System with_inter_node(System s, double bandwidth_Bps, double latency_s);
 /// The bytes a system holds beyond sizeof(System) (names, levels): what a sweep keeps per
 /// network variant.
