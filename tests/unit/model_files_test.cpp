@@ -164,38 +164,38 @@ TEST(ParadlNet, ReshapingAFixedModelIsRefused) {
   EXPECT_THROW(src.stats(Shape::image(3, 300, 300)), InputError);
 }
 
-TEST(ParadlNet, MalformedLineNamesTheLine) {
-  std::istringstream in("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3\n");
+// The InputError parse_paradl_net raises for `text` as file `name`, or "no error".
+std::string net_error(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
   try {
-    parse_paradl_net(in, "bad.net");
-    FAIL() << "no exception";
+    parse_paradl_net(in, name);
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).substr(0, 12), "bad.net:4: l");
+    return e.what();
   }
+  return "no error";
+}
+
+TEST(ParadlNet, MalformedLineNamesTheLine) {
+  EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3\n", "bad.net")
+                .substr(0, 12),
+            "bad.net:4: l");
 }
 
 // a layer's measured seconds per sample past 10^6 (1e308 gave an epoch of inf, status ok)
 TEST(ParadlNet, ImplausibleMeasuredTimeNamesTheLine) {
-  std::istringstream in("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x6x6|1e308\n");
-  try {
-    parse_paradl_net(in, "slow.net");
-    FAIL() << "no exception";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "slow.net:4: t '1e308': more than 10^6 s per sample: not a measured time");
-  }
+  EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x6x6|1e308\n",
+                      "slow.net"),
+            "slow.net:4: t '1e308': more than 10^6 s per sample: not a measured time");
 }
 
 TEST(ParadlNet, OversizedTensorNamesTheLine) {
   // 4 x 2^20 x 2^20 x 2^20 = 2^62 elements: beyond 2^48, and its MACs would wrap 64 bits
-  std::istringstream in(
-      "Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x1048576x1048576x1048576\n");
-  try {
-    parse_paradl_net(in, "bad.net");
-    FAIL() << "no exception";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).substr(0, 41), "bad.net:4: y '4x1048576x1048576x1048576':");
-  }
+  EXPECT_EQ(
+      net_error(
+          "Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x1048576x1048576x1048576\n",
+          "bad.net")
+          .substr(0, 41),
+      "bad.net:4: y '4x1048576x1048576x1048576':");
 }
 
 TEST(LayerConfig, ResnetFilterConfigMarksConvolutions) {
