@@ -42,6 +42,8 @@ int run_memlimit(const Args& args) {
       "sides", po::value(&sides), "sides for which to find the fewest GPUs, e.g. 256,512,1024")(
       "gpu-counts", po::value(&gpu_counts), "GPU counts tried for --sides (list or range)");
   std::string spatial_split = "w";
+  TrainingOptions training;
+  add_training_options(desc, training);
   add_spatial_split_option(desc, spatial_split);
   po::variables_map vm;
   if (!parse_options(args, desc, vm, "Finds memory limits by search.")) return 0;
@@ -51,6 +53,7 @@ int run_memlimit(const Args& args) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   c.variant = *v;
+  apply_training_options(vm, training, c);
   if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
   if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
   // options of a search not asked for: refused, not ignored without a word
@@ -128,6 +131,7 @@ int run_memlimit(const Args& args) {
                                      : why(w, c, std::max<std::int64_t>(1, batch_step));
   std::cout << spec.model << " on " << spec.dataset << " (" << w.model.input.str() << "), "
             << spec.system << ", " << kind << " on " << c.gpus << " GPUs\n"
+            << "  training: " << strategy::training_summary(c) << "\n"
             << "  largest feasible global batch: "
             << (b.value > 0 ? with_commas(b.value) : "none (" + none_batch + ")") << " ("
             << b.evaluations << " evaluations)\n";

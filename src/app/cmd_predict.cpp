@@ -37,6 +37,7 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
   j.key("gpus").value(c.gpus);
   j.key("batch").value(c.batch);
   j.key("variant").value(strategy::variant_name(c.variant));
+  write_training_json(j, c);
   j.key("status").value(strategy::status_name(p.status));
   j.key("reason").value(p.reason);
   j.key("limiting_factor").value(strategy::limit_name(p.limit));
@@ -68,7 +69,8 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
 // One header line and one row: the scalar results, then one column per part.
 void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
   std::string header =
-      "strategy,gpus,batch,variant,status,reason,limiting_factor,iterations_per_epoch,iteration_"
+      "strategy,gpus,batch,variant,precision,optimizer,zero_stage,recompute,status,reason,limiting_"
+      "factor,iterations_per_epoch,iteration_"
       "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
       "gpu_bytes";
   std::ostringstream row;
@@ -81,12 +83,17 @@ void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
     return f.str();
   };
   row << strategy::kind_name(c.kind) << ',' << c.gpus << ',' << c.batch << ','
-      << strategy::variant_name(c.variant) << ',' << strategy::status_name(p.status) << ','
-      << csv_field(p.reason) << ',' << strategy::limit_name(p.limit) << ','
-      << p.iterations_per_epoch << ',' << figure(p.iteration_time_s) << ','
-      << figure(p.epoch_time_s) << ',' << figure(p.epoch_compute_s) << ','
-      << figure(p.epoch_communication_s) << ',' << figure(p.epoch_overlapped_s) << ','
-      << figure(p.memory_per_gpu_bytes);
+      << strategy::variant_name(c.variant) << ',' << strategy::precision_name(c.precision) << ',';
+  if (c.variant == strategy::Variant::Paradise)  // ParaDL has none of these policies: empty
+    row << strategy::optimizer_name(c.policies.optimizer) << ',' << c.policies.zero_stage << ','
+        << (c.policies.recompute_activations ? "true" : "false");
+  else
+    row << ",,";
+  row << ',' << strategy::status_name(p.status) << ',' << csv_field(p.reason) << ','
+      << strategy::limit_name(p.limit) << ',' << p.iterations_per_epoch << ','
+      << figure(p.iteration_time_s) << ',' << figure(p.epoch_time_s) << ','
+      << figure(p.epoch_compute_s) << ',' << figure(p.epoch_communication_s) << ','
+      << figure(p.epoch_overlapped_s) << ',' << figure(p.memory_per_gpu_bytes);
   for (const auto& part : p.communication) {
     header += ',' + csv_field("comm:" + std::string(part.name));
     row << ',' << part.epoch_s;
@@ -108,6 +115,7 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
             << "  strategy  " << strategy::kind_name(c.kind) << " on " << c.gpus
             << " GPUs, global batch " << c.batch << " (" << with_commas(p.iterations_per_epoch)
             << " iterations per epoch)\n"
+            << "  training  " << strategy::training_summary(c) << "\n"
             << "  compute   " << strategy::compute_source(w, c) << "\n";
   if (p.split_layer >= 0) {
     // a split that stops before the last convolution: the default layer config's fallback
@@ -169,11 +177,9 @@ int run_predict(const Args& args) {
       "[options]");
   strategy::WorkloadSpec spec;
   std::string spatial_split = "w";
-  std::string kind = "data", variant = "paradise", format = "table", precision = "fp32",
-              allreduce = "ring", optimizer = "momentum";
+  std::string kind = "data", variant = "paradise", format = "table", allreduce = "ring";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
-       keep_gradients = false, leader_reduce = false, allreduce_sums = false, recompute = false,
-       marked_only = false;
+       keep_gradients = false, leader_reduce = false, allreduce_sums = false, marked_only = false;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
@@ -187,8 +193,6 @@ int run_predict(const Args& args) {
       "batch", po::value(&c.batch)->required(), "global mini-batch B")(
       "variant", po::value(&variant),
       "paradise (default: the extended model) or paradl (ParaDL's)")(
-      "optimizer", po::value(&optimizer), "paradise: sgd, momentum (default) or adam")(
-      "zero", po::value(&c.policies.zero_stage), "paradise: ZeRO stage 0-3 (sharded state)")(
       "no-roofline", po::bool_switch(&no_roofline), "paradise: ParaDL's compute (t_l / p)")(
       "no-overlap", po::bool_switch(&no_overlap), "paradise: blocking gradient allreduce")(
       "no-algorithm-choice", po::bool_switch(&no_choice),
@@ -201,8 +205,6 @@ int run_predict(const Args& args) {
       "daso-blocking-epochs", po::value(&c.policies.daso_blocking_epochs),
       "daso: warm-up + cool-down epochs that synchronise every batch (default 8; 0: the "
       "steady state alone)")(
-      "recompute", po::bool_switch(&recompute),
-      "paradise: activation recomputation (checkpoints of sqrt(L) segments)")(
       "allreduce-partial-sums", po::bool_switch(&allreduce_sums),
       "paradise: filter/channel partial sums by allreduce (ParaDL), not reduce-scatter")(
       "keep-activation-gradients", po::bool_switch(&keep_gradients),
@@ -214,17 +216,16 @@ int run_predict(const Args& args) {
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
       "layer-times", po::value(&spec.layer_times),
       "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
-      "precision", po::value(&precision),
-      "fp32 (default), tf32 or mixed (fp16/bf16 with fp32 master weights; paradise only)")(
       "p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
       "segments", po::value(&c.segments), "pipeline: micro-batches S")(
-
       "allreduce", po::value(&allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
       "double-binary-tree (with the paradise variant: instead of NCCL's choice)")(
       "fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
       "fix ParaDL's code quirks (cost-model-notes §1.9)")("format", po::value(&format),
                                                           "table, json or csv");
+  TrainingOptions training;
+  add_training_options(desc, training);
   add_spatial_split_option(desc, spatial_split);
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
@@ -236,31 +237,20 @@ int run_predict(const Args& args) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   c.variant = *v;
-  const auto prec = strategy::precision_from_name(precision);
-  if (!prec)
-    throw InputError("--precision '" + precision +
-                     "': expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
-  if (*prec != strategy::Precision::Fp32 && c.variant == strategy::Variant::Paradl)
-    throw InputError("--precision '" + precision + "': the paradl variant models fp32 only");
-  c.precision = *prec;
+  apply_training_options(vm, training, c);
   // the policies are the paradise variant's: the paradl variant reproduces ParaDL, which has
   // none of them, and would ignore them without a word
   if (c.variant == strategy::Variant::Paradl) {
     for (const char* policy :
-         {"optimizer", "zero", "no-roofline", "no-overlap", "no-algorithm-choice", "gpipe",
-          "leader-reduce", "daso-epochs", "daso-blocking-epochs", "recompute",
-          "allreduce-partial-sums", "keep-activation-gradients", "split-marked-layers-only"}) {
+         {"no-roofline", "no-overlap", "no-algorithm-choice", "gpipe", "leader-reduce",
+          "daso-epochs", "daso-blocking-epochs", "allreduce-partial-sums",
+          "keep-activation-gradients", "split-marked-layers-only"}) {
       if (vm.count(policy) && !vm[policy].defaulted())
         throw InputError(std::string("--") + policy +
                          ": a policy of the paradise variant; the paradl variant reproduces "
                          "ParaDL, which has none (drop it, or --variant paradise)");
     }
   }
-  const auto opt = strategy::optimizer_from_name(optimizer);
-  if (!opt) throw InputError("--optimizer '" + optimizer + "': expected sgd, momentum or adam");
-  c.policies.optimizer = *opt;
-  if (c.policies.zero_stage < 0 || c.policies.zero_stage > 3)
-    throw InputError("--zero '" + std::to_string(c.policies.zero_stage) + "': expected 0 to 3");
   const auto& pol = c.policies;
   // whole epochs, and finite: inf / inf made every DASO figure nan with status ok
   const auto whole = [](double e) { return e >= 0 && e <= 1e6 && std::floor(e) == e; };
@@ -282,7 +272,6 @@ int run_predict(const Args& args) {
   c.policies.split_whole_prefix = !marked_only;
   c.policies.leader_reduce = leader_reduce;
   c.policies.reduce_scatter_partial_sums = !allreduce_sums;
-  c.policies.recompute_activations = recompute;
   if (format != "table" && format != "json" && format != "csv")
     throw InputError("--format '" + format + "': expected table, json or csv");
   const auto algorithm = cost::algorithm_from_name(allreduce);
@@ -318,8 +307,9 @@ int run_predict(const Args& args) {
         "variant does not have (use it with --variant paradl)");
   const strategy::Workload w = strategy::make_workload(spec);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
-    throw InputError("--layer-times '" + spec.layer_times + "' and --precision " + precision +
-                     ": " + why + " (predict at the measured precision, or profile at this one)");
+    throw InputError("--layer-times '" + spec.layer_times + "' and --precision " +
+                     training.precision + ": " + why +
+                     " (predict at the measured precision, or profile at this one)");
   const strategy::Prediction p = strategy::predict(w, c);
   if (format == "json") {
     print_json(p, c, w);

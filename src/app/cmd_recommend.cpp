@@ -273,7 +273,6 @@ int run_recommend(const Args& args) {
   std::string objective_text = "time", variant_text = "paradise", format = "table", range,
               strategies;
   std::int64_t max_gpus = 0, batch = 0, top = 10;
-  bool recompute = false;
   desc.add_options()("model", po::value(&spec.model)->required(),
                      "zoo name, *.model file or ParaDL .net file")(
       "dataset", po::value(&spec.dataset),
@@ -294,10 +293,10 @@ int run_recommend(const Args& args) {
       "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
       "layer-times", po::value(&spec.layer_times),
       "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
-      "recompute", po::bool_switch(&recompute),
-      "paradise: every configuration with activation recomputation")("format", po::value(&format),
-                                                                     "table or json");
+      "format", po::value(&format), "table or json");
   std::string spatial_split = "w";
+  TrainingOptions training;
+  add_training_options(desc, training);
   add_spatial_split_option(desc, spatial_split);
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
@@ -310,6 +309,9 @@ int run_recommend(const Args& args) {
                      "': expected time, gpu-hours or memory-headroom");
   const auto variant = strategy::variant_from_name(variant_text);
   if (!variant) throw InputError("--variant '" + variant_text + "': expected paradl or paradise");
+  strategy::Config c;  // every configuration's settings but strategy, GPUs and batch
+  c.variant = *variant;
+  apply_training_options(vm, training, c);
   if (format != "table" && format != "json")
     throw InputError("--format '" + format + "': expected table or json");
   if (max_gpus < 1) throw InputError("--max-gpus '" + std::to_string(max_gpus) + "': must be >= 1");
@@ -360,20 +362,15 @@ int run_recommend(const Args& args) {
   }
   // Every configuration, from one workload and its layer sums.
   const strategy::Workload w = strategy::make_workload(spec);
-  // recommend ranks fp32 configurations
-  if (const auto why = strategy::precision_mismatch(w, strategy::Precision::Fp32); !why.empty())
-    throw InputError("--layer-times '" + spec.layer_times + "': " + why +
-                     " (recommend ranks fp32 configurations: profile in fp32, or use predict "
-                     "--precision " +
-                     w.measured_precision + ")");
+  if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
+    throw InputError("--layer-times '" + spec.layer_times + "' and --precision " +
+                     training.precision + ": " + why +
+                     " (recommend at the measured precision, or profile at this one)");
   const strategy::LayerSums sums = strategy::sum_layers(w);
   const double usable = w.system.gpu.memory_bytes * (1 - w.system.memory_margin_fraction);
   std::vector<Eval> evals;
   evals.reserve(kinds.size() * counts.size() * batches.size());
   strategy::Prediction p;
-  strategy::Config c;
-  c.variant = *variant;
-  c.policies.recompute_activations = recompute;
   c.spatial_all_dims = all_dims;
   for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
     for (std::int64_t g : counts) {
@@ -438,6 +435,7 @@ int run_recommend(const Args& args) {
     j.key("dataset").value(dataset);
     j.key("system").value(w.system.name);
     j.key("variant").value(strategy::variant_name(*variant));
+    write_training_json(j, c);
     j.key("objective").value(objective_name(*objective));
     j.key("evaluated").value(static_cast<std::int64_t>(evals.size()));
     j.key("feasible").value(static_cast<std::int64_t>(feasible));
@@ -481,7 +479,8 @@ int run_recommend(const Args& args) {
             << (*objective == Objective::Time       ? " (epoch time, shortest first)"
                 : *objective == Objective::GpuHours ? " (epoch time x GPUs, fewest first)"
                                                     : " (free device memory, most first)")
-            << "\n  compute    " << strategy::compute_source(w, c) << "\n\n";
+            << "\n  training   " << strategy::training_summary(c) << "\n  compute    "
+            << strategy::compute_source(w, c) << "\n\n";
   if (ranked.empty()) {
     std::cout << "no feasible configuration\n\n";
   } else {

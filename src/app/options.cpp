@@ -34,6 +34,55 @@ bool parse_options(const Args& args, boost::program_options::options_description
   return true;
 }
 
+void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t) {
+  namespace po = boost::program_options;
+  desc.add_options()("precision", po::value(&t.precision),
+                     "paradise: fp32 (default), tf32 or mixed (fp16/bf16 with fp32 master "
+                     "weights)")("optimizer", po::value(&t.optimizer),
+                                 "paradise: sgd, momentum (default) or adam")(
+      "zero", po::value(&t.zero),
+      "paradise: ZeRO stage 0-3 (sharded optimizer state, gradients, "
+      "weights)")("recompute", po::bool_switch(&t.recompute),
+                  "paradise: activation recomputation (checkpoints of sqrt(L) segments)");
+}
+
+void apply_training_options(const boost::program_options::variables_map& vm,
+                            const TrainingOptions& t, strategy::Config& c) {
+  const auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
+  const auto precision = strategy::precision_from_name(t.precision);
+  if (!precision)
+    throw InputError("--precision '" + t.precision +
+                     "': expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
+  if (c.variant == strategy::Variant::Paradl) {
+    // ParaDL models fp32 and none of these policies: they would be ignored without a word
+    if (*precision != strategy::Precision::Fp32)
+      throw InputError("--precision '" + t.precision + "': the paradl variant models fp32 only");
+    for (const char* option : {"optimizer", "zero", "recompute"}) {
+      if (given(option))
+        throw InputError(std::string("--") + option +
+                         ": a policy of the paradise variant; the paradl variant reproduces "
+                         "ParaDL, which has none (drop it, or --variant paradise)");
+    }
+  }
+  const auto optimizer = strategy::optimizer_from_name(t.optimizer);
+  if (!optimizer)
+    throw InputError("--optimizer '" + t.optimizer + "': expected sgd, momentum or adam");
+  if (t.zero < 0 || t.zero > 3)
+    throw InputError("--zero '" + std::to_string(t.zero) + "': expected 0 to 3");
+  c.precision = *precision;
+  c.policies.optimizer = *optimizer;
+  c.policies.zero_stage = t.zero;
+  c.policies.recompute_activations = t.recompute;
+}
+
+void write_training_json(JsonWriter& j, const strategy::Config& c) {
+  j.key("precision").value(strategy::precision_name(c.precision));
+  if (c.variant == strategy::Variant::Paradl) return;
+  j.key("optimizer").value(strategy::optimizer_name(c.policies.optimizer));
+  j.key("zero_stage").value(c.policies.zero_stage);
+  j.key("recompute").value(c.policies.recompute_activations);
+}
+
 void add_spatial_split_option(boost::program_options::options_description& desc,
                               std::string& text) {
   desc.add_options()(

@@ -2,14 +2,37 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <string>
 
 #include "commands.hpp"
+#include "paradise/core/json_writer.hpp"
+#include "paradise/strategy/config.hpp"
 
 namespace paradise::app {
 
 /// Adds --help, parses `args`; prints help and returns false when asked for it.
 bool parse_options(const Args& args, boost::program_options::options_description& desc,
                    boost::program_options::variables_map& vm, const char* synopsis);
+
+/// The training run's settings besides strategy, GPUs and batch that predict, recommend and
+/// memlimit share (paradise variant only): arithmetic precision, optimizer, ZeRO stage and
+/// activation recomputation (strategy::Config::precision and Policies).
+struct TrainingOptions {
+  std::string precision = "fp32", optimizer = "momentum";
+  int zero = 0;
+  bool recompute = false;
+};
+/// Adds --precision, --optimizer, --zero and --recompute to `desc`.
+void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t);
+/// Checks them and sets c.precision and c.policies (c.variant set before): InputError naming
+/// the option and value; under the paradl variant, which has none of them, any given option
+/// is refused rather than ignored.
+void apply_training_options(const boost::program_options::variables_map& vm,
+                            const TrainingOptions& t, strategy::Config& c);
+
+/// The training settings as JSON keys precision, optimizer, zero_stage and recompute (the
+/// last three under the paradise variant only).
+void write_training_json(JsonWriter& j, const strategy::Config& c);
 
 /// Adds --spatial-split (w, ParaDL's width-only split, or all spatial dimensions) to `desc`.
 void add_spatial_split_option(boost::program_options::options_description& desc, std::string& text);

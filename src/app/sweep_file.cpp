@@ -2,7 +2,8 @@
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
 //              optional resolution, network_bandwidth_gbps, network_latency_us; variant,
 //              spatial_split (w | all: spatial's and data+spatial's splits),
-//              max_workload_bytes
+//              max_workload_bytes; paradise variant: precision (axis: fp32, tf32, mixed),
+//              optimizer, zero, recompute
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
 //   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
 //   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches
@@ -125,6 +126,47 @@ void refuse_repeats(const std::vector<T>& values, const Origin& at, const std::s
   fail_input(at, key, text, "lists " + v.str() + " more than once");
 }
 
+// [sweep] optimizer, zero and recompute (after variant and precision): the paradise
+// variant's policies, refused under the paradl variant, which has none
+template <class At>
+void read_training_keys(SweepFile& f, const po::variables_map& vm, const At& at) {
+  const auto text_of = [&](const char* key) {
+    return std::string(trim(vm[key].as<std::string>()));
+  };
+  if (f.spec.variant == strategy::Variant::Paradl) {
+    for (const auto p : f.spec.precisions) {
+      if (p != strategy::Precision::Fp32)
+        fail_input(at("sweep.precision"), "precision", vm["sweep.precision"].as<std::string>(),
+                   "the paradl variant models fp32 only");
+    }
+    for (const char* key : {"sweep.optimizer", "sweep.zero", "sweep.recompute"}) {
+      if (vm.count(key))
+        fail_input(at(key), std::string(key).substr(6), text_of(key),
+                   "a policy of the paradise variant; the paradl variant reproduces ParaDL, "
+                   "which has none (drop it, or variant = paradise)");
+    }
+  }
+  if (vm.count("sweep.optimizer")) {
+    const auto o = strategy::optimizer_from_name(text_of("sweep.optimizer"));
+    if (!o)
+      fail_input(at("sweep.optimizer"), "optimizer", text_of("sweep.optimizer"),
+                 "expected sgd, momentum or adam");
+    f.spec.optimizer = *o;
+  }
+  if (vm.count("sweep.zero")) {
+    const auto t = text_of("sweep.zero");
+    if (t.size() != 1 || t[0] < '0' || t[0] > '3')
+      fail_input(at("sweep.zero"), "zero", t, "expected a ZeRO stage 0 to 3");
+    f.spec.zero_stage = t[0] - '0';
+  }
+  if (vm.count("sweep.recompute")) {
+    const auto t = text_of("sweep.recompute");
+    if (t != "true" && t != "false")
+      fail_input(at("sweep.recompute"), "recompute", t, "expected true or false");
+    f.spec.recompute = t == "true";
+  }
+}
+
 }  // namespace
 
 SweepFile read_sweep_file(const std::string& path) {
@@ -163,6 +205,8 @@ SweepFile read_sweep_file(const std::string& path) {
                                                     po::value<std::string>())(
       "sweep.network_bandwidth_gbps", po::value<std::string>())("sweep.network_latency_us",
                                                                 po::value<std::string>())(
+      "sweep.precision", po::value<std::string>())("sweep.optimizer", po::value<std::string>())(
+      "sweep.zero", po::value<std::string>())("sweep.recompute", po::value<std::string>())(
       "output.storage", po::value(&f.storage))("output.max_bytes", po::value<std::string>())(
       "output.reduce", po::value<std::string>())("pareto.objectives", po::value<std::string>())(
       "pareto.group", po::value<std::string>())("memlimit.batch", po::value<std::string>())(
@@ -263,6 +307,21 @@ SweepFile read_sweep_file(const std::string& path) {
         positive_ints("sweep.network_bandwidth_gbps", "network_bandwidth_gbps");
   if (vm.count("sweep.network_latency_us"))
     f.spec.network_latency_us = positive_ints("sweep.network_latency_us", "network_latency_us");
+  if (vm.count("sweep.precision")) {
+    const auto names =
+        sweep::parse_names(text_of("sweep.precision"), at("sweep.precision"), "precision");
+    for (const auto& n : names) {
+      const auto p = strategy::precision_from_name(n);
+      if (!p)
+        fail_input(at("sweep.precision"), "precision", n,
+                   "expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
+      if (std::find(f.spec.precisions.begin(), f.spec.precisions.end(), *p) !=
+          f.spec.precisions.end())
+        fail_input(at("sweep.precision"), "precision", text_of("sweep.precision"),
+                   "'" + n + "' repeats a precision (fp16 and bf16 are both mixed)");
+      f.spec.precisions.push_back(*p);
+    }
+  }
   const auto axis_names = [&](const char* key, const char* name) {
     const auto names = sweep::parse_names(text_of(key), at(key), name);
     refuse_repeats(names, at(key), name, text_of(key));
@@ -270,7 +329,8 @@ SweepFile read_sweep_file(const std::string& path) {
     for (const auto& n : names) {
       bool found = false;
       for (const auto& a : grid.axes()) found = found || a.name == n;
-      if (!found && !(n == "resolution" && std::string(key) == "pareto.group"))
+      if (!found &&
+          !((n == "resolution" || n == "precision") && std::string(key) == "pareto.group"))
         fail_input(at(key), name, n, "not an axis of this sweep");
     }
     return names;
@@ -351,6 +411,7 @@ SweepFile read_sweep_file(const std::string& path) {
   if (spatial_split != "w" && spatial_split != "all")
     fail_input(at("sweep.spatial_split"), "spatial_split", spatial_split, "expected w or all");
   f.spec.spatial_all_dims = spatial_split == "all";
+  read_training_keys(f, vm, at);
   for (const auto& [key, file] : layer_times) {
     const Origin o{path, line_of(f.text, key)};
     const std::string name = key.substr(12);  // after "layer_times."

@@ -79,6 +79,13 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
   out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
   out.attribute("storage", f.storage);
+  // the training run's settings at every point (the precision: an axis when swept)
+  if (f.spec.precisions.empty()) out.attribute("precision", "fp32");
+  if (f.spec.variant == strategy::Variant::Paradise) {
+    out.attribute("optimizer", std::string(strategy::optimizer_name(f.spec.optimizer)));
+    out.attribute("zero_stage", std::int64_t{f.spec.zero_stage});
+    out.attribute("recompute", std::string(f.spec.recompute ? "true" : "false"));
+  }
   out.chunk_points(chunk_points);
   for (const auto& a : grid.axes()) {
     if (a.categorical()) {

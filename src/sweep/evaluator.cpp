@@ -31,12 +31,18 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
       key.find('@') == std::string::npos ? s.systems.front() : key.substr(key.find('@') + 1);
   const strategy::WorkloadSpec w{model, strategy::own_input_dataset(model), system, "", 0, path};
   try {
-    // a sweep's configurations are fp32 (Config's default)
-    const auto why =
-        strategy::precision_mismatch(strategy::make_workload(w), strategy::Config{}.precision);
-    if (!why.empty())
-      throw InputError(path + ": " + why +
-                       " (sweeps model fp32: profile in fp32, or use predict --precision)");
+    // every precision of the sweep's (fp32 without a precision axis) must be the measured one
+    const auto workload = strategy::make_workload(w);
+    for (const auto p :
+         s.precisions.empty() ? std::vector{strategy::Config{}.precision} : s.precisions) {
+      const auto why = strategy::precision_mismatch(workload, p);
+      if (!why.empty())
+        throw InputError(path + ": " + why +
+                         (s.precisions.empty()
+                              ? " (without a precision axis a sweep models fp32: profile in "
+                                "fp32, or set precision in [sweep])"
+                              : " (the precision axis must hold only the measured precision)"));
+    }
   } catch (const InputError& e) {
     throw InputError("layer_times " + key + ": " + e.what());
   }
@@ -53,6 +59,11 @@ Grid make_grid(const SweepSpec& s) {
   if (!s.network_latency_us.empty())
     axes.push_back(Axis{"network_latency_us", {}, s.network_latency_us});
   axes.push_back(Axis{"strategy", s.strategies, {}});
+  if (!s.precisions.empty()) {
+    std::vector<std::string> names;
+    for (const auto p : s.precisions) names.emplace_back(strategy::precision_name(p));
+    axes.push_back(Axis{"precision", std::move(names), {}});
+  }
   axes.push_back(Axis{"gpus", {}, s.gpus});
   axes.push_back(Axis{"batch", {}, s.batch});
   return Grid(std::move(axes));
@@ -63,6 +74,22 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
     const auto k = strategy::kind_from_name(name);
     if (!k) throw InputError("strategy '" + name + "': expected one of " + strategy::kind_list());
     kinds_.push_back(*k);
+  }
+  precisions_ = spec.precisions;
+  if (precisions_.empty()) precisions_.push_back(strategy::Precision::Fp32);
+  base_config_.variant = spec.variant;
+  base_config_.spatial_all_dims = spec.spatial_all_dims;
+  base_config_.policies.optimizer = spec.optimizer;
+  base_config_.policies.zero_stage = spec.zero_stage;
+  base_config_.policies.recompute_activations = spec.recompute;
+  if (spec.zero_stage < 0 || spec.zero_stage > 3)
+    throw InputError("zero '" + std::to_string(spec.zero_stage) + "': expected 0 to 3");
+  if (spec.variant == strategy::Variant::Paradl) {
+    for (const auto p : precisions_) {
+      if (p != strategy::Precision::Fp32)
+        throw InputError("precision '" + std::string(strategy::precision_name(p)) +
+                         "': the paradl variant models fp32 only");
+    }
   }
   for (std::int64_t g : spec.gpus) {
     if (g < 1) throw InputError("gpus '" + std::to_string(g) + "': must be >= 1");
@@ -175,34 +202,39 @@ const strategy::Workload& Evaluator::workload(std::uint64_t w) const {
 }
 
 Evaluator::Point Evaluator::point(std::uint64_t index) const {
-  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), nk = kinds_.size();
+  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), np = precisions_.size(),
+             nk = kinds_.size();
   Point p;
+  p.config = base_config_;
   p.config.batch = spec_.batch[index % nb];
   index /= nb;
   p.config.gpus = spec_.gpus[index % ng];
   index /= ng;
+  p.config.precision = precisions_[index % np];
+  index /= np;
   p.config.kind = kinds_[index % nk];
-  p.config.variant = spec_.variant;
-  p.config.spatial_all_dims = spec_.spatial_all_dims;
   p.workload = index / nk;
   return p;
 }
 
 PointResult Evaluator::evaluate(std::uint64_t index) const {
-  // decode without allocation: batch fastest, then gpus, strategy, then the workload axes
-  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), nk = kinds_.size();
+  // decode without allocation: batch fastest, then gpus, precision, strategy, then the
+  // workload axes
+  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), np = precisions_.size(),
+             nk = kinds_.size();
   const std::uint64_t b = index % nb;
   index /= nb;
   const std::uint64_t g = index % ng;
   index /= ng;
+  const std::uint64_t q = np == 1 ? 0 : index % np;
+  if (np > 1) index /= np;
   const std::uint64_t k = index % nk;
   index /= nk;  // index is now the workload number (the axes before strategy)
-  strategy::Config c;
+  strategy::Config c = base_config_;
   c.kind = kinds_[k];
   c.gpus = spec_.gpus[g];
   c.batch = spec_.batch[b];
-  c.variant = spec_.variant;
-  c.spatial_all_dims = spec_.spatial_all_dims;
+  c.precision = precisions_[q];
   PointResult r;
   // the base workload (one division only with network variants: this is the per-point loop)
   const std::uint64_t base = variants_ == 1 ? index : index / variants_;

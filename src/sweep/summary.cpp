@@ -117,7 +117,9 @@ namespace {
 std::vector<std::string> present(const Grid& g, const std::vector<std::string>& names) {
   std::vector<std::string> out;
   for (const auto& n : names) {
-    if (n != "resolution" || axis_index(g, n) < g.axes().size()) out.push_back(n);
+    // the default group's optional axes, skipped when not swept
+    const bool optional = n == "resolution" || n == "precision";
+    if (!optional || axis_index(g, n) < g.axes().size()) out.push_back(n);
   }
   return out;
 }

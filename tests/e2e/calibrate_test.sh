@@ -116,7 +116,7 @@ PY
 "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 --system abci --strategy data --gpus 1 \
   --batch 16 --layer-times "$tmp/tiny-layers.csv" | grep -q "measured per-layer times" && ok || bad "time source"
 # layer times measured in fp32 do not time a mixed-precision run (they were used silently);
-# the same times labelled mixed time it, and do not time recommend's (fp32) or a sweep's
+# the same times labelled mixed time it, and do not time recommend's or a sweep's fp32 ones
 expect_rc 2 "fp32 layer times, --precision mixed" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
   --system abci --strategy data --gpus 1 --batch 16 --layer-times "$tmp/tiny-layers.csv" --precision mixed
 grep -qF "the layer times were measured in fp32, not mixed" "$tmp/err" && ok || bad "precision mismatch: $(cat "$tmp/err")"
@@ -130,6 +130,26 @@ printf '[sweep]\nmodel = %s\ndataset = cifar10\nsystem = abci\nstrategy = data\n
   "$tmp/tiny.model" "$tmp/tiny.model" "$tmp/mixed-layers.csv" >"$tmp/mixed.ini"
 expect_rc 2 "mixed layer times in a sweep" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
 grep -qF "the layer times were measured in mixed, not fp32" "$tmp/err" && ok || bad "sweep precision mismatch: $(cat "$tmp/err")"
+# ... but at the measured precision they do: recommend --precision mixed, and a sweep whose
+# precision axis holds mixed alone; its point is predict's (an axis of fp32 and mixed is
+# refused, as the fp32 points would have no times)
+expect_rc 0 "mixed layer times in recommend --precision mixed" -- "$paradise" recommend --model "$tmp/tiny.model" \
+  --dataset cifar10 --system abci --max-gpus 2 --batch 16 --layer-times "$tmp/mixed-layers.csv" --precision mixed
+grep -q "training   mixed precision" "$tmp/out" && ok || bad "recommend says mixed: $(cat "$tmp/out")"
+sed -i 's/^batch = 16$/batch = 16\nprecision = fp32, mixed/' "$tmp/mixed.ini"
+expect_rc 2 "mixed layer times on an fp32, mixed axis" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
+grep -qF "the layer times were measured in mixed, not fp32 (the precision axis must hold only the measured precision)" "$tmp/err" \
+  && ok || bad "sweep precision axis mismatch: $(cat "$tmp/err")"
+sed -i 's/^precision = fp32, mixed$/precision = mixed\n[output]\nstorage = full/' "$tmp/mixed.ini"
+expect_rc 0 "mixed layer times, precision = mixed" -- "$paradise" sweep "$tmp/mixed.ini" --quiet -o "$tmp/mixed.h5"
+"$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 --system abci --strategy data --gpus 1 --batch 16 \
+  --layer-times "$tmp/mixed-layers.csv" --precision mixed --format json >"$tmp/mixed.json"
+$py - "$tmp/mixed.h5" "$tmp/mixed.json" <<'PY' && ok || bad "sweep at the measured precision = predict"
+import json, sys, h5py
+f, p = h5py.File(sys.argv[1], "r"), json.load(open(sys.argv[2]))
+assert [x.decode() for x in f["precision"][:]] == ["mixed"]
+assert f["compute_time_s"][()].item() == p["epoch_compute_s"] > 0, (f["compute_time_s"][()], p)
+PY
 # the precision column: any case (FP32), an alias (fp16 is mixed), or refused at its line
 # with the names it takes (amp was compared as an unknown precision and always refused)
 sed 's/,fp32,/,FP32,/' "$tmp/tiny-layers.csv" >"$tmp/upper-layers.csv"

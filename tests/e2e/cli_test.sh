@@ -84,6 +84,35 @@ expect_rc 2 "memlimit --step alone" -- "$paradise" memlimit --model unet3d --dat
 grep -qF -- "--step: the side step of --resolution, which is not given" "$tmp/err" && ok || bad "memlimit --step alone: $(cat "$tmp/err")"
 expect_rc 2 "memlimit --gpu-counts alone" -- "$paradise" memlimit --model resnet50 --dataset imagenet --gpus 8 --batch 8 --gpu-counts 8,16
 grep -qF -- "--gpu-counts: the GPU counts tried for --sides, which is not given" "$tmp/err" && ok || bad "memlimit --gpu-counts alone: $(cat "$tmp/err")"
+# the training options reach memlimit's searches: CosmoFlow's largest batch on 8 GPUs with
+# mixed precision and recomputation is predict's boundary under the same options (fits at
+# the limit, out of memory one step of 8 GPUs above it), and above fp32's
+train=(--precision mixed --optimizer adam --recompute)
+expect_rc 0 "memlimit ${train[*]}" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 8 --batch 8 "${train[@]}"
+grep -q "^  training: mixed precision, adam optimizer, no ZeRO, activation recomputation$" "$tmp/out" && ok || bad "memlimit names the training options: $(cat "$tmp/out")"
+limit=$(sed -n 's/^  largest feasible global batch: \([0-9,]*\) .*/\1/p' "$tmp/out" | tr -d ,)
+"$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 8 --batch 8 >"$tmp/fp32.txt"
+limit32=$(sed -n 's/^  largest feasible global batch: \([0-9,]*\) .*/\1/p' "$tmp/fp32.txt" | tr -d ,)
+status_at() { "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data --gpus 8 --batch "$1" --format json "${train[@]}" \
+  | $py -c 'import json, sys; print(json.load(sys.stdin)["status"])'; }
+[ -n "$limit" ] && [ "$(status_at "$limit")" = ok ] && [ "$(status_at $((limit + 8)))" = out_of_memory ] && [ "$limit" -gt "$limit32" ] \
+  && ok || bad "memlimit ${train[*]}: $limit (fp32 $limit32) is not predict's boundary"
+expect_rc 2 "memlimit paradl --precision mixed" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --variant paradl --precision mixed
+grep -qF -- "--precision 'mixed': the paradl variant models fp32 only" "$tmp/err" && ok || bad "memlimit paradl mixed: $(cat "$tmp/err")"
+# predict's json and csv say the training options (csv: empty policies under paradl)
+"$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 256 --format json --precision tf32 --zero 1 \
+  | $py -c '
+import json, sys
+p = json.load(sys.stdin)
+assert (p["precision"], p["optimizer"], p["zero_stage"], p["recompute"]) == ("tf32", "momentum", 1, False), p' \
+  && ok || bad "predict json training keys"
+"$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 256 --format csv --variant paradl \
+  | $py -c '
+import csv, sys
+header, row = list(csv.reader(sys.stdin))
+r = dict(zip(header, row))
+assert (r["precision"], r["optimizer"], r["zero_stage"], r["recompute"]) == ("fp32", "", "", ""), r' \
+  && ok || bad "predict csv training columns"
 # a time per sample past the bound is echoed short (it printed 309 digits)
 expect_rc 2 "time per sample 1e308" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 --time-per-sample 1e308
 grep -qF "time per sample '1e+308': must be a number of seconds > 0 and at most 10^6" "$tmp/err" && ok || bad "time per sample 1e308: $(cut -c1-200 "$tmp/err")"
@@ -306,6 +335,56 @@ sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngp
   "cli_sweep.ini:8: layer_times.alexnet '$tmp': $tmp: is a directory, not a file"
 sweep_refuses "model = resnet18\n${base}" "cli_sweep.ini:1: model 'resnet18': a key before any section; put it under [sweep]"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
+# [sweep] precision (an axis), optimizer, zero, recompute: bad values at their line; ParaDL's
+# variant has none of them
+sweep_refuses "${base}precision = fp8\n" "cli_sweep.ini:7: precision 'fp8': expected fp32, tf32 or mixed"
+sweep_refuses "${base}precision = fp16, bf16\n" "cli_sweep.ini:7: precision 'fp16, bf16': 'bf16' repeats a precision (fp16 and bf16 are both mixed)"
+sweep_refuses "${base}variant = paradl\nprecision = fp32, mixed\n" "cli_sweep.ini:8: precision 'fp32, mixed': the paradl variant models fp32 only"
+sweep_refuses "${base}variant = paradl\nzero = 1\n" "cli_sweep.ini:8: zero '1': a policy of the paradise variant"
+sweep_refuses "${base}optimizer = lamb\n" "cli_sweep.ini:7: optimizer 'lamb': expected sgd, momentum or adam"
+sweep_refuses "${base}zero = 4\n" "cli_sweep.ini:7: zero '4': expected a ZeRO stage 0 to 3"
+sweep_refuses "${base}recompute = yes\n" "cli_sweep.ini:7: recompute 'yes': expected true or false"
+# a precision axis: every point is predict's with that precision and the sweep's optimizer,
+# ZeRO stage and recomputation; the root names them; the default Pareto group has the
+# precision (one front per precision, not fp32 hidden behind mixed)
+printf '[sweep]\nmodel = resnet50, cosmoflow\ndataset = imagenet, cosmoflow\nsystem = dgx-a100\nstrategy = data, spatial, data+filter\nprecision = fp32, tf32, mixed\noptimizer = adam\nzero = 1\nrecompute = true\ngpus = 1, 8, 64\nbatch = 64, 1024\n[output]\nstorage = full\n' > $bad_ini
+expect_rc 0 "sweep with a precision axis" -- "$paradise" sweep $bad_ini --quiet -o $tmp/precision.h5
+$py - $tmp/precision.h5 "$paradise" <<'PY' && ok || bad "precision axis: points equal predict's"
+import itertools, json, subprocess, sys, h5py
+f, paradise = h5py.File(sys.argv[1], "r"), sys.argv[2]
+names = lambda n: [x.decode() for x in f[n][:]]
+assert names("precision") == ["fp32", "tf32", "mixed"]
+text = lambda v: v.decode() if isinstance(v, bytes) else v
+assert (text(f.attrs["optimizer"]), int(f.attrs["zero_stage"]), text(f.attrs["recompute"])) == ("adam", 1, "true")
+assert "precision" not in f.attrs  # an axis, not a setting
+assert text(f["pareto"].attrs["group"]) == "model, dataset, precision, batch", f["pareto"].attrs["group"]
+memory, epoch = f["memory_per_gpu_bytes"][:], f["epoch_time_s"][:]  # model dataset system strategy precision gpus batch
+checked = 0
+for (i, m), (j, d), (k, s), (q, p), (g, gpus), (b, batch) in itertools.product(
+        *(enumerate(names(n)) for n in ("model", "dataset", "strategy", "precision")),
+        enumerate(f["gpus"][:]), enumerate(f["batch"][:])):
+    r = subprocess.run([paradise, "predict", "--model", m, "--dataset", d, "--system", "dgx-a100",
+                        "--strategy", s, "--gpus", str(gpus), "--batch", str(batch), "--precision", p,
+                        "--optimizer", "adam", "--zero", "1", "--recompute", "--format", "json"],
+                       capture_output=True, text=True)
+    if r.returncode:  # a 2-D model on 3-D data: the sweep's point is invalid
+        assert f["status"][i, j, 0, k, q, g, b] == 2, (m, d)
+        continue
+    want = json.loads(r.stdout)
+    if want["status"] == "invalid":
+        continue
+    assert memory[i, j, 0, k, q, g, b] == want["memory_per_gpu_bytes"], (m, d, s, p, gpus, batch)
+    assert epoch[i, j, 0, k, q, g, b] == want["epoch_time_s"], (m, d, s, p, gpus, batch)
+    checked += 1
+assert checked >= 40, checked
+# ResNet-50 on ImageNet at batch 1024 has a front at every precision (mixed is the fastest
+# at every GPU count, and would hide the others in one front)
+front = {n: [text(x) for x in f["pareto"][n][:]] for n in ("model", "dataset", "precision")}
+rows = [p for m, d, p, b in zip(front["model"], front["dataset"], front["precision"], f["pareto"]["batch"][:])
+        if (m, d, b) == ("resnet50", "imagenet", 1024)]
+assert set(rows) == {"fp32", "tf32", "mixed"}, rows
+PY
+rm -f $tmp/precision.h5
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
 expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet

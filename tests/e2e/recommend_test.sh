@@ -69,6 +69,38 @@ bad = {(p["strategy"], p["gpus"], p["batch"]) for p in predicted if p["status"] 
 assert not bad & {(x["strategy"], x["gpus"], x["batch"]) for x in r["ranked"]}
 PY
 
+# (1b) the training options (precision, optimizer, ZeRO, recomputation) reach every
+# configuration: the ranked rows equal predict's with the same options, and the json and
+# the table say which they were
+train=(--precision mixed --optimizer adam --zero 2 --recompute)
+expect_rc 0 "recommend ${train[*]}" -- "${rec[@]}" --max-gpus 64 --batch 1024 --top 3 --format json "${train[@]}"
+cp "$tmp/out" "$tmp/train.json"
+: >"$tmp/train-predicted"
+while read -r kind gpus batch; do
+  "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy "$kind" --gpus "$gpus" \
+    --batch "$batch" --format json "${train[@]}" >>"$tmp/train-predicted"
+done < <($py -c '
+import json, sys
+for x in json.load(open(sys.argv[1]))["ranked"]: print(x["strategy"], x["gpus"], x["batch"])
+' "$tmp/train.json")
+$py - "$tmp/train.json" "$tmp/train-predicted" "$tmp/time.json" <<'PY' && ok || bad "recommend's training options = predict's"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert (r["precision"], r["optimizer"], r["zero_stage"], r["recompute"]) == ("mixed", "adam", 2, True), r
+predicted = [json.loads(line) for line in open(sys.argv[2]) if line.strip()]
+assert len(predicted) == len(r["ranked"]) == 3
+for x, p in zip(r["ranked"], predicted):
+    assert p["precision"] == "mixed" and p["optimizer"] == "adam" and p["zero_stage"] == 2, p
+    assert x["epoch_time_s"] == p["epoch_time_s"] and x["memory_per_gpu_bytes"] == p["memory_per_gpu_bytes"], (x, p)
+# and they change the answer: fp32 with momentum is slower at its best
+fp32 = json.load(open(sys.argv[3]))
+assert fp32["precision"] == "fp32" and fp32["optimizer"] == "momentum" and fp32["zero_stage"] == 0
+assert r["ranked"][0]["epoch_time_s"] < fp32["ranked"][0]["epoch_time_s"], (r["ranked"][0], fp32["ranked"][0])
+PY
+expect_rc 0 "recommend table ${train[*]}" -- "${rec[@]}" --max-gpus 8 --batch 256 --top 1 "${train[@]}"
+grep -q "^  training   mixed precision, adam optimizer, ZeRO stage 2, activation recomputation$" "$tmp/out" \
+  && ok || bad "recommend table names the training options: $(cat "$tmp/out")"
+
 # (2) gpu-hours: epoch time x GPUs / 3600, fewest first
 expect_rc 0 "recommend gpu-hours" -- "${rec[@]}" --max-gpus 512 --batch-range 64..1024 \
   --objective gpu-hours --top 25 --format json
@@ -209,6 +241,13 @@ bad_input "--objective 'speed'" -- "${base[@]}" --max-gpus 8 --batch 64 --object
 bad_input "--variant 'paradl2'" -- "${base[@]}" --max-gpus 8 --batch 64 --variant paradl2
 bad_input "--top '0'" -- "${base[@]}" --max-gpus 8 --batch 64 --top 0
 bad_input "--format 'csv'" -- "${base[@]}" --max-gpus 8 --batch 64 --format csv
+bad_input "--precision 'fp8': expected fp32, tf32 or mixed" -- "${base[@]}" --max-gpus 8 --batch 64 --precision fp8
+bad_input "--optimizer 'lamb'" -- "${base[@]}" --max-gpus 8 --batch 64 --optimizer lamb
+bad_input "--zero '4': expected 0 to 3" -- "${base[@]}" --max-gpus 8 --batch 64 --zero 4
+# ParaDL has no precision or optimizer policy: refused under its variant (--recompute was
+# taken and ignored)
+bad_input "--precision 'mixed': the paradl variant models fp32 only" -- "${base[@]}" --max-gpus 8 --batch 64 --variant paradl --precision mixed
+bad_input "--recompute: a policy of the paradise variant" -- "${base[@]}" --max-gpus 8 --batch 64 --variant paradl --recompute
 
 # a ParaDL .net model without --dataset: the JSON names its own dataset as --dataset takes
 # it (from the file's "Dataset|ImageNet" and "Input|1280000x3x226x226" lines; it printed "")

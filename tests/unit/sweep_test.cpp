@@ -184,6 +184,80 @@ TEST(Evaluator, ParadisePointsWithTheComputeMemoEqualFreshPredictions) {
   }
 }
 
+// A precision axis (between strategy and gpus) and the sweep-wide optimizer, ZeRO stage and
+// recomputation: every point (both orders, the memo shared across precisions) equals a
+// fresh prediction with those settings; point() gives the same configuration.
+TEST(Evaluator, PrecisionAxisAndTrainingSettingsEqualFreshPredictions) {
+  SweepSpec s;
+  s.models = {"resnet50", "cosmoflow"};
+  s.datasets = {"imagenet", "cosmoflow"};
+  s.systems = {"dgx-a100"};
+  s.strategies = {"data", "spatial", "data+filter"};
+  s.precisions = {strategy::Precision::Fp32, strategy::Precision::Tf32, strategy::Precision::Mixed};
+  s.gpus = {1, 8, 64};
+  s.batch = {64, 512};
+  s.variant = strategy::Variant::Paradise;
+  s.optimizer = strategy::Optimizer::Adam;
+  s.zero_stage = 2;
+  s.recompute = true;
+  const Evaluator e(s);
+  ASSERT_EQ(e.grid().axes()[4].name, "precision");
+  EXPECT_EQ(e.grid().axes()[4].labels, (std::vector<std::string>{"fp32", "tf32", "mixed"}));
+  std::vector<std::uint64_t> c;
+  const auto n = e.grid().points();
+  int feasible_by_precision[3] = {0, 0, 0};
+  for (std::uint64_t pass = 0; pass < 2; ++pass) {
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t i = pass == 0 ? j : n - 1 - j;
+      e.grid().decode(i, c);
+      strategy::Config cfg;
+      cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
+      cfg.precision = s.precisions[c[4]];
+      cfg.gpus = s.gpus[c[5]];
+      cfg.batch = s.batch[c[6]];
+      cfg.variant = strategy::Variant::Paradise;
+      cfg.policies.optimizer = strategy::Optimizer::Adam;
+      cfg.policies.zero_stage = 2;
+      cfg.policies.recompute_activations = true;
+      const strategy::WorkloadSpec ws{s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0};
+      strategy::Prediction direct;
+      try {
+        direct = strategy::predict(strategy::make_workload(ws), cfg);
+      } catch (const InputError&) {  // a 2-D model on 3-D data: every point invalid
+        EXPECT_EQ(e.evaluate(i).status, static_cast<std::uint8_t>(strategy::Status::Invalid));
+        continue;
+      }
+      const auto r = e.evaluate(i);
+      EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
+      expect_same(r.epoch_time_s, direct.epoch_time_s, i);
+      expect_same(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes, i);
+      const auto p = e.point(i).config;
+      EXPECT_EQ(p.precision, cfg.precision) << i;
+      EXPECT_EQ(p.policies.optimizer, strategy::Optimizer::Adam) << i;
+      EXPECT_EQ(p.policies.zero_stage, 2) << i;
+      EXPECT_TRUE(p.policies.recompute_activations) << i;
+      if (pass == 0 && r.status == 0) ++feasible_by_precision[c[4]];
+    }
+  }
+  for (int k = 0; k < 3; ++k) EXPECT_GT(feasible_by_precision[k], 0) << k;
+}
+
+// The paradl variant models fp32 only: another precision on the axis is refused.
+TEST(Evaluator, ParadlVariantRefusesAnotherPrecision) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data"};
+  s.precisions = {strategy::Precision::Fp32, strategy::Precision::Mixed};
+  s.gpus = {8};
+  s.batch = {64};
+  s.variant = strategy::Variant::Paradl;
+  EXPECT_THROW((void)Evaluator(s), InputError);
+  s.precisions = {strategy::Precision::Fp32};
+  EXPECT_EQ(Evaluator(s).grid().points(), 1u);
+}
+
 // A workload's footprint is at least its layer table (one LayerStats per layer, by
 // definition); the sweep refuses workloads past max_workload_bytes before building them.
 // The network variants of a workload share its tables and hold a system each: 2 datasets x

@@ -162,4 +162,9 @@ struct Config {
   cost::AllreduceAlgorithm gradient_allreduce = cost::AllreduceAlgorithm::Ring;
 };
 
+/// The training run's settings in words, for the commands' headers: "mixed precision, adam
+/// optimizer, ZeRO stage 2, activation recomputation"; under the paradl variant "fp32
+/// (ParaDL: weights, gradients and activations only)".
+std::string training_summary(const Config& c);
+
 }  // namespace paradise::strategy

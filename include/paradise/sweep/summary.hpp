@@ -47,7 +47,7 @@ struct ParetoSpec {
   Objective first = Objective::EpochTime;
   Objective second = Objective::Gpus;
   /// The axes whose every combination gets its own front (the rest are searched over).
-  std::vector<std::string> group{"model", "dataset", "resolution", "batch"};
+  std::vector<std::string> group{"model", "dataset", "resolution", "precision", "batch"};
 };
 
 /// The fastest feasible point of a model (plain bytes, so it can be gathered).
@@ -59,7 +59,8 @@ struct Best {
 
 class Summary {
  public:
-  /// `pareto.group` names absent from the grid (resolution in a grid without it) are skipped.
+  /// `pareto.group` names absent from the grid (resolution or precision in a grid without
+  /// them) are skipped.
   Summary(const Grid& grid, const ParetoSpec& pareto);
   void add(std::uint64_t index, const PointResult& r);
   /// Adds another summary's bytes (from to_bytes of a summary of the same grid and spec).
