@@ -12,6 +12,7 @@ AXIS_HELP = {
     "model": "model names", "dataset": "dataset names", "resolution": "input sides",
     "system": "system names", "network_bandwidth_gbps": "network bandwidths",
     "network_latency_us": "network latencies", "strategy": "strategies",
+    "precision": "precisions (fp32, tf32, mixed)",
     "gpus": "GPU counts", "batch": "global batch sizes",
 }
 

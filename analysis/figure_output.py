@@ -6,12 +6,14 @@ checks what was plotted rather than what the command meant to plot.
 import json
 import math
 import os
+import textwrap
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
 from matplotlib.container import BarContainer  # noqa: E402
+from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 from paradise_h5 import InputError  # noqa: E402
@@ -75,13 +77,26 @@ def _axes_data(ax):
                    "y": _numbers(ln.get_ydata())} for ln in ax.get_lines()],
         "bars": bars,
         "images": images,
+        # line collections (contours): the vertices of every drawn path
+        "collections": [[_numbers(v) for path in c.get_paths() for v in path.vertices]
+                        for c in ax.collections],
     }
+
+
+def _title_inside(fig):
+    """Whether the drawn title lies within the figure's width (after savefig drew it)."""
+    if fig._suptitle is None:
+        return True
+    box = fig._suptitle.get_window_extent(fig.canvas.get_renderer())
+    return bool(box.x0 >= 0 and box.x1 <= fig.bbox.width)
 
 
 def figure_data(fig):
     """Everything drawn on fig, as plain JSON-ready values (NaN becomes null)."""
     return {
-        "title": fig._suptitle.get_text() if fig._suptitle is not None else "",
+        "title": getattr(fig, "paradise_title", None)
+        or (fig._suptitle.get_text() if fig._suptitle is not None else ""),
+        "title_inside": _title_inside(fig),
         "legend": [t for lg in fig.legends for t in _legend_texts(lg)],
         "axes": [_axes_data(ax) for ax in fig.axes if ax.get_label() != "<colorbar>"],
     }
@@ -115,6 +130,16 @@ def save(fig, args, command, notes=None):
 def _default(file, command):
     stem = os.path.splitext(os.path.basename(file))[0]
     return f"{stem}-{command}.png"
+
+
+def suptitle(fig, text):
+    """The figure's title, each line wrapped to the figure's width (a one-panel figure cut a
+    long one off at both sides); the sidecar keeps the text unwrapped."""
+    points = FontProperties(size=plt.rcParams["figure.titlesize"]).get_size_in_points()
+    # an average character of the sans-serif font is about 0.55 em wide
+    chars = max(20, int(fig.get_figwidth() * 72 / (0.55 * points)))
+    fig.suptitle("\n".join(textwrap.fill(line, chars) for line in text.split("\n")))
+    fig.paradise_title = text
 
 
 def grid_of(n, width=6.0, height=4.2):

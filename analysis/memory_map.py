@@ -17,7 +17,7 @@ from matplotlib.patches import Patch
 import command
 import device_memory
 import paradise_h5 as h5
-from figure_output import grid_of, plt, save
+from figure_output import grid_of, plt, save, suptitle
 
 ROW_LABELS = {"batch": "global batch (samples)",
               "resolution": "input side (pixels or voxels per edge)"}
@@ -55,8 +55,13 @@ def plot(maps, gpus, row_values, rows, fixed, usable_gb, device_gb, margin, titl
                           norm=norm, interpolation="nearest")
         oom_r, oom_c = np.nonzero(st == h5.STATUS_OUT_OF_MEMORY)
         ax.plot(oom_c, oom_r, **OOM_STYLE, label="out of memory")
-        if gb.shape[0] > 1 and gb.shape[1] > 1 and np.isfinite(gb).any():
-            with warnings.catch_warnings():  # "no contour levels": everything fits, or nothing
+        # the boundary only where the map crosses it: with the level outside the data's
+        # range (everything fits, or nothing) matplotlib draws its contour at the minimum
+        # instead, a red line through cells far below the device's memory
+        drawn = gb[np.isfinite(gb)]
+        if gb.shape[0] > 1 and gb.shape[1] > 1 and drawn.size and \
+                drawn.min() < usable_gb < drawn.max():
+            with warnings.catch_warnings():  # masked cells
                 warnings.simplefilter("ignore")
                 ax.contour(np.ma.masked_invalid(gb), levels=[usable_gb], **CONTOUR_STYLE)
         ax.set_xticks(range(len(gpus)))
@@ -72,7 +77,7 @@ def plot(maps, gpus, row_values, rows, fixed, usable_gb, device_gb, margin, titl
     labels = [f"usable device memory {usable_gb:.4g} GB ({device_gb:g} GB less {margin:.0%})",
               "out of memory", "invalid configuration"]
     fig.legend(handles, labels, loc="lower center", ncol=3)
-    fig.suptitle(f"Memory per GPU and feasibility: {h5.panel_title(fixed)}\n({title})")
+    suptitle(fig, f"Memory per GPU and feasibility: {h5.panel_title(fixed)}\n({title})")
     fig.subplots_adjust(bottom=0.16, top=0.86, hspace=0.5, wspace=0.35, right=0.84)
     return fig
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """pareto.py FILE.h5 [-o OUT.png] [--pdf] [--x gpus|gpu_hours]: Pareto fronts of epoch time
-against GPUs (or GPU-hours per epoch), one panel per model × dataset [× resolution], one
-line per strategy, the front highlighted.
+against GPUs (or GPU-hours per epoch), one panel per model × dataset [× resolution]
+[× precision], one line per strategy, the front highlighted.
 
 A strategy's line is its shortest feasible epoch at each GPU count over the axes not shown
 (system, batch, network; narrow them with --system, --batch, ...). It comes from the epoch
@@ -14,9 +14,9 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, grid_of, log_value_axis, save, strategy_styles
+from figure_output import gpu_axis, grid_of, log_value_axis, save, strategy_styles, suptitle
 
-FACETS = ("model", "dataset", "resolution")
+FACETS = ("model", "dataset", "resolution", "precision")
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
 
 
@@ -114,7 +114,7 @@ def plot(panels, source, best_over, root, x):
     order = [s for s in styles if s in handles] + ["Pareto front"]
     fig.legend([handles[k] for k in order], order, loc="lower center", ncol=min(len(order), 7))
     over = ", ".join(best_over) if best_over else "nothing"
-    fig.suptitle(f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
+    suptitle(fig, f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
                  f"({h5.source_label(root)})\nper strategy: shortest feasible epoch "
                  f"over {over}; from the {source}")
     fig.tight_layout(rect=(0, 0.06, 1, 1))

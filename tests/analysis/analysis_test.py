@@ -209,6 +209,10 @@ class ParetoPlot(PlotFileChecks):
         with h5py.File(FILES["full"]) as f:
             expected = fastest_per_strategy_and_gpus(f, "vgg16", "imagenet")
         (ax,) = data["axes"]  # one model, one dataset: one panel
+        # the two-line title is wrapped to the one panel's width (it was cut off at both
+        # sides); the sidecar keeps it unwrapped
+        self.assertTrue(data["title_inside"])
+        self.assertIn("Pareto fronts (sweep full.ini, storage = full)\nper strategy:", data["title"])
         self.assertIn("GPU-hours", ax["xlabel"])
         for s, (gpus, seconds) in expected.items():
             # GPU-hours per epoch = GPUs × epoch seconds / 3600 (paradise's gpu_hours objective)
@@ -264,6 +268,34 @@ class ParetoPlot(PlotFileChecks):
                         self.assertSeriesEqual(line["y"], t[m, 0, 0, k][ok].tolist())
 
 
+    def test_precision_axis_gets_a_panel_per_precision(self):
+        # a sweep over precision (paradise variant): one panel per model x dataset x
+        # precision, as the file's own Pareto groups (mixed is the fastest everywhere and
+        # would hide fp32 in one front); each line is that precision's fastest epoch per GPU
+        # count over system and batch (brute force over the full map)
+        path = sweep_of("precision", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                        "system = dgx-a100\nstrategy = data, data+filter\n"
+                        "precision = fp32, mixed\ngpus = 1..16 *2\nbatch = 64, 256\n"
+                        "[output]\nstorage = full\n")
+        FILES["precision"] = path
+        _, data = plot("pareto.py", "precision", "pareto-precision")
+        with h5py.File(path) as f:
+            self.assertEqual(dims_of(f["epoch_time_s"]), ["model", "dataset", "system", "strategy",
+                                                          "precision", "gpus", "batch"])
+            t = np.where(f["status"][()] == OK, f["epoch_time_s"][()], np.inf)[0, 0, 0]
+            gpus = axis_labels(f, "gpus")
+            for q, precision in enumerate(axis_labels(f, "precision")):
+                ax = next(a for a in data["axes"] if a["title"] == f"resnet50 · imagenet · {precision}")
+                for k, s in enumerate(axis_labels(f, "strategy")):
+                    best = t[k, q].min(axis=1)  # over batch
+                    line = by_label(ax["lines"], s)
+                    self.assertEqual(line["x"], [g for g, b in zip(gpus, best) if np.isfinite(b)])
+                    self.assertSeriesEqual(line["y"], [b for b in best if np.isfinite(b)])
+        self.assertEqual(len(data["axes"]), 2)
+        _, mixed = plot("pareto.py", "precision", "pareto-mixed", "--precision", "mixed")
+        self.assertEqual([a["title"] for a in mixed["axes"]], ["resnet50 · imagenet · mixed"])
+
+
 class MemoryMap(PlotFileChecks):
     def test_cells_are_memory_in_gb_crosses_are_out_of_memory_and_invalid_cells_blank(self):
         png, data = plot("memory_map.py", "maps", "memory-map", "--model", "alexnet",
@@ -301,6 +333,25 @@ class MemoryMap(PlotFileChecks):
                 rows, cols = np.nonzero(status[k].T == OUT_OF_MEMORY)
                 self.assertEqual(sorted(zip(crosses["x"], crosses["y"])),
                                  sorted(zip(cols.tolist(), rows.tolist())))
+
+    def test_boundary_line_only_in_panels_the_usable_memory_crosses(self):
+        # matplotlib draws a contour whose level is outside the data at the data's minimum:
+        # a panel where every point fits showed a red "usable device memory" line through
+        # cells of 1 GB. On ABCI's 16 GB (maps.ini, 1..32 GPUs, batch 32..256) every
+        # alexnet point fits (0.4..3.3 GB) and every resnet50 panel has points above and
+        # below; the line is drawn exactly where some finite cell is above and some below
+        kinds = set()
+        for model in ("alexnet", "resnet50"):
+            _, data = plot("memory_map.py", "maps", f"memory-map-line-{model}", "--model", model,
+                           "--system", "abci", "--paradise", PARADISE)
+            usable = data["notes"]["usable_memory_gb"]
+            for ax in data["axes"]:
+                cells = [v for row in ax["images"][0]["array"] for v in row if v is not None]
+                crosses = min(cells) < usable < max(cells)
+                drawn = any(len(c) > 0 for c in ax["collections"])
+                self.assertEqual(drawn, crosses, (model, ax["title"], min(cells), max(cells)))
+                kinds.add(crosses)
+        self.assertEqual(kinds, {False, True})  # both kinds of panel
 
     def test_resolution_rows_show_the_input_sides(self):
         _, data = plot("memory_map.py", "resolution", "memory-map-res", "--rows", "resolution",
