@@ -8,14 +8,13 @@ communication before overlap); with ParaDL's model it is the top. Only feasible
 configurations get a bar. Axes not shown (model, dataset, system, batch, ...)
 are fixed at their first value unless chosen with --model, --batch, ...
 """
-import textwrap
 
 import numpy as np
 from matplotlib.patches import Patch
 
 import command
 import paradise_h5 as h5
-from figure_output import plt, save, strategy_colors
+from figure_output import axes_title, plt, save, strategy_colors
 
 PARTS = ("compute_time_s", "communication_time_s", "epoch_time_s")
 
@@ -65,8 +64,7 @@ def plot(bars, fixed, ds):
     ax.legend(handles, list(bars) + ["compute", "communication", "epoch (after overlap)"],
               ncol=2)
     title = f"Compute and communication per epoch: {h5.panel_title(fixed)}"
-    ax.set_title("\n".join(textwrap.wrap(title, 100)) +
-                 f"\n({h5.source_label(ds)}; feasible configurations only)")
+    axes_title(ax, f"{title}\n({h5.source_label(ds)}; feasible configurations only)")
     fig.tight_layout()
     return fig
 

@@ -83,12 +83,14 @@ def _axes_data(ax):
     }
 
 
-def _title_inside(fig):
-    """Whether the drawn title lies within the figure's width (after savefig drew it)."""
-    if fig._suptitle is None:
-        return True
-    box = fig._suptitle.get_window_extent(fig.canvas.get_renderer())
-    return bool(box.x0 >= 0 and box.x1 <= fig.bbox.width)
+def _titles_inside(fig):
+    """Whether the drawn titles (the figure's, the panels') lie within the figure's width
+    (after savefig drew them)."""
+    renderer = fig.canvas.get_renderer()
+    texts = [fig._suptitle] if fig._suptitle is not None else []
+    texts += [ax.title for ax in fig.axes if ax.get_title()]
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    return bool(all(b.x0 >= 0 and b.x1 <= fig.bbox.width for b in boxes))
 
 
 def figure_data(fig):
@@ -96,7 +98,7 @@ def figure_data(fig):
     return {
         "title": getattr(fig, "paradise_title", None)
         or (fig._suptitle.get_text() if fig._suptitle is not None else ""),
-        "title_inside": _title_inside(fig),
+        "titles_inside": _titles_inside(fig),
         "legend": [t for lg in fig.legends for t in _legend_texts(lg)],
         "axes": [_axes_data(ax) for ax in fig.axes if ax.get_label() != "<colorbar>"],
     }
@@ -132,14 +134,25 @@ def _default(file, command):
     return f"{stem}-{command}.png"
 
 
-def suptitle(fig, text):
-    """The figure's title, each line wrapped to the figure's width (a one-panel figure cut a
-    long one off at both sides); the sidecar keeps the text unwrapped."""
-    points = FontProperties(size=plt.rcParams["figure.titlesize"]).get_size_in_points()
+def fit_width(fig, text, size, share=1.0):
+    """text with each line wrapped to `share` of the figure's width at font size `size` (a
+    long title was cut off at both sides of a one-panel figure)."""
+    points = FontProperties(size=size).get_size_in_points()
     # an average character of the sans-serif font is about 0.55 em wide
-    chars = max(20, int(fig.get_figwidth() * 72 / (0.55 * points)))
-    fig.suptitle("\n".join(textwrap.fill(line, chars) for line in text.split("\n")))
+    chars = max(20, int(share * fig.get_figwidth() * 72 / (0.55 * points)))
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
+def suptitle(fig, text):
+    """The figure's title wrapped to its width; the sidecar keeps the text unwrapped."""
+    fig.suptitle(fit_width(fig, text, plt.rcParams["figure.titlesize"]))
     fig.paradise_title = text
+
+
+def axes_title(ax, text, **kwargs):
+    """A panel's title wrapped to the figure's width (one-panel figures' long titles)."""
+    size = kwargs.get("fontsize", plt.rcParams["axes.titlesize"])
+    ax.set_title(fit_width(ax.figure, text, size), **kwargs)
 
 
 def grid_of(n, width=6.0, height=4.2):

@@ -11,7 +11,7 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, plt, save, strategy_styles
+from figure_output import axes_title, gpu_axis, plt, save, strategy_styles
 
 LIMITS = {
     "largest_resolution": ("largest input side that fits", "largest input side "
@@ -50,8 +50,8 @@ def plot(lines, fixed, root, limit):
     ax.set_ylabel(LIMITS[limit][1])
     ax.grid(True, alpha=0.3)
     ax.legend(title="strategy")
-    ax.set_title(f"Memory limit: {LIMITS[limit][0]} vs. GPUs\n{h5.panel_title(fixed)} "
-                 f"({h5.source_label(root)})")
+    axes_title(ax, f"Memory limit: {LIMITS[limit][0]} vs. GPUs\n{h5.panel_title(fixed)} "
+                   f"({h5.source_label(root)})")
     fig.tight_layout()
     return fig
 

@@ -11,7 +11,7 @@ from matplotlib.lines import Line2D
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, log_value_axis, plt, save, strategy_styles
+from figure_output import axes_title, gpu_axis, log_value_axis, plt, save, strategy_styles
 
 
 def series(path, filters):
@@ -45,8 +45,8 @@ def plot(lines, fixed, root):
     handles = [Line2D([], [], **styles[s]) for s in lines]
     handles.append(Line2D([], [], color="grey", ls=":"))
     ax.legend(handles, list(lines) + ["ideal linear scaling"])
-    ax.set_title(f"Strong scaling: epoch time vs. GPUs at {h5.panel_title(fixed)}\n"
-                 f"({h5.source_label(root)}; feasible configurations only)")
+    axes_title(ax, f"Strong scaling: epoch time vs. GPUs at {h5.panel_title(fixed)}\n"
+                   f"({h5.source_label(root)}; feasible configurations only)")
     fig.tight_layout()
     return fig
 

@@ -12,7 +12,7 @@ import math
 from matplotlib.ticker import FuncFormatter
 
 import command
-from figure_output import plt, save, strategy_styles
+from figure_output import axes_title, plt, save, strategy_styles
 from paradise_h5 import InputError
 
 
@@ -85,9 +85,9 @@ def plot(rows, total, threshold, summary, source):
     ax.legend(loc="upper left", fontsize=8)
     mean = summary.get("mean_accuracy")
     left_out = total - len(rows)
-    ax.set_title("Projected vs. measured: " + source +
-                 (f"\nmean accuracy {mean:.3f} over {len(rows)} runs" if mean is not None else "")
-                 + (f"; {left_out} not compared" if left_out else ""), fontsize=10)
+    axes_title(ax, "Projected vs. measured: " + source +
+               (f"\nmean accuracy {mean:.3f} over {len(rows)} runs" if mean is not None else "")
+               + (f"; {left_out} not compared" if left_out else ""), fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -140,6 +140,7 @@ class PlotFileChecks(unittest.TestCase):
             self.assertEqual(f.read(5), b"%PDF-")
         self.assertGreater(os.path.getsize(pdf), 5_000)
         self.assertTrue(data["title"] or all(a["title"] for a in data["axes"]))
+        self.assertTrue(data["titles_inside"])  # wrapped to the figure, not cut off
         for a in data["axes"]:
             self.assertIn("(", a["xlabel"] + a["ylabel"])  # a unit in parentheses
             self.assertTrue(a["xlabel"] and a["ylabel"])
@@ -211,7 +212,7 @@ class ParetoPlot(PlotFileChecks):
         (ax,) = data["axes"]  # one model, one dataset: one panel
         # the two-line title is wrapped to the one panel's width (it was cut off at both
         # sides); the sidecar keeps it unwrapped
-        self.assertTrue(data["title_inside"])
+        self.assertTrue(data["titles_inside"])
         self.assertIn("Pareto fronts (sweep full.ini, storage = full)\nper strategy:", data["title"])
         self.assertIn("GPU-hours", ax["xlabel"])
         for s, (gpus, seconds) in expected.items():
@@ -405,6 +406,25 @@ class MemoryLimitPlot(PlotFileChecks):
             (ax,) = json.load(f)["axes"]
         self.assertEqual([(l["label"], l["y"]) for l in ax["lines"]],
                          [("data (nothing fits)", [None, None])])
+
+
+    def test_long_titles_of_one_panel_plots_are_wrapped_inside_the_figure(self):
+        # a generic dataset's name (NAME:SAMPLES:SHAPE) made the one-panel plots' titles
+        # wider than the figure: cut off at both sides (memory_limit.py, scaling.py and
+        # breakdown.py; pareto.py's figure title likewise)
+        path = sweep_of("long-title", "[sweep]\nmodel = cosmoflow\n"
+                        "dataset = volumes:1000:4x128x128x128\nresolution = 128\n"
+                        "system = dgx-a100\nstrategy = data, spatial\ngpus = 1..8 *2\n"
+                        "batch = 8\nvariant = paradise\n[output]\nstorage = full\n"
+                        "[memlimit]\nbatch = none\nresolution = 128..512 +8\n")
+        FILES["long-title"] = path
+        for script, args in (("memory_limit.py", ()), ("scaling.py", ()),
+                             ("breakdown.py", ("--gpus", "1,2,4,8")), ("pareto.py", ())):
+            with self.subTest(script=script):
+                _, data = plot(script, "long-title", "long-" + script[:-3], *args)
+                titles = " ".join([data["title"]] + [a["title"] for a in data["axes"]])
+                self.assertIn("volumes:1000:4x128x128x128", titles.replace("\n", " "))
+                self.assertTrue(data["titles_inside"])
 
 
 class BreakdownBars(PlotFileChecks):

@@ -64,6 +64,7 @@ class ValidatePlot(unittest.TestCase):
             drawn = json.load(f)
         ax, = drawn["axes"]
         self.assertIn("Projected vs. measured", ax["title"])
+        self.assertTrue(drawn["titles_inside"])  # wrapped to the figure, not cut off
         self.assertEqual(ax["xlabel"], "measured time per iteration (s)")  # every row: iteration
         self.assertEqual(ax["ylabel"], "projected time per iteration (s)")
         lines = {ln["label"]: ln for ln in ax["lines"]}
