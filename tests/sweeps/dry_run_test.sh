@@ -19,7 +19,7 @@ sweeps=$2
 shopt -s nullglob
 files=("$sweeps"/*.ini)
 [ ${#files[@]} -gt 0 ] || fail "no *.ini in '$sweeps'"
-for name in quickstart paradl-abci cosmoflow-memlimit unet3d-memlimit imagenet-scaling network-codesign huge; do
+for name in quickstart paradl-abci cosmoflow-memlimit unet3d-memlimit precision-3d imagenet-scaling network-codesign huge; do
   [ -f "$sweeps/$name.ini" ] || fail "$sweeps/$name.ini is missing"
 done
 for f in "${files[@]}"; do
