@@ -450,7 +450,7 @@ int run_sweep(const Args& args) {
   if (!comm.is_root()) return 0;
   if (out) run.output_bytes = static_cast<double>(std::filesystem::file_size(output));
   if (!quiet && run.seconds > 1) std::cerr << '\n';
-  print_summary(std::cout, file, output, grid, merged, run);
+  print_summary(std::cout, file, output, f, grid, merged, run);
   return 0;
 }
 

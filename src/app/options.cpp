@@ -57,9 +57,13 @@ void apply_training_options(const boost::program_options::variables_map& vm,
     // ParaDL models fp32 and none of these policies: they would be ignored without a word
     if (*precision != strategy::Precision::Fp32)
       throw InputError("--precision '" + t.precision + "': the paradl variant models fp32 only");
-    for (const char* option : {"optimizer", "zero", "recompute"}) {
+    const std::string zero = std::to_string(t.zero);
+    for (const auto& [option, value] :
+         {std::pair<const char*, std::string>{"optimizer", t.optimizer},
+          {"zero", zero},
+          {"recompute", ""}}) {
       if (given(option))
-        throw InputError(std::string("--") + option +
+        throw InputError(std::string("--") + option + (value.empty() ? "" : " '" + value + "'") +
                          ": a policy of the paradise variant; the paradl variant reproduces "
                          "ParaDL, which has none (drop it, or --variant paradise)");
     }

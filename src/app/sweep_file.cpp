@@ -318,7 +318,8 @@ SweepFile read_sweep_file(const std::string& path) {
       if (std::find(f.spec.precisions.begin(), f.spec.precisions.end(), *p) !=
           f.spec.precisions.end())
         fail_input(at("sweep.precision"), "precision", text_of("sweep.precision"),
-                   "'" + n + "' repeats a precision (fp16 and bf16 are both mixed)");
+                   "'" + n + "' repeats a precision" +
+                       (*p == strategy::Precision::Mixed ? " (fp16 and bf16 are both mixed)" : ""));
       f.spec.precisions.push_back(*p);
     }
   }
@@ -425,10 +426,28 @@ SweepFile read_sweep_file(const std::string& path) {
         std::find(systems.begin(), systems.end(), name.substr(at_sign + 1)) == systems.end())
       fail_input(o, key, file, "'" + name.substr(at_sign + 1) + "' is not a system of this sweep");
     if (file.empty()) fail_input(o, key, file, "expected a layer-times CSV file");
+    std::string measured;  // the file's precision column ("": any precision)
     try {  // the file's own errors (missing, malformed rows) at the sweep file's line too
-      strategy::read_layer_times(file);
+      const auto rows = strategy::read_layer_times(file);
+      if (!rows.empty()) measured = rows.front().precision;  // one per file
     } catch (const InputError& e) {
       fail_input(o, key, file, e.what());
+    }
+    // times measured at one precision time only that one: every value of the precision
+    // axis (fp32 without one) must be it
+    const auto at_measured = strategy::precision_from_name(measured);
+    const std::vector<strategy::Precision> used =
+        f.spec.precisions.empty() ? std::vector{strategy::Precision::Fp32} : f.spec.precisions;
+    for (const auto p : used) {
+      if (measured.empty() || *at_measured == p) continue;
+      fail_input(o, key, file,
+                 "measured in " + measured + ", not " + std::string(strategy::precision_name(p)) +
+                     (f.spec.precisions.empty()
+                          ? " (without a precision axis a sweep models fp32: profile in fp32, "
+                            "or set precision = " +
+                                std::string(strategy::precision_name(*at_measured)) + " in [sweep])"
+                          : " (line " + std::to_string(line_of(f.text, "sweep.precision")) +
+                                ": the precision axis must hold only the measured precision)"));
     }
     if (!f.spec.resolution.empty())
       fail_input(o, key, file,

@@ -54,6 +54,17 @@ std::string count(double x) {
 
 }  // namespace
 
+std::string training_text(const SweepFile& f) {
+  strategy::Config c;
+  c.variant = f.spec.variant;
+  c.policies.optimizer = f.spec.optimizer;
+  c.policies.zero_stage = f.spec.zero_stage;
+  c.policies.recompute_activations = f.spec.recompute;
+  const std::string t = strategy::training_summary(c);  // "fp32 precision, ..." (paradise)
+  if (f.spec.precisions.empty() || c.variant != strategy::Variant::Paradise) return t;
+  return "each precision of the axis" + t.substr(t.find(','));
+}
+
 void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& f,
                    const sweep::Evaluator& e, double output_bytes, std::uint64_t searches) {
   const auto& grid = e.grid();
@@ -63,6 +74,7 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
   for (const auto& a : grid.axes()) out << "  " << describe(a) << "\n";
   out << "cost model: " << strategy::variant_name(f.spec.variant)
       << (f.spec.spatial_all_dims ? "; spatial split over every spatial dimension" : "") << "\n"
+      << "training: " << training_text(f) << "\n"
       << "points: " << count(points) << "\n"
       << "storage: " << f.storage;
   if (!f.reduce.empty()) {
@@ -89,7 +101,8 @@ double peak_rss_bytes() {
 }
 
 void print_summary(std::ostream& out, const std::string& file, const std::string& output,
-                   const sweep::Grid& grid, const sweep::Summary& s, const RunStats& run) {
+                   const SweepFile& f, const sweep::Grid& grid, const sweep::Summary& s,
+                   const RunStats& run) {
   const double points = static_cast<double>(grid.points());
   const auto& c = s.counts();
   const double compute_s = std::max(run.seconds - run.write_seconds, 1e-9);
@@ -109,7 +122,7 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
       out << ", " << human_bytes(run.output_bytes / run.write_seconds) << "/s";
     out << ", of which " << fixed(run.copy_seconds, 2) << " s canonical copy)\n";
   }
-  out << "\n";
+  out << "training: " << training_text(f) << "\n\n";
   TextTable t;
   for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);
   t.add_column("epoch time s");

@@ -33,9 +33,15 @@ struct RunStats {
 /// This process's peak resident set size in bytes (getrusage).
 double peak_rss_bytes();
 
+/// The sweep's training settings in words (predict's `training` line): "mixed precision,
+/// adam optimizer, ...", or "the precision axis's, adam optimizer, ..." when swept.
+std::string training_text(const SweepFile& f);
+
 /// Points, ranks, time and rate, feasible fraction, the output path with its size and write
-/// rate, peak memory per rank, and the fastest feasible configuration per model.
+/// rate, peak memory per rank, the training settings, and the fastest feasible configuration
+/// per model.
 void print_summary(std::ostream& out, const std::string& file, const std::string& output,
-                   const sweep::Grid& grid, const sweep::Summary& s, const RunStats& run);
+                   const SweepFile& f, const sweep::Grid& grid, const sweep::Summary& s,
+                   const RunStats& run);
 
 }  // namespace paradise::app

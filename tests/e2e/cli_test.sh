@@ -97,6 +97,8 @@ status_at() { "$paradise" predict --model cosmoflow --dataset cosmoflow --strate
   | $py -c 'import json, sys; print(json.load(sys.stdin)["status"])'; }
 [ -n "$limit" ] && [ "$(status_at "$limit")" = ok ] && [ "$(status_at $((limit + 8)))" = out_of_memory ] && [ "$limit" -gt "$limit32" ] \
   && ok || bad "memlimit ${train[*]}: $limit (fp32 $limit32) is not predict's boundary"
+expect_rc 2 "memlimit paradl --optimizer adam" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --variant paradl --optimizer adam
+grep -qF -- "--optimizer 'adam': a policy of the paradise variant" "$tmp/err" && ok || bad "memlimit paradl adam: $(cat "$tmp/err")"
 expect_rc 2 "memlimit paradl --precision mixed" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --variant paradl --precision mixed
 grep -qF -- "--precision 'mixed': the paradl variant models fp32 only" "$tmp/err" && ok || bad "memlimit paradl mixed: $(cat "$tmp/err")"
 # predict's json and csv say the training options (csv: empty policies under paradl)
@@ -341,6 +343,15 @@ sweep_refuses "${base}precision = fp8\n" "cli_sweep.ini:7: precision 'fp8': expe
 sweep_refuses "${base}precision = fp16, bf16\n" "cli_sweep.ini:7: precision 'fp16, bf16': 'bf16' repeats a precision (fp16 and bf16 are both mixed)"
 sweep_refuses "${base}variant = paradl\nprecision = fp32, mixed\n" "cli_sweep.ini:8: precision 'fp32, mixed': the paradl variant models fp32 only"
 sweep_refuses "${base}variant = paradl\nzero = 1\n" "cli_sweep.ini:8: zero '1': a policy of the paradise variant"
+sweep_refuses "${base}precision = fp32, fp32\n" "cli_sweep.ini:7: precision 'fp32, fp32': 'fp32' repeats a precision"
+# the dry run and the summary say the training settings (they were only in the file)
+printf "${base}precision = fp32, mixed\noptimizer = sgd\nrecompute = true\n" > $bad_ini
+expect_rc 0 "dry run with training settings" -- "$paradise" sweep $bad_ini --dry-run
+grep -qx "training: each precision of the axis, sgd optimizer, no ZeRO, activation recomputation" "$tmp/out" \
+  && grep -qx "  precision (2): fp32, mixed" "$tmp/out" && ok || bad "dry run training line: $(cat "$tmp/out")"
+expect_rc 0 "sweep summary with training settings" -- "$paradise" sweep $bad_ini --quiet
+grep -qx "training: each precision of the axis, sgd optimizer, no ZeRO, activation recomputation" "$tmp/out" \
+  && ok || bad "summary training line: $(cat "$tmp/out")"
 sweep_refuses "${base}optimizer = lamb\n" "cli_sweep.ini:7: optimizer 'lamb': expected sgd, momentum or adam"
 sweep_refuses "${base}zero = 4\n" "cli_sweep.ini:7: zero '4': expected a ZeRO stage 0 to 3"
 sweep_refuses "${base}recompute = yes\n" "cli_sweep.ini:7: recompute 'yes': expected true or false"
@@ -623,7 +634,7 @@ for case in "--resolution '128..64'|--resolution 128..64" "--resolution '0..128'
 done
 # the paradise variant's policies with --variant paradl are refused, not ignored
 expect_rc 2 "paradl with --zero" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --variant paradl --zero 3
-grep -qF -- "--zero: a policy of the paradise variant; the paradl variant reproduces ParaDL" "$tmp/err" && ok || bad "paradl --zero: $(cat "$tmp/err")"
+grep -qF -- "--zero '3': a policy of the paradise variant; the paradl variant reproduces ParaDL" "$tmp/err" && ok || bad "paradl --zero: $(cat "$tmp/err")"
 # --allreduce with the paradise variant replaces NCCL's choice (it was ignored without
 # --no-algorithm-choice): the same as with it
 expect_rc 0 "--allreduce alone" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --allreduce binomial-tree --format json
