@@ -84,13 +84,15 @@ def _axes_data(ax):
 
 
 def _titles_inside(fig):
-    """Whether the drawn titles (the figure's, the panels') lie within the figure's width
-    (after savefig drew them)."""
+    """Whether the drawn titles (the figure's, the panels') lie within the figure's width and
+    clear of each other (after savefig drew them)."""
     renderer = fig.canvas.get_renderer()
-    texts = [fig._suptitle] if fig._suptitle is not None else []
-    texts += [ax.title for ax in fig.axes if ax.get_title()]
-    boxes = [t.get_window_extent(renderer) for t in texts]
-    return bool(all(b.x0 >= 0 and b.x1 <= fig.bbox.width for b in boxes))
+    panels = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
+    boxes = panels + ([fig._suptitle.get_window_extent(renderer)]
+                      if fig._suptitle is not None else [])
+    inside = all(b.x0 >= 0 and b.x1 <= fig.bbox.width for b in boxes)
+    apart = not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    return bool(inside and apart)
 
 
 def figure_data(fig):
@@ -134,25 +136,35 @@ def _default(file, command):
     return f"{stem}-{command}.png"
 
 
-def fit_width(fig, text, size, share=1.0):
-    """text with each line wrapped to `share` of the figure's width at font size `size` (a
-    long title was cut off at both sides of a one-panel figure)."""
+def fit_width(text, size, inches):
+    """text with each line wrapped to `inches` at font size `size` (long titles were cut off
+    at the figure's sides)."""
     points = FontProperties(size=size).get_size_in_points()
-    # an average character of the sans-serif font is about 0.55 em wide
-    chars = max(20, int(share * fig.get_figwidth() * 72 / (0.55 * points)))
+    # an average character of the sans-serif font is about 0.55 em wide; 0.6 leaves room
+    # for runs of wide ones (digits, "m", "w")
+    chars = max(20, int(inches * 72 / (0.6 * points)))
     return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
 
 
 def suptitle(fig, text):
-    """The figure's title wrapped to its width; the sidecar keeps the text unwrapped."""
-    fig.suptitle(fit_width(fig, text, plt.rcParams["figure.titlesize"]))
+    """The figure's title wrapped to its width; the sidecar keeps the text unwrapped.
+    Returns the fraction of the figure's height below it (tight_layout's rect top: it
+    leaves no room for a figure title)."""
+    size = plt.rcParams["figure.titlesize"]
+    wrapped = fit_width(text, size, fig.get_figwidth())
+    fig.suptitle(wrapped)
     fig.paradise_title = text
+    points = FontProperties(size=size).get_size_in_points()
+    height = (wrapped.count("\n") + 1) * 1.25 * points / 72 + 0.15  # inches, with the pad
+    return max(0.5, 1 - height / fig.get_figheight())
 
 
 def axes_title(ax, text, **kwargs):
-    """A panel's title wrapped to the figure's width (one-panel figures' long titles)."""
+    """A panel's title wrapped to the panel's width (the title is centred on it, so the
+    figure's width let it run past the edge or into the next panel's)."""
     size = kwargs.get("fontsize", plt.rcParams["axes.titlesize"])
-    ax.set_title(fit_width(ax.figure, text, size), **kwargs)
+    inches = ax.get_position().width * ax.figure.get_figwidth()
+    ax.set_title(fit_width(text, size, inches), **kwargs)
 
 
 def grid_of(n, width=6.0, height=4.2):

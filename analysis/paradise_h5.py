@@ -173,6 +173,10 @@ def grid_axes(ds):
     return [a for a in AXES if a in ds.dims]
 
 
+# Names the precision axis stores under another: paradise takes fp16 and bf16 as mixed.
+PRECISION_ALIASES = {"fp16": "mixed", "bf16": "mixed"}
+
+
 def parse_filters(args):
     """{axis: [text values]} from the --model/--dataset/... options that were given."""
     out = {}
@@ -180,7 +184,24 @@ def parse_filters(args):
         text = getattr(args, axis, None)
         if text:
             out[axis] = [v.strip() for v in text.split(",") if v.strip()]
+    if "precision" in out:
+        out["precision"] = [PRECISION_ALIASES.get(v.lower(), v.lower()) for v in out["precision"]]
     return out
+
+
+def _fixed_setting(root, axis, texts, path):
+    """True when the file has no `axis` axis but every point is at the chosen value (a sweep
+    without a precision axis is fp32, its root attribute says); InputError when it has
+    another; False for other axes."""
+    value = root.attrs.get(axis)
+    if value is None:
+        return False
+    value = value.decode() if isinstance(value, bytes) else str(value)
+    wrong = [t for t in texts if t != value]
+    if wrong:
+        raise InputError(f"{path}: no {axis} '{wrong[0]}': every point of the file is "
+                         f"{axis} {value} (it has no {axis} axis)")
+    return True
 
 
 def _typed(ds, axis, texts, path):
@@ -210,6 +231,8 @@ def select(ds, filters, path, root=None, where=""):
     prefix for the message ('memlimit/')."""
     root = ds if root is None else root
     for axis, texts in filters.items():
+        if axis not in root.dims and _fixed_setting(root, axis, texts, path):
+            continue
         if axis not in root.dims:
             raise InputError(f"{path}: no {axis} axis (axes: {', '.join(grid_axes(root))})")
         if axis not in ds.dims:
@@ -230,6 +253,8 @@ def select_rows(table, filters, path, root):
         raise InputError(f"{path}: no feasible configuration (the pareto group is empty)")
     keep = np.ones(table.sizes["point"], dtype=bool)
     for axis, texts in filters.items():
+        if axis not in root.dims and _fixed_setting(root, axis, texts, path):
+            continue
         if axis not in root.dims:
             raise InputError(f"{path}: no {axis} axis (axes: {', '.join(grid_axes(root))})")
         values = _typed(root, axis, texts, path)

@@ -14,7 +14,8 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import gpu_axis, grid_of, log_value_axis, save, strategy_styles, suptitle
+from figure_output import (axes_title, gpu_axis, grid_of, log_value_axis, save, strategy_styles,
+                           suptitle)
 
 FACETS = ("model", "dataset", "resolution", "precision")
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
@@ -109,15 +110,15 @@ def plot(panels, source, best_over, root, x):
             ax.set_xscale("log")
             ax.set_xlabel(X_LABELS[x])
         log_value_axis(ax, "epoch time (s)")
-        ax.set_title(h5.panel_title(p["panel"]))
+        axes_title(ax, h5.panel_title(p["panel"]))
         ax.grid(True, which="both", alpha=0.3)
     order = [s for s in styles if s in handles] + ["Pareto front"]
     fig.legend([handles[k] for k in order], order, loc="lower center", ncol=min(len(order), 7))
     over = ", ".join(best_over) if best_over else "nothing"
-    suptitle(fig, f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
+    top = suptitle(fig, f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
                  f"({h5.source_label(root)})\nper strategy: shortest feasible epoch "
                  f"over {over}; from the {source}")
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    fig.tight_layout(rect=(0, 0.06, 1, top))
     return fig
 
 

@@ -418,10 +418,27 @@ class MemoryLimitPlot(PlotFileChecks):
                         "batch = 8\nvariant = paradise\n[output]\nstorage = full\n"
                         "[memlimit]\nbatch = none\nresolution = 128..512 +8\n")
         FILES["long-title"] = path
-        for script, args in (("memory_limit.py", ()), ("scaling.py", ()),
-                             ("breakdown.py", ("--gpus", "1,2,4,8")), ("pareto.py", ())):
-            with self.subTest(script=script):
-                _, data = plot(script, "long-title", "long-" + script[:-3], *args)
+        # and a precision axis's " · fp32" (breakdown's and scaling's titles ran 2 characters
+        # past the edge, pareto's panel titles into each other: the figure's width, not the
+        # panel's, was the measure)
+        FILES["long-precision"] = sweep_of(
+            "long-precision", "[sweep]\nmodel = resnet50, vgg16\ndataset = imagenet\n"
+            "system = dgx-a100\nstrategy = data, filter, data+filter\n"
+            "precision = fp32, mixed, tf32\noptimizer = adam\nzero = 1\ngpus = 1, 4, 16\n"
+            "batch = 64, 256\n[output]\nstorage = full\n")
+        for script, sweep, args in (("memory_limit.py", "long-title", ()),
+                                    ("scaling.py", "long-title", ()),
+                                    ("breakdown.py", "long-title", ("--gpus", "1,2,4,8")),
+                                    ("pareto.py", "long-title", ()),
+                                    ("breakdown.py", "long-precision", ()),
+                                    ("scaling.py", "long-precision", ()),
+                                    ("pareto.py", "long-precision", ()),
+                                    ("memory_map.py", "long-precision", ())):
+            with self.subTest(script=script, sweep=sweep):
+                _, data = plot(script, sweep, "long-" + script[:-3], *args)
+                if sweep == "long-precision":
+                    self.assertTrue(data["titles_inside"])
+                    continue
                 titles = " ".join([data["title"]] + [a["title"] for a in data["axes"]])
                 self.assertIn("volumes:1000:4x128x128x128", titles.replace("\n", " "))
                 self.assertTrue(data["titles_inside"])
@@ -628,6 +645,26 @@ class BadInput(unittest.TestCase):
     def test_unknown_model_filter_lists_the_models_of_the_file(self):
         self.assert_refused("pareto.py", [FILES["full"], "--model", "resnet51"], FILES["full"],
                             "resnet51", "resnet50, vgg16")
+
+    def test_precision_choice_on_a_file_without_the_axis_is_its_one_precision(self):
+        # full.ini has no precision axis: every point is fp32 (root attribute `precision`),
+        # so --precision fp32 selects everything and --precision mixed nothing, said so
+        r = run("summary.py", FILES["full"], "--precision", "fp32")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, run("summary.py", FILES["full"]).stdout)
+        self.assert_refused("summary.py", [FILES["full"], "--precision", "mixed"], FILES["full"],
+                            "no precision 'mixed': every point of the file is precision fp32")
+
+    def test_precision_aliases_name_the_axis_values(self):
+        # paradise takes fp16 and bf16 as mixed (the axis stores "mixed"): so do the scripts
+        path = sweep_of("alias", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                        "system = dgx-a100\nstrategy = data\nprecision = fp32, bf16\n"
+                        "gpus = 1, 8\nbatch = 256\n[output]\nstorage = full\n")
+        for name in ("fp16", "BF16", "mixed"):
+            r = run("summary.py", path, "--precision", name, "--csv")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows = list(csv.DictReader(io.StringIO(r.stdout)))
+            self.assertTrue(rows and all(x["precision"] == "mixed" for x in rows), rows)
 
     def test_file_without_resolution_limits_names_the_memlimit_variable(self):
         self.assert_refused("memory_limit.py", [FILES["full"]], FILES["full"],
