@@ -12,7 +12,8 @@ AXIS_HELP = {
     "model": "model names", "dataset": "dataset names", "resolution": "input sides",
     "system": "system names", "network_bandwidth_gbps": "network bandwidths",
     "network_latency_us": "network latencies", "strategy": "strategies",
-    "precision": "precisions (fp32, tf32, mixed)",
+    "precision": "precisions (fp32, tf32, mixed)", "optimizer": "optimizers",
+    "zero_stage": "ZeRO stages", "recompute": "recomputation settings (true, false)",
     "gpus": "GPU counts", "batch": "global batch sizes",
 }
 

@@ -22,8 +22,10 @@ STATUS_OK, STATUS_OUT_OF_MEMORY, STATUS_INVALID = 0, 1, 2
 
 # The grid axes in the order the file stores them (bracketed ones only when swept).
 AXES = ("model", "dataset", "resolution", "system", "network_bandwidth_gbps",
-        "network_latency_us", "strategy", "precision", "gpus", "batch")
-CATEGORICAL_AXES = ("model", "dataset", "system", "strategy", "precision")
+        "network_latency_us", "strategy", "precision", "optimizer", "zero_stage", "recompute",
+        "gpus", "batch")
+CATEGORICAL_AXES = ("model", "dataset", "system", "strategy", "precision", "optimizer",
+                    "recompute")
 # The axes every sweep file has (the others only when swept).
 SWEEP_AXES = ("model", "dataset", "system", "strategy", "gpus", "batch")
 

@@ -17,7 +17,7 @@ import paradise_h5 as h5
 from figure_output import (axes_title, gpu_axis, grid_of, log_value_axis, save, strategy_styles,
                            suptitle)
 
-FACETS = ("model", "dataset", "resolution", "precision")
+FACETS = ("model", "dataset", "resolution", "precision", "optimizer")  # the default group
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
 
 

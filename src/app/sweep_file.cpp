@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
@@ -126,8 +127,8 @@ void refuse_repeats(const std::vector<T>& values, const Origin& at, const std::s
   fail_input(at, key, text, "lists " + v.str() + " more than once");
 }
 
-// [sweep] optimizer, zero and recompute (after variant and precision): the paradise
-// variant's policies, refused under the paradl variant, which has none
+// [sweep] precision, optimizer, zero and recompute under the paradl variant, which models
+// fp32 and has none of the paradise variant's policies: refused
 template <class At>
 void read_training_keys(SweepFile& f, const po::variables_map& vm, const At& at) {
   const auto text_of = [&](const char* key) {
@@ -145,25 +146,6 @@ void read_training_keys(SweepFile& f, const po::variables_map& vm, const At& at)
                    "a policy of the paradise variant; the paradl variant reproduces ParaDL, "
                    "which has none (drop it, or variant = paradise)");
     }
-  }
-  if (vm.count("sweep.optimizer")) {
-    const auto o = strategy::optimizer_from_name(text_of("sweep.optimizer"));
-    if (!o)
-      fail_input(at("sweep.optimizer"), "optimizer", text_of("sweep.optimizer"),
-                 "expected sgd, momentum or adam");
-    f.spec.optimizer = *o;
-  }
-  if (vm.count("sweep.zero")) {
-    const auto t = text_of("sweep.zero");
-    if (t.size() != 1 || t[0] < '0' || t[0] > '3')
-      fail_input(at("sweep.zero"), "zero", t, "expected a ZeRO stage 0 to 3");
-    f.spec.zero_stage = t[0] - '0';
-  }
-  if (vm.count("sweep.recompute")) {
-    const auto t = text_of("sweep.recompute");
-    if (t != "true" && t != "false")
-      fail_input(at("sweep.recompute"), "recompute", t, "expected true or false");
-    f.spec.recompute = t == "true";
   }
 }
 
@@ -307,22 +289,48 @@ SweepFile read_sweep_file(const std::string& path) {
         positive_ints("sweep.network_bandwidth_gbps", "network_bandwidth_gbps");
   if (vm.count("sweep.network_latency_us"))
     f.spec.network_latency_us = positive_ints("sweep.network_latency_us", "network_latency_us");
-  if (vm.count("sweep.precision")) {
-    const auto names =
-        sweep::parse_names(text_of("sweep.precision"), at("sweep.precision"), "precision");
-    for (const auto& n : names) {
-      const auto p = strategy::precision_from_name(n);
-      if (!p)
-        fail_input(at("sweep.precision"), "precision", n,
-                   "expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
-      if (std::find(f.spec.precisions.begin(), f.spec.precisions.end(), *p) !=
-          f.spec.precisions.end())
-        fail_input(at("sweep.precision"), "precision", text_of("sweep.precision"),
-                   "'" + n + "' repeats a precision" +
-                       (*p == strategy::Precision::Mixed ? " (fp16 and bf16 are both mixed)" : ""));
-      f.spec.precisions.push_back(*p);
+  // the training settings: a list of names each (several values make an axis), every
+  // value known and listed once
+  const auto settings = [&](const char* key, const char* name, auto from_name,
+                            const std::string& expected) {
+    using Value = typename decltype(from_name(std::string()))::value_type;
+    std::vector<Value> values;
+    if (!vm.count(key)) return values;
+    for (const auto& n : sweep::parse_names(text_of(key), at(key), name)) {
+      const auto v = from_name(n);
+      if (!v) fail_input(at(key), name, n, expected);
+      if (std::find(values.begin(), values.end(), *v) != values.end())
+        fail_input(at(key), name, text_of(key),
+                   "'" + n + "' repeats a value of the list" +
+                       (std::string(name) == "precision" && n != "fp32" && n != "tf32"
+                            ? " (fp16 and bf16 are both mixed)"
+                            : ""));
+      values.push_back(*v);
     }
-  }
+    return values;
+  };
+  f.spec.precisions = settings(
+      "sweep.precision", "precision",
+      [](const std::string& n) { return strategy::precision_from_name(n); },
+      "expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
+  f.spec.optimizers = settings(
+      "sweep.optimizer", "optimizer",
+      [](const std::string& n) { return strategy::optimizer_from_name(n); },
+      "expected sgd, momentum or adam");
+  f.spec.zero_stages = settings(
+      "sweep.zero", "zero",
+      [](const std::string& n) -> std::optional<std::int64_t> {
+        if (n.size() != 1 || n[0] < '0' || n[0] > '3') return std::nullopt;
+        return n[0] - '0';
+      },
+      "expected a ZeRO stage 0 to 3");
+  f.spec.recomputes = settings(
+      "sweep.recompute", "recompute",
+      [](const std::string& n) -> std::optional<std::uint8_t> {
+        if (n != "true" && n != "false") return std::nullopt;
+        return static_cast<std::uint8_t>(n == "true");
+      },
+      "expected true or false");
   const auto axis_names = [&](const char* key, const char* name) {
     const auto names = sweep::parse_names(text_of(key), at(key), name);
     refuse_repeats(names, at(key), name, text_of(key));
@@ -330,8 +338,7 @@ SweepFile read_sweep_file(const std::string& path) {
     for (const auto& n : names) {
       bool found = false;
       for (const auto& a : grid.axes()) found = found || a.name == n;
-      if (!found &&
-          !((n == "resolution" || n == "precision") && std::string(key) == "pareto.group"))
+      if (!found && !(sweep::optional_group_axis(n) && std::string(key) == "pareto.group"))
         fail_input(at(key), name, n, "not an axis of this sweep");
     }
     return names;

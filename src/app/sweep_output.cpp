@@ -30,7 +30,7 @@ std::string objective_description(sweep::Objective o) {
 // CF units (UDUNITS) of the file's axes and columns, by name: counts are dimensionless,
 // times in seconds or hours, latency in microseconds, bandwidth in Gbit/s; "": none.
 std::string units_of(std::string_view name) {
-  for (const char* count : {"gpus", "batch", "resolution", "side"})
+  for (const char* count : {"gpus", "batch", "resolution", "side", "zero_stage"})
     if (name == count) return "1";
   if (name == "network_latency_us") return "us";
   if (name == "network_bandwidth_gbps") return "Gbit/s";
@@ -79,12 +79,25 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
   out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
   out.attribute("storage", f.storage);
-  // the training run's settings at every point (the precision: an axis when swept)
-  if (f.spec.precisions.empty()) out.attribute("precision", "fp32");
+  // the training settings with one value, every point's (several: an axis)
+  const strategy::Config defaults;
+  const auto& s = f.spec;
+  if (s.precisions.size() <= 1)
+    out.attribute("precision", std::string(strategy::precision_name(
+                                   s.precisions.empty() ? defaults.precision : s.precisions[0])));
   if (f.spec.variant == strategy::Variant::Paradise) {
-    out.attribute("optimizer", std::string(strategy::optimizer_name(f.spec.optimizer)));
-    out.attribute("zero_stage", std::int64_t{f.spec.zero_stage});
-    out.attribute("recompute", std::string(f.spec.recompute ? "true" : "false"));
+    const auto& pol = defaults.policies;
+    if (s.optimizers.size() <= 1)
+      out.attribute("optimizer", std::string(strategy::optimizer_name(
+                                     s.optimizers.empty() ? pol.optimizer : s.optimizers[0])));
+    if (s.zero_stages.size() <= 1)
+      out.attribute("zero_stage",
+                    s.zero_stages.empty() ? std::int64_t{pol.zero_stage} : s.zero_stages[0]);
+    if (s.recomputes.size() <= 1)
+      out.attribute("recompute", std::string((s.recomputes.empty() ? pol.recompute_activations
+                                                                   : s.recomputes[0] != 0)
+                                                 ? "true"
+                                                 : "false"));
   }
   out.chunk_points(chunk_points);
   for (const auto& a : grid.axes()) {

@@ -59,11 +59,20 @@ Grid make_grid(const SweepSpec& s) {
   if (!s.network_latency_us.empty())
     axes.push_back(Axis{"network_latency_us", {}, s.network_latency_us});
   axes.push_back(Axis{"strategy", s.strategies, {}});
-  if (!s.precisions.empty()) {
-    std::vector<std::string> names;
-    for (const auto p : s.precisions) names.emplace_back(strategy::precision_name(p));
-    axes.push_back(Axis{"precision", std::move(names), {}});
-  }
+  // training settings with several values (one value: every point's)
+  const auto names = [](const auto& values, auto name_of) {
+    std::vector<std::string> out;
+    for (const auto v : values) out.emplace_back(name_of(v));
+    return out;
+  };
+  if (s.precisions.size() > 1)
+    axes.push_back(Axis{"precision", names(s.precisions, strategy::precision_name), {}});
+  if (s.optimizers.size() > 1)
+    axes.push_back(Axis{"optimizer", names(s.optimizers, strategy::optimizer_name), {}});
+  if (s.zero_stages.size() > 1) axes.push_back(Axis{"zero_stage", {}, s.zero_stages});
+  if (s.recomputes.size() > 1)
+    axes.push_back(Axis{
+        "recompute", names(s.recomputes, [](std::uint8_t r) { return r ? "true" : "false"; }), {}});
   axes.push_back(Axis{"gpus", {}, s.gpus});
   axes.push_back(Axis{"batch", {}, s.batch});
   return Grid(std::move(axes));
@@ -75,20 +84,34 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
     if (!k) throw InputError("strategy '" + name + "': expected one of " + strategy::kind_list());
     kinds_.push_back(*k);
   }
-  precisions_ = spec.precisions;
-  if (precisions_.empty()) precisions_.push_back(strategy::Precision::Fp32);
-  base_config_.variant = spec.variant;
-  base_config_.spatial_all_dims = spec.spatial_all_dims;
-  base_config_.policies.optimizer = spec.optimizer;
-  base_config_.policies.zero_stage = spec.zero_stage;
-  base_config_.policies.recompute_activations = spec.recompute;
-  if (spec.zero_stage < 0 || spec.zero_stage > 3)
-    throw InputError("zero '" + std::to_string(spec.zero_stage) + "': expected 0 to 3");
-  if (spec.variant == strategy::Variant::Paradl) {
-    for (const auto p : precisions_) {
-      if (p != strategy::Precision::Fp32)
-        throw InputError("precision '" + std::string(strategy::precision_name(p)) +
-                         "': the paradl variant models fp32 only");
+  // the training settings' combinations, precision slowest and recompute fastest (the
+  // axes' order); an empty list is the default's one value
+  strategy::Config base;
+  base.variant = spec.variant;
+  base.spatial_all_dims = spec.spatial_all_dims;
+  const auto or_default = [](const auto& values, auto fallback) {
+    return values.empty() ? std::vector{fallback} : values;
+  };
+  const auto& pol = base.policies;
+  for (const auto p : or_default(spec.precisions, base.precision)) {
+    for (const auto o : or_default(spec.optimizers, pol.optimizer)) {
+      for (const auto z : or_default(spec.zero_stages, std::int64_t{pol.zero_stage})) {
+        for (const auto r : or_default(spec.recomputes, std::uint8_t{pol.recompute_activations})) {
+          if (z < 0 || z > 3) throw InputError("zero '" + std::to_string(z) + "': expected 0 to 3");
+          const bool paradl = spec.variant == strategy::Variant::Paradl;
+          if (paradl && (p != base.precision || o != pol.optimizer || z != pol.zero_stage ||
+                         r != pol.recompute_activations))
+            throw InputError(
+                "precision, optimizer, zero and recompute: the paradl variant models fp32 "
+                "and none of the paradise variant's policies");
+          strategy::Config c = base;
+          c.precision = p;
+          c.policies.optimizer = o;
+          c.policies.zero_stage = static_cast<int>(z);
+          c.policies.recompute_activations = r != 0;
+          settings_.push_back(c);
+        }
+      }
     }
   }
   for (std::int64_t g : spec.gpus) {
@@ -202,39 +225,39 @@ const strategy::Workload& Evaluator::workload(std::uint64_t w) const {
 }
 
 Evaluator::Point Evaluator::point(std::uint64_t index) const {
-  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), np = precisions_.size(),
+  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), ns = settings_.size(),
              nk = kinds_.size();
-  Point p;
-  p.config = base_config_;
-  p.config.batch = spec_.batch[index % nb];
+  const auto batch = spec_.batch[index % nb];
   index /= nb;
-  p.config.gpus = spec_.gpus[index % ng];
+  const auto gpus = spec_.gpus[index % ng];
   index /= ng;
-  p.config.precision = precisions_[index % np];
-  index /= np;
+  Point p;
+  p.config = settings_[index % ns];
+  index /= ns;
+  p.config.batch = batch;
+  p.config.gpus = gpus;
   p.config.kind = kinds_[index % nk];
   p.workload = index / nk;
   return p;
 }
 
 PointResult Evaluator::evaluate(std::uint64_t index) const {
-  // decode without allocation: batch fastest, then gpus, precision, strategy, then the
-  // workload axes
-  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), np = precisions_.size(),
+  // decode without allocation: batch fastest, then gpus, the training settings, strategy,
+  // then the workload axes
+  const auto nb = spec_.batch.size(), ng = spec_.gpus.size(), ns = settings_.size(),
              nk = kinds_.size();
   const std::uint64_t b = index % nb;
   index /= nb;
   const std::uint64_t g = index % ng;
   index /= ng;
-  const std::uint64_t q = np == 1 ? 0 : index % np;
-  if (np > 1) index /= np;
+  const std::uint64_t q = ns == 1 ? 0 : index % ns;
+  if (ns > 1) index /= ns;
   const std::uint64_t k = index % nk;
   index /= nk;  // index is now the workload number (the axes before strategy)
-  strategy::Config c = base_config_;
+  strategy::Config c = settings_[q];
   c.kind = kinds_[k];
   c.gpus = spec_.gpus[g];
   c.batch = spec_.batch[b];
-  c.precision = precisions_[q];
   PointResult r;
   // the base workload (one division only with network variants: this is the per-point loop)
   const std::uint64_t base = variants_ == 1 ? index : index / variants_;

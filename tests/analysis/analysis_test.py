@@ -666,6 +666,25 @@ class BadInput(unittest.TestCase):
             rows = list(csv.DictReader(io.StringIO(r.stdout)))
             self.assertTrue(rows and all(x["precision"] == "mixed" for x in rows), rows)
 
+    def test_training_setting_axes_are_chosen_and_faceted(self):
+        # optimizer and recompute with two values each are axes: pareto.py draws a panel per
+        # optimizer (the default Pareto group's), the recompute axis is searched over, and
+        # --recompute / --zero-stage choose values (a one-valued zero is the root's)
+        path = sweep_of("settings", "[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\n"
+                        "system = abci\nstrategy = data, spatial\noptimizer = sgd, adam\n"
+                        "zero = 1\nrecompute = false, true\ngpus = 1..16 *2\nbatch = 16, 64\n"
+                        "[output]\nstorage = full\n")
+        FILES["settings"] = path
+        _, data = plot("pareto.py", "settings", "pareto-settings")
+        self.assertEqual(sorted(a["title"] for a in data["axes"]),
+                         ["cosmoflow · cosmoflow · adam", "cosmoflow · cosmoflow · sgd"])
+        r = run("summary.py", path, "--recompute", "true", "--zero-stage", "1", "--csv")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertTrue(rows and all(x["recompute"] == "true" for x in rows), rows)
+        self.assert_refused("summary.py", [path, "--zero-stage", "2"], path,
+                            "every point of the file is zero_stage 1")
+
     def test_file_without_resolution_limits_names_the_memlimit_variable(self):
         self.assert_refused("memory_limit.py", [FILES["full"]], FILES["full"],
                             "memlimit/largest_resolution")

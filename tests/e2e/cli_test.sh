@@ -340,17 +340,17 @@ sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_
 # [sweep] precision (an axis), optimizer, zero, recompute: bad values at their line; ParaDL's
 # variant has none of them
 sweep_refuses "${base}precision = fp8\n" "cli_sweep.ini:7: precision 'fp8': expected fp32, tf32 or mixed"
-sweep_refuses "${base}precision = fp16, bf16\n" "cli_sweep.ini:7: precision 'fp16, bf16': 'bf16' repeats a precision (fp16 and bf16 are both mixed)"
+sweep_refuses "${base}precision = fp16, bf16\n" "cli_sweep.ini:7: precision 'fp16, bf16': 'bf16' repeats a value of the list (fp16 and bf16 are both mixed)"
 sweep_refuses "${base}variant = paradl\nprecision = fp32, mixed\n" "cli_sweep.ini:8: precision 'fp32, mixed': the paradl variant models fp32 only"
 sweep_refuses "${base}variant = paradl\nzero = 1\n" "cli_sweep.ini:8: zero '1': a policy of the paradise variant"
-sweep_refuses "${base}precision = fp32, fp32\n" "cli_sweep.ini:7: precision 'fp32, fp32': 'fp32' repeats a precision"
+sweep_refuses "${base}precision = fp32, fp32\n" "cli_sweep.ini:7: precision 'fp32, fp32': 'fp32' repeats a value of the list"
 # the dry run and the summary say the training settings (they were only in the file)
 printf "${base}precision = fp32, mixed\noptimizer = sgd\nrecompute = true\n" > $bad_ini
 expect_rc 0 "dry run with training settings" -- "$paradise" sweep $bad_ini --dry-run
-grep -qx "training: each precision of the axis, sgd optimizer, no ZeRO, activation recomputation" "$tmp/out" \
+grep -qx "training: the precision axis, sgd optimizer, no ZeRO, activation recomputation" "$tmp/out" \
   && grep -qx "  precision (2): fp32, mixed" "$tmp/out" && ok || bad "dry run training line: $(cat "$tmp/out")"
 expect_rc 0 "sweep summary with training settings" -- "$paradise" sweep $bad_ini --quiet
-grep -qx "training: each precision of the axis, sgd optimizer, no ZeRO, activation recomputation" "$tmp/out" \
+grep -qx "training: the precision axis, sgd optimizer, no ZeRO, activation recomputation" "$tmp/out" \
   && ok || bad "summary training line: $(cat "$tmp/out")"
 sweep_refuses "${base}optimizer = lamb\n" "cli_sweep.ini:7: optimizer 'lamb': expected sgd, momentum or adam"
 sweep_refuses "${base}zero = 4\n" "cli_sweep.ini:7: zero '4': expected a ZeRO stage 0 to 3"
@@ -396,6 +396,40 @@ rows = [p for m, d, p, b in zip(front["model"], front["dataset"], front["precisi
 assert set(rows) == {"fp32", "tf32", "mixed"}, rows
 PY
 rm -f $tmp/precision.h5
+# optimizer, zero and recompute with several values are axes (after precision, in this
+# order); the root keeps the one-valued precision; points equal predict's; the default
+# Pareto group has the optimizer (SGD would hide Adam), not ZeRO or recomputation (the front
+# says where they pay)
+printf '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nsystem = abci\nstrategy = data, spatial\nprecision = mixed\noptimizer = sgd, adam\nzero = 0, 3\nrecompute = false, true\ngpus = 4, 16\nbatch = 16, 64\n[output]\nstorage = full\n' > $bad_ini
+expect_rc 0 "sweep with training-setting axes" -- "$paradise" sweep $bad_ini --quiet -o $tmp/settings.h5
+grep -qx "training: mixed precision, the optimizer axis, the zero_stage axis, the recompute axis" "$tmp/out" \
+  && ok || bad "training line with axes: $(cat "$tmp/out")"
+$py - $tmp/settings.h5 "$paradise" <<'PY' && ok || bad "training-setting axes: points equal predict's"
+import itertools, json, subprocess, sys, h5py
+f, paradise = h5py.File(sys.argv[1], "r"), sys.argv[2]
+text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+dims = [d[0].name.rsplit("/", 1)[-1] for d in f["memory_per_gpu_bytes"].dims]
+assert dims == ["model", "dataset", "system", "strategy", "optimizer", "zero_stage", "recompute", "gpus", "batch"], dims
+assert text(f.attrs["precision"]) == "mixed" and "optimizer" not in f.attrs and "zero_stage" not in f.attrs
+assert [text(x) for x in f["recompute"][:]] == ["false", "true"] and list(f["zero_stage"][:]) == [0, 3]
+assert text(f["pareto"].attrs["group"]) == "model, dataset, optimizer, batch", f["pareto"].attrs["group"]
+memory = f["memory_per_gpu_bytes"][()]
+checked = 0
+for (k, s), (o, opt), (z, zero), (r, rec) in itertools.product(
+        enumerate(["data", "spatial"]), enumerate(["sgd", "adam"]), enumerate([0, 3]), enumerate([False, True])):
+    args = [paradise, "predict", "--model", "cosmoflow", "--dataset", "cosmoflow", "--strategy", s,
+            "--gpus", "16", "--batch", "64", "--precision", "mixed", "--optimizer", opt, "--zero", str(zero),
+            "--format", "json"] + (["--recompute"] if rec else [])
+    want = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+    if want["status"] == "invalid":
+        continue
+    assert memory[0, 0, 0, k, o, z, r, 1, 1] == want["memory_per_gpu_bytes"], (s, opt, zero, rec)
+    checked += 1
+assert checked >= 8, checked
+PY
+sweep_refuses "${base}variant = paradl\nrecompute = false, true\n" "cli_sweep.ini:8: recompute 'false, true': a policy of the paradise variant"
+sweep_refuses "${base}zero = 0, 0\n" "cli_sweep.ini:7: zero '0, 0': '0' repeats a value of the list"
+rm -f $tmp/settings.h5
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini
 expect_rc 0 "sweep paradise variant" -- "$paradise" sweep $bad_ini --quiet

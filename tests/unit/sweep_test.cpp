@@ -197,9 +197,9 @@ TEST(Evaluator, PrecisionAxisAndTrainingSettingsEqualFreshPredictions) {
   s.gpus = {1, 8, 64};
   s.batch = {64, 512};
   s.variant = strategy::Variant::Paradise;
-  s.optimizer = strategy::Optimizer::Adam;
-  s.zero_stage = 2;
-  s.recompute = true;
+  s.optimizers = {strategy::Optimizer::Adam};  // one value each: every point's
+  s.zero_stages = {2};
+  s.recomputes = {1};
   const Evaluator e(s);
   ASSERT_EQ(e.grid().axes()[4].name, "precision");
   EXPECT_EQ(e.grid().axes()[4].labels, (std::vector<std::string>{"fp32", "tf32", "mixed"}));
@@ -240,6 +240,62 @@ TEST(Evaluator, PrecisionAxisAndTrainingSettingsEqualFreshPredictions) {
     }
   }
   for (int k = 0; k < 3; ++k) EXPECT_GT(feasible_by_precision[k], 0) << k;
+}
+
+// Optimizer, ZeRO stage and recomputation with several values are axes too, after
+// precision and in this order (one value: no axis); every point equals a fresh prediction
+// with its settings (the compute memo is shared across them: recomputation scales compute
+// outside it), and the memory differs along each axis where the model says it should:
+// Adam > SGD (two fp32 moments), ZeRO-3 < 0 on 8 GPUs (sharded state), recomputation < none.
+TEST(Evaluator, TrainingSettingAxesEqualFreshPredictions) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data", "filter"};
+  s.precisions = {strategy::Precision::Mixed};  // one value: no axis
+  s.optimizers = {strategy::Optimizer::Sgd, strategy::Optimizer::Adam};
+  s.zero_stages = {0, 3};
+  s.recomputes = {0, 1};
+  s.gpus = {1, 8};
+  s.batch = {64, 256};
+  s.variant = strategy::Variant::Paradise;
+  const Evaluator e(s);
+  std::vector<std::string> names;
+  for (const auto& a : e.grid().axes()) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"model", "dataset", "system", "strategy", "optimizer",
+                                             "zero_stage", "recompute", "gpus", "batch"}));
+  EXPECT_EQ(e.grid().axes()[6].labels, (std::vector<std::string>{"false", "true"}));
+  std::vector<std::uint64_t> c;
+  const auto n = e.grid().points();
+  for (std::uint64_t pass = 0; pass < 2; ++pass) {
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t i = pass == 0 ? j : n - 1 - j;
+      e.grid().decode(i, c);
+      strategy::Config cfg;
+      cfg.variant = strategy::Variant::Paradise;
+      cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
+      cfg.precision = strategy::Precision::Mixed;
+      cfg.policies.optimizer = s.optimizers[c[4]];
+      cfg.policies.zero_stage = static_cast<int>(s.zero_stages[c[5]]);
+      cfg.policies.recompute_activations = c[6] == 1;
+      cfg.gpus = s.gpus[c[7]];
+      cfg.batch = s.batch[c[8]];
+      const auto direct =
+          strategy::predict(strategy::make_workload({"resnet50", "imagenet", "abci", "", 0}), cfg);
+      const auto r = e.evaluate(i);
+      EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
+      expect_same(r.epoch_time_s, direct.epoch_time_s, i);
+      expect_same(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes, i);
+    }
+  }
+  // data on 8 GPUs at batch 256: each axis moves the memory the way its policy says
+  const auto memory = [&](std::uint64_t opt, std::uint64_t zero, std::uint64_t rec) {
+    return e.evaluate(e.grid().encode({0, 0, 0, 0, opt, zero, rec, 1, 1})).memory_per_gpu_bytes;
+  };
+  EXPECT_GT(memory(1, 0, 0), memory(0, 0, 0));  // Adam's moments
+  EXPECT_LT(memory(1, 1, 0), memory(1, 0, 0));  // ZeRO-3 shards them, the gradients, weights
+  EXPECT_LT(memory(0, 0, 1), memory(0, 0, 0));  // recomputation keeps checkpoints only
 }
 
 // The paradl variant models fp32 only: another precision on the axis is refused.

@@ -27,13 +27,13 @@ struct SweepSpec {
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
   /// one node at that per-GPU bandwidth (Gbit/s) and latency (microseconds).
   std::vector<std::int64_t> resolution, network_bandwidth_gbps, network_latency_us;
-  /// Optional precision axis (paradise variant; empty: absent, every point fp32).
+  /// The training run's settings (paradise variant; empty: the default, fp32, momentum,
+  /// ZeRO stage 0, no recomputation): one value is every point's; several make an axis,
+  /// precision, optimizer, zero_stage, recompute, between strategy and gpus.
   std::vector<strategy::Precision> precisions;
-  /// The training run's optimizer, ZeRO stage and activation recomputation at every point
-  /// (paradise variant; strategy::Policies' defaults otherwise).
-  strategy::Optimizer optimizer = strategy::Optimizer::Momentum;
-  int zero_stage = 0;
-  bool recompute = false;
+  std::vector<strategy::Optimizer> optimizers;
+  std::vector<std::int64_t> zero_stages;
+  std::vector<std::uint8_t> recomputes;  ///< 0 or 1
   /// Measured per-layer times (layer-times CSV) by "MODEL@SYSTEM" or, for every system,
   /// "MODEL"; the model's compute is then parametrised by them (cost-model-notes §1.5).
   std::map<std::string, std::string> layer_times;
@@ -86,8 +86,9 @@ class Evaluator {
   SweepSpec spec_;
   Grid grid_;
   std::vector<strategy::Kind> kinds_;
-  std::vector<strategy::Precision> precisions_;  // the precision axis, or fp32 alone
-  strategy::Config base_config_;                 // the settings every point shares
+  // every combination of the training settings (their axes, or their one value), in grid
+  // order: a point's configuration is one of these with its strategy, GPUs and batch
+  std::vector<strategy::Config> settings_;
   std::uint64_t variants_ = 1;  // network variants per base (bandwidth x latency values)
   // per base (model x dataset x resolution x system), shared by its network variants
   mutable std::vector<strategy::Workload> bases_;     // the system: installed_'s variant
@@ -102,8 +103,9 @@ class Evaluator {
 };
 
 /// The axes of a sweep in storage order: model, dataset, [resolution], system,
-/// [network_bandwidth_gbps], [network_latency_us], strategy, [precision], gpus, batch. The
-/// axes before strategy define the workloads; the last ones vary fastest.
+/// [network_bandwidth_gbps], [network_latency_us], strategy, [precision], [optimizer],
+/// [zero_stage], [recompute], gpus, batch (a training setting with several values is an
+/// axis). The axes before strategy define the workloads; the last ones vary fastest.
 Grid make_grid(const SweepSpec& spec);
 
 }  // namespace paradise::sweep

@@ -43,11 +43,21 @@ class AxisSubset {
   std::uint64_t size_ = 1;
 };
 
+/// The default Pareto group's axes that a grid may lack (skipped when absent): resolution,
+/// precision, optimizer.
+inline bool optional_group_axis(std::string_view name) {
+  return name == "resolution" || name == "precision" || name == "optimizer";
+}
+
 struct ParetoSpec {
   Objective first = Objective::EpochTime;
   Objective second = Objective::Gpus;
   /// The axes whose every combination gets its own front (the rest are searched over).
-  std::vector<std::string> group{"model", "dataset", "resolution", "precision", "batch"};
+  /// Precision and optimizer too: mixed precision and SGD win every point, and would hide
+  /// fp32 and Adam in a shared front; ZeRO and recomputation are searched over (the front
+  /// then says where they pay).
+  std::vector<std::string> group{"model",     "dataset",   "resolution",
+                                 "precision", "optimizer", "batch"};
 };
 
 /// The fastest feasible point of a model (plain bytes, so it can be gathered).
@@ -59,8 +69,7 @@ struct Best {
 
 class Summary {
  public:
-  /// `pareto.group` names absent from the grid (resolution or precision in a grid without
-  /// them) are skipped.
+  /// `pareto.group` names absent from the grid among optional_group_axis()'s are skipped.
   Summary(const Grid& grid, const ParetoSpec& pareto);
   void add(std::uint64_t index, const PointResult& r);
   /// Adds another summary's bytes (from to_bytes of a summary of the same grid and spec).
