@@ -22,6 +22,7 @@ PARTS = ("compute_time_s", "communication_time_s", "epoch_time_s")
 def series(path, filters):
     """{strategy: {gpus, compute_time_s, communication_time_s}} (NaN: not feasible), fixed."""
     root = h5.open_sweep(path)
+    filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     h5.require(root, PARTS + ("status",), path,
                "the compute/communication bars need a storage = full sweep")
     ds = h5.select(root[list(PARTS) + ["status"]], filters, path, root)

@@ -24,6 +24,7 @@ LIMITS = {
 def series(path, filters, limit):
     """{strategy: (gpus, limit with NaN where nothing fits)}, {fixed axis: value}."""
     root = h5.open_sweep(path)
+    filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     group = h5.open_sweep(path, "memlimit")
     if limit not in group.variables:
         raise h5.InputError(f"{path}: no variable 'memlimit/{limit}' (the sweep file needs "

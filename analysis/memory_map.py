@@ -28,6 +28,7 @@ CONTOUR_STYLE = {"colors": "red", "linewidths": 2.5}
 def series(path, filters, rows):
     """[(strategy, memory GB [rows × gpus] with NaN for invalid, status)], axes, fixed labels."""
     root = h5.open_sweep(path)
+    filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     why = "the heat map needs per-point memory (storage = maps or full)"
     # every axis: a heat map is at one value of each (a summary map's cell is a best over some)
     memory, status = h5.map_of(root, "memory", filters, path, why,

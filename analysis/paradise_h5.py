@@ -191,6 +191,14 @@ def parse_filters(args):
     return out
 
 
+def settled(root, filters, path):
+    """filters without the choices on a training setting the file has one value of (a root
+    attribute, not an axis): choosing that value keeps every point, another is an
+    InputError. What is left are choices on axes (checked where they are used)."""
+    return {axis: texts for axis, texts in filters.items()
+            if axis in root.dims or not _fixed_setting(root, axis, texts, path)}
+
+
 def _fixed_setting(root, axis, texts, path):
     """True when the file has no `axis` axis but every point is at the chosen value (a sweep
     without a precision axis is fp32, its root attribute says); InputError when it has
@@ -232,9 +240,7 @@ def select(ds, filters, path, root=None, where=""):
     memlimit table over every other axis) is refused, never ignored. where: the group's
     prefix for the message ('memlimit/')."""
     root = ds if root is None else root
-    for axis, texts in filters.items():
-        if axis not in root.dims and _fixed_setting(root, axis, texts, path):
-            continue
+    for axis, texts in settled(root, filters, path).items():
         if axis not in root.dims:
             raise InputError(f"{path}: no {axis} axis (axes: {', '.join(grid_axes(root))})")
         if axis not in ds.dims:
@@ -254,9 +260,7 @@ def select_rows(table, filters, path, root):
     if table.sizes.get("point", 0) == 0:  # a sweep where nothing fits: an empty front
         raise InputError(f"{path}: no feasible configuration (the pareto group is empty)")
     keep = np.ones(table.sizes["point"], dtype=bool)
-    for axis, texts in filters.items():
-        if axis not in root.dims and _fixed_setting(root, axis, texts, path):
-            continue
+    for axis, texts in settled(root, filters, path).items():
         if axis not in root.dims:
             raise InputError(f"{path}: no {axis} axis (axes: {', '.join(grid_axes(root))})")
         values = _typed(root, axis, texts, path)
@@ -264,12 +268,16 @@ def select_rows(table, filters, path, root):
             raise InputError(f"{path}: no variable 'pareto/{axis}', so a selection on {axis} "
                              "is not possible")
         keep &= np.isin(table[axis].values, values)
+    if not keep.any():  # the fronts hold none of the chosen values (an empty table crashed)
+        chosen = "; ".join(f"{a} {', '.join(t)}" for a, t in filters.items())
+        raise InputError(f"{path}: no point of the pareto group has {chosen} (its fronts hold "
+                         "Pareto-optimal points only; a map, storage = full, has every point)")
     return table.isel(point=np.flatnonzero(keep))
 
 
 def value_label(axis, value):
-    """How a fixed axis value reads in a title: 'resnet50', 'batch 256'."""
-    if axis in CATEGORICAL_AXES:
+    """How a fixed axis value reads in a title: 'resnet50', 'batch 256', 'recompute true'."""
+    if axis in CATEGORICAL_AXES and axis != "recompute":
         return str(value)
     return f"{axis.replace('_', ' ')} {value}"
 
@@ -294,8 +302,27 @@ def panel_title(panel):
     return " · ".join(value_label(a, v) for a, v in panel.items())
 
 
+# A training setting's value when it is not swept (root attribute), and its default.
+SETTING_DEFAULTS = {"precision": "fp32", "optimizer": "momentum", "zero_stage": "0",
+                    "recompute": "false"}
+
+
+def fixed_settings(ds):
+    """The one-valued training settings that differ from the defaults, as title labels."""
+    out = []
+    for axis, default in SETTING_DEFAULTS.items():
+        value = ds.attrs.get(axis)
+        if value is None:
+            continue
+        value = value.decode() if isinstance(value, bytes) else str(value)
+        if value != default:
+            out.append(value_label(axis, value))
+    return out
+
+
 def source_label(ds):
-    """'sweep quickstart.ini, storage = full': where a figure's data comes from."""
+    """'sweep quickstart.ini, storage = full[, mixed, adam]': where a figure's data comes
+    from, and the training settings of every point that are not the defaults."""
     title = str(ds.attrs.get("title", ""))
     sweep = os.path.basename(title.split("ParaDiSE sweep ", 1)[-1]) if title else "?"
-    return f"sweep {sweep}, storage = {storage(ds)}"
+    return ", ".join([f"sweep {sweep}", f"storage = {storage(ds)}"] + fixed_settings(ds))

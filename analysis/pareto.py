@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """pareto.py FILE.h5 [-o OUT.png] [--pdf] [--x gpus|gpu_hours]: Pareto fronts of epoch time
 against GPUs (or GPU-hours per epoch), one panel per model × dataset [× resolution]
-[× precision], one line per strategy, the front highlighted.
+[× precision] [× optimizer], one line per strategy, the front highlighted.
 
 A strategy's line is its shortest feasible epoch at each GPU count over the axes not shown
 (system, batch, network; narrow them with --system, --batch, ...). It comes from the epoch
@@ -63,6 +63,7 @@ def front(points):
 def series(path, filters, x="gpus", source="auto"):
     """The plotted panels: [{panel, strategies: {name: (x, y)}, front: [(x, y)]}], source."""
     root = h5.open_sweep(path)
+    filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     why = "the Pareto plot needs epoch times (storage = full, or a pareto group with epoch_time_s)"
     # the map serves when it has every panel axis, strategy, gpus and each chosen axis (a
     # summary file's may be reduced over some); the pareto group has every axis

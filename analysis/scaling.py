@@ -17,6 +17,7 @@ from figure_output import axes_title, gpu_axis, log_value_axis, plt, save, strat
 def series(path, filters):
     """{strategy: (gpus, epoch seconds)} of the feasible points, {fixed axis: value}, root."""
     root = h5.open_sweep(path)
+    filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     # every axis: a curve is at one value of each (a summary map's cell is a best over some)
     epoch, status = h5.map_of(root, "epoch", filters, path,
                               "the scaling curves need epoch times at every point "

@@ -71,6 +71,7 @@ def _require_front_axes(pareto, axes, filters, path):
 def best(path, filters, top):
     """(rows as dicts in group order, source): the top fastest feasible configurations."""
     root = h5.open_sweep(path)
+    filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     why = "the summary needs epoch times (a map, or a pareto group with epoch_time_s)"
     # the map serves when it has the groups, gpus (for GPU-hours) and each chosen axis (a
     # summary file's may be reduced over some); the pareto group has every axis

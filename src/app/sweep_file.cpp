@@ -2,8 +2,8 @@
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
 //              optional resolution, network_bandwidth_gbps, network_latency_us; variant,
 //              spatial_split (w | all: spatial's and data+spatial's splits),
-//              max_workload_bytes; paradise variant: precision (axis: fp32, tf32, mixed),
-//              optimizer, zero, recompute
+//              max_workload_bytes; paradise variant: precision (fp32, tf32, mixed),
+//              optimizer, zero, recompute (several values of one: an axis)
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
 //   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
 //   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches
@@ -450,11 +450,11 @@ SweepFile read_sweep_file(const std::string& path) {
       fail_input(o, key, file,
                  "measured in " + measured + ", not " + std::string(strategy::precision_name(p)) +
                      (f.spec.precisions.empty()
-                          ? " (without a precision axis a sweep models fp32: profile in fp32, "
+                          ? " (a sweep without precision models fp32: profile in fp32, "
                             "or set precision = " +
                                 std::string(strategy::precision_name(*at_measured)) + " in [sweep])"
                           : " (line " + std::to_string(line_of(f.text, "sweep.precision")) +
-                                ": the precision axis must hold only the measured precision)"));
+                                ": precision must be the measured one alone)"));
     }
     if (!f.spec.resolution.empty())
       fail_input(o, key, file,

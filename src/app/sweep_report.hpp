@@ -34,7 +34,7 @@ struct RunStats {
 double peak_rss_bytes();
 
 /// The sweep's training settings in words (predict's `training` line): "mixed precision,
-/// adam optimizer, ...", or "the precision axis's, adam optimizer, ..." when swept.
+/// adam optimizer, ...", with "the precision axis" etc. for a setting swept over several.
 std::string training_text(const SweepFile& f);
 
 /// Points, ranks, time and rate, feasible fraction, the output path with its size and write

@@ -31,7 +31,7 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
       key.find('@') == std::string::npos ? s.systems.front() : key.substr(key.find('@') + 1);
   const strategy::WorkloadSpec w{model, strategy::own_input_dataset(model), system, "", 0, path};
   try {
-    // every precision of the sweep's (fp32 without a precision axis) must be the measured one
+    // every precision of the sweep's (fp32 by default) must be the measured one
     const auto workload = strategy::make_workload(w);
     for (const auto p :
          s.precisions.empty() ? std::vector{strategy::Config{}.precision} : s.precisions) {
@@ -39,9 +39,9 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
       if (!why.empty())
         throw InputError(path + ": " + why +
                          (s.precisions.empty()
-                              ? " (without a precision axis a sweep models fp32: profile in "
+                              ? " (a sweep without precision models fp32: profile in "
                                 "fp32, or set precision in [sweep])"
-                              : " (the precision axis must hold only the measured precision)"));
+                              : " (precision must be the measured one alone)"));
     }
   } catch (const InputError& e) {
     throw InputError("layer_times " + key + ": " + e.what());

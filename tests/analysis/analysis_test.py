@@ -685,6 +685,28 @@ class BadInput(unittest.TestCase):
         self.assert_refused("summary.py", [path, "--zero-stage", "2"], path,
                             "every point of the file is zero_stage 1")
 
+    def test_one_valued_settings_on_a_maps_file_are_the_roots_and_said_in_titles(self):
+        # storage = maps: summary.py reads the pareto group; a choice of the file's own one
+        # value of a setting keeps every row (it was refused as "a choice on zero_stage would
+        # list front points only"); pareto.py with a choice no front point holds is one line,
+        # not numpy's ValueError; titles say the one-valued settings that are not defaults
+        # and print recomputation as "recompute true" (a bare "true")
+        path = sweep_of("maps-settings", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                        "system = dgx-a100\nstrategy = data\nprecision = mixed\n"
+                        "optimizer = adam\nzero = 1\nrecompute = false, true\n"
+                        "gpus = 1, 8\nbatch = 64, 256\n[output]\nstorage = maps\n")
+        plain = run("summary.py", path, "--csv")
+        chosen = run("summary.py", path, "--csv", "--zero-stage", "1", "--precision", "bf16")
+        self.assertEqual(chosen.returncode, 0, chosen.stderr)
+        self.assertEqual(chosen.stdout, plain.stdout)
+        self.assert_refused("pareto.py", [path, "--recompute", "true", "-o",
+                                          os.path.join(WORK, "none.png")], path,
+                            "no point of the pareto group has recompute true")
+        FILES["maps-settings"] = path
+        _, data = plot("memory_map.py", "maps-settings", "map-settings", "--device-memory-gb", "80")
+        self.assertIn("recompute false", data["title"])
+        self.assertIn("mixed, adam, zero stage 1", data["title"])
+
     def test_file_without_resolution_limits_names_the_memlimit_variable(self):
         self.assert_refused("memory_limit.py", [FILES["full"]], FILES["full"],
                             "memlimit/largest_resolution")

@@ -129,7 +129,7 @@ grep -qF "the layer times were measured in mixed, not fp32" "$tmp/err" && ok || 
 printf '[sweep]\nmodel = %s\ndataset = cifar10\nsystem = abci\nstrategy = data\ngpus = 1\nbatch = 16\n[layer_times]\n%s = %s\n' \
   "$tmp/tiny.model" "$tmp/tiny.model" "$tmp/mixed-layers.csv" >"$tmp/mixed.ini"
 expect_rc 2 "mixed layer times in a sweep" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
-grep -qF "mixed.ini:9: layer_times.$tmp/tiny.model '$tmp/mixed-layers.csv': measured in mixed, not fp32 (without a precision axis a sweep models fp32: profile in fp32, or set precision = mixed in [sweep])" "$tmp/err" \
+grep -qF "mixed.ini:9: layer_times.$tmp/tiny.model '$tmp/mixed-layers.csv': measured in mixed, not fp32 (a sweep without precision models fp32: profile in fp32, or set precision = mixed in [sweep])" "$tmp/err" \
   && ok || bad "sweep precision mismatch at its line: $(cat "$tmp/err")"
 # ... but at the measured precision they do: recommend --precision mixed, and a sweep whose
 # precision is mixed alone; its point is predict's (an axis of fp32 and mixed is
@@ -139,7 +139,7 @@ expect_rc 0 "mixed layer times in recommend --precision mixed" -- "$paradise" re
 grep -q "training   mixed precision" "$tmp/out" && ok || bad "recommend says mixed: $(cat "$tmp/out")"
 sed -i 's/^batch = 16$/batch = 16\nprecision = fp32, mixed/' "$tmp/mixed.ini"
 expect_rc 2 "mixed layer times on an fp32, mixed axis" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
-grep -qF "mixed.ini:10: layer_times.$tmp/tiny.model '$tmp/mixed-layers.csv': measured in mixed, not fp32 (line 8: the precision axis must hold only the measured precision)" "$tmp/err" \
+grep -qF "mixed.ini:10: layer_times.$tmp/tiny.model '$tmp/mixed-layers.csv': measured in mixed, not fp32 (line 8: precision must be the measured one alone)" "$tmp/err" \
   && ok || bad "sweep precision axis mismatch at its line: $(cat "$tmp/err")"
 sed -i 's/^precision = fp32, mixed$/precision = mixed\n[output]\nstorage = full/' "$tmp/mixed.ini"
 expect_rc 0 "mixed layer times, precision = mixed" -- "$paradise" sweep "$tmp/mixed.ini" --quiet -o "$tmp/mixed.h5"

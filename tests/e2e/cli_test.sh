@@ -429,6 +429,10 @@ assert checked >= 8, checked
 PY
 sweep_refuses "${base}variant = paradl\nrecompute = false, true\n" "cli_sweep.ini:8: recompute 'false, true': a policy of the paradise variant"
 sweep_refuses "${base}zero = 0, 0\n" "cli_sweep.ini:7: zero '0, 0': '0' repeats a value of the list"
+# a Pareto group may name a training setting the file narrows to one value (skipped, as
+# resolution): narrowing a list to one value does not break the file
+printf "${base}zero = 1\n[pareto]\ngroup = model, zero_stage, recompute\n" > $bad_ini
+expect_rc 0 "pareto group naming one-valued settings" -- "$paradise" sweep $bad_ini --dry-run
 rm -f $tmp/settings.h5
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini

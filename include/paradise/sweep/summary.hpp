@@ -43,10 +43,11 @@ class AxisSubset {
   std::uint64_t size_ = 1;
 };
 
-/// The default Pareto group's axes that a grid may lack (skipped when absent): resolution,
-/// precision, optimizer.
+/// The axes a Pareto group may name that a grid may lack (skipped when absent): resolution
+/// and the training settings, which a sweep file may narrow to one value.
 inline bool optional_group_axis(std::string_view name) {
-  return name == "resolution" || name == "precision" || name == "optimizer";
+  return name == "resolution" || name == "precision" || name == "optimizer" ||
+         name == "zero_stage" || name == "recompute";
 }
 
 struct ParetoSpec {
