@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "paradise/core/error.hpp"
@@ -124,6 +125,38 @@ void expect_same(double got, double want, std::uint64_t i) {
   }
 }
 
+// Every point of `e` (visited twice: in grid order, then backwards, so that the compute
+// memo fills in another order) equals, bit for bit, a fresh prediction of config_of(its
+// coordinates) on its model, dataset and system (coordinates 0-2); where the model cannot
+// take the dataset every point is invalid. Returns each point's status.
+std::vector<std::uint8_t> expect_fresh_predictions(
+    const Evaluator& e, const SweepSpec& s,
+    const std::function<strategy::Config(const std::vector<std::uint64_t>&)>& config_of) {
+  const auto n = e.grid().points();
+  std::vector<std::uint8_t> status(n);
+  std::vector<std::uint64_t> c;
+  for (std::uint64_t pass = 0; pass < 2; ++pass) {
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t i = pass == 0 ? j : n - 1 - j;
+      e.grid().decode(i, c);
+      const strategy::WorkloadSpec ws{s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0};
+      const auto r = e.evaluate(i);
+      status[i] = r.status;
+      strategy::Prediction direct;
+      try {
+        direct = strategy::predict(strategy::make_workload(ws), config_of(c));
+      } catch (const InputError&) {  // a 2-D model on 3-D data
+        EXPECT_EQ(r.status, static_cast<std::uint8_t>(strategy::Status::Invalid)) << i;
+        continue;
+      }
+      EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
+      expect_same(r.epoch_time_s, direct.epoch_time_s, i);
+      expect_same(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes, i);
+    }
+  }
+  return status;
+}
+
 TEST(Evaluator, PointsEqualDirectPredictions) {
   SweepSpec s;
   s.models = {"resnet50", "alexnet"};
@@ -163,25 +196,14 @@ TEST(Evaluator, ParadisePointsWithTheComputeMemoEqualFreshPredictions) {
   s.batch = {64, 128, 256};
   s.variant = strategy::Variant::Paradise;
   const Evaluator e(s);
-  std::vector<std::uint64_t> c;
-  const auto n = e.grid().points();
-  for (std::uint64_t pass = 0; pass < 2; ++pass) {
-    for (std::uint64_t j = 0; j < n; ++j) {
-      const std::uint64_t i = pass == 0 ? j : n - 1 - j;
-      e.grid().decode(i, c);
-      strategy::Config cfg;
-      cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
-      cfg.gpus = s.gpus[c[4]];
-      cfg.batch = s.batch[c[5]];
-      cfg.variant = strategy::Variant::Paradise;
-      const auto direct = strategy::predict(
-          strategy::make_workload({s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0}), cfg);
-      const auto r = e.evaluate(i);
-      EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
-      expect_same(r.epoch_time_s, direct.epoch_time_s, i);
-      expect_same(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes, i);
-    }
-  }
+  expect_fresh_predictions(e, s, [&](const std::vector<std::uint64_t>& c) {
+    strategy::Config cfg;
+    cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
+    cfg.gpus = s.gpus[c[4]];
+    cfg.batch = s.batch[c[5]];
+    cfg.variant = strategy::Variant::Paradise;
+    return cfg;
+  });
 }
 
 // A precision axis (between strategy and gpus) and the sweep-wide optimizer, ZeRO stage and
@@ -203,41 +225,29 @@ TEST(Evaluator, PrecisionAxisAndTrainingSettingsEqualFreshPredictions) {
   const Evaluator e(s);
   ASSERT_EQ(e.grid().axes()[4].name, "precision");
   EXPECT_EQ(e.grid().axes()[4].labels, (std::vector<std::string>{"fp32", "tf32", "mixed"}));
-  std::vector<std::uint64_t> c;
-  const auto n = e.grid().points();
+  const auto config_of = [&](const std::vector<std::uint64_t>& c) {
+    strategy::Config cfg;
+    cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
+    cfg.precision = s.precisions[c[4]];
+    cfg.gpus = s.gpus[c[5]];
+    cfg.batch = s.batch[c[6]];
+    cfg.variant = strategy::Variant::Paradise;
+    cfg.policies.optimizer = strategy::Optimizer::Adam;
+    cfg.policies.zero_stage = 2;
+    cfg.policies.recompute_activations = true;
+    return cfg;
+  };
+  const auto status = expect_fresh_predictions(e, s, config_of);
   int feasible_by_precision[3] = {0, 0, 0};
-  for (std::uint64_t pass = 0; pass < 2; ++pass) {
-    for (std::uint64_t j = 0; j < n; ++j) {
-      const std::uint64_t i = pass == 0 ? j : n - 1 - j;
-      e.grid().decode(i, c);
-      strategy::Config cfg;
-      cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
-      cfg.precision = s.precisions[c[4]];
-      cfg.gpus = s.gpus[c[5]];
-      cfg.batch = s.batch[c[6]];
-      cfg.variant = strategy::Variant::Paradise;
-      cfg.policies.optimizer = strategy::Optimizer::Adam;
-      cfg.policies.zero_stage = 2;
-      cfg.policies.recompute_activations = true;
-      const strategy::WorkloadSpec ws{s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0};
-      strategy::Prediction direct;
-      try {
-        direct = strategy::predict(strategy::make_workload(ws), cfg);
-      } catch (const InputError&) {  // a 2-D model on 3-D data: every point invalid
-        EXPECT_EQ(e.evaluate(i).status, static_cast<std::uint8_t>(strategy::Status::Invalid));
-        continue;
-      }
-      const auto r = e.evaluate(i);
-      EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
-      expect_same(r.epoch_time_s, direct.epoch_time_s, i);
-      expect_same(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes, i);
-      const auto p = e.point(i).config;
-      EXPECT_EQ(p.precision, cfg.precision) << i;
-      EXPECT_EQ(p.policies.optimizer, strategy::Optimizer::Adam) << i;
-      EXPECT_EQ(p.policies.zero_stage, 2) << i;
-      EXPECT_TRUE(p.policies.recompute_activations) << i;
-      if (pass == 0 && r.status == 0) ++feasible_by_precision[c[4]];
-    }
+  std::vector<std::uint64_t> c;
+  for (std::uint64_t i = 0; i < e.grid().points(); ++i) {
+    e.grid().decode(i, c);
+    const auto p = e.point(i).config;  // the configuration point() gives is evaluate()'s
+    EXPECT_EQ(p.precision, config_of(c).precision) << i;
+    EXPECT_EQ(p.policies.optimizer, strategy::Optimizer::Adam) << i;
+    EXPECT_EQ(p.policies.zero_stage, 2) << i;
+    EXPECT_TRUE(p.policies.recompute_activations) << i;
+    if (status[i] == 0) ++feasible_by_precision[c[4]];
   }
   for (int k = 0; k < 3; ++k) EXPECT_GT(feasible_by_precision[k], 0) << k;
 }
@@ -266,29 +276,18 @@ TEST(Evaluator, TrainingSettingAxesEqualFreshPredictions) {
   EXPECT_EQ(names, (std::vector<std::string>{"model", "dataset", "system", "strategy", "optimizer",
                                              "zero_stage", "recompute", "gpus", "batch"}));
   EXPECT_EQ(e.grid().axes()[6].labels, (std::vector<std::string>{"false", "true"}));
-  std::vector<std::uint64_t> c;
-  const auto n = e.grid().points();
-  for (std::uint64_t pass = 0; pass < 2; ++pass) {
-    for (std::uint64_t j = 0; j < n; ++j) {
-      const std::uint64_t i = pass == 0 ? j : n - 1 - j;
-      e.grid().decode(i, c);
-      strategy::Config cfg;
-      cfg.variant = strategy::Variant::Paradise;
-      cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
-      cfg.precision = strategy::Precision::Mixed;
-      cfg.policies.optimizer = s.optimizers[c[4]];
-      cfg.policies.zero_stage = static_cast<int>(s.zero_stages[c[5]]);
-      cfg.policies.recompute_activations = c[6] == 1;
-      cfg.gpus = s.gpus[c[7]];
-      cfg.batch = s.batch[c[8]];
-      const auto direct =
-          strategy::predict(strategy::make_workload({"resnet50", "imagenet", "abci", "", 0}), cfg);
-      const auto r = e.evaluate(i);
-      EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
-      expect_same(r.epoch_time_s, direct.epoch_time_s, i);
-      expect_same(r.memory_per_gpu_bytes, direct.memory_per_gpu_bytes, i);
-    }
-  }
+  expect_fresh_predictions(e, s, [&](const std::vector<std::uint64_t>& c) {
+    strategy::Config cfg;
+    cfg.variant = strategy::Variant::Paradise;
+    cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
+    cfg.precision = strategy::Precision::Mixed;
+    cfg.policies.optimizer = s.optimizers[c[4]];
+    cfg.policies.zero_stage = static_cast<int>(s.zero_stages[c[5]]);
+    cfg.policies.recompute_activations = c[6] == 1;
+    cfg.gpus = s.gpus[c[7]];
+    cfg.batch = s.batch[c[8]];
+    return cfg;
+  });
   // data on 8 GPUs at batch 256: each axis moves the memory the way its policy says
   const auto memory = [&](std::uint64_t opt, std::uint64_t zero, std::uint64_t rec) {
     return e.evaluate(e.grid().encode({0, 0, 0, 0, opt, zero, rec, 1, 1})).memory_per_gpu_bytes;
