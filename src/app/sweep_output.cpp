@@ -80,24 +80,17 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
   out.attribute("storage", f.storage);
   // the training settings with one value, every point's (several: an axis)
-  const strategy::Config defaults;
   const auto& s = f.spec;
+  const strategy::Config shared = sweep::one_valued_settings(s);
   if (s.precisions.size() <= 1)
-    out.attribute("precision", std::string(strategy::precision_name(
-                                   s.precisions.empty() ? defaults.precision : s.precisions[0])));
-  if (f.spec.variant == strategy::Variant::Paradise) {
-    const auto& pol = defaults.policies;
+    out.attribute("precision", std::string(strategy::precision_name(shared.precision)));
+  if (s.variant == strategy::Variant::Paradise) {
+    const auto& pol = shared.policies;
     if (s.optimizers.size() <= 1)
-      out.attribute("optimizer", std::string(strategy::optimizer_name(
-                                     s.optimizers.empty() ? pol.optimizer : s.optimizers[0])));
-    if (s.zero_stages.size() <= 1)
-      out.attribute("zero_stage",
-                    s.zero_stages.empty() ? std::int64_t{pol.zero_stage} : s.zero_stages[0]);
+      out.attribute("optimizer", std::string(strategy::optimizer_name(pol.optimizer)));
+    if (s.zero_stages.size() <= 1) out.attribute("zero_stage", std::int64_t{pol.zero_stage});
     if (s.recomputes.size() <= 1)
-      out.attribute("recompute", std::string((s.recomputes.empty() ? pol.recompute_activations
-                                                                   : s.recomputes[0] != 0)
-                                                 ? "true"
-                                                 : "false"));
+      out.attribute("recompute", std::string(pol.recompute_activations ? "true" : "false"));
   }
   out.chunk_points(chunk_points);
   for (const auto& a : grid.axes()) {

@@ -6,7 +6,6 @@
 #include <array>
 #include <chrono>
 #include <string>
-#include <vector>
 
 #include "paradise/core/table.hpp"
 
@@ -59,20 +58,10 @@ std::string count(double x) {
 
 std::string training_text(const SweepFile& f) {
   const auto& s = f.spec;
-  strategy::Config c;
-  c.variant = s.variant;
+  const strategy::Config c = sweep::one_valued_settings(s);
   if (c.variant != strategy::Variant::Paradise) return strategy::training_summary(c);
-  if (s.precisions.size() == 1) c.precision = s.precisions[0];
-  if (s.optimizers.size() == 1) c.policies.optimizer = s.optimizers[0];
-  if (s.zero_stages.size() == 1) c.policies.zero_stage = static_cast<int>(s.zero_stages[0]);
-  if (s.recomputes.size() == 1) c.policies.recompute_activations = s.recomputes[0] != 0;
-  // "fp32 precision, momentum optimizer, no ZeRO, every activation kept": a part per
-  // setting, replaced by the axis where one is swept
-  std::vector<std::string> parts;
-  std::string t = strategy::training_summary(c);
-  for (std::size_t at = 0; (at = t.find(", ")) != std::string::npos; t = t.substr(at + 2))
-    parts.push_back(t.substr(0, at));
-  parts.push_back(t);
+  // predict's parts, each replaced by its axis where the setting is swept
+  const auto parts = strategy::training_parts(c);
   const std::array<std::pair<std::size_t, const char*>, 4> axes{
       {{s.precisions.size(), "the precision axis"},
        {s.optimizers.size(), "the optimizer axis"},
@@ -80,7 +69,7 @@ std::string training_text(const SweepFile& f) {
        {s.recomputes.size(), "the recompute axis"}}};
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i)
-    out += (i ? ", " : "") + (i < axes.size() && axes[i].first > 1 ? axes[i].second : parts[i]);
+    out += (i ? ", " : "") + (axes[i].first > 1 ? axes[i].second : parts[i]);
   return out;
 }
 

@@ -93,13 +93,17 @@ std::optional<Precision> precision_from_name(std::string_view name) {
   if (name == "fp16" || name == "bf16") return Precision::Mixed;
   return value_of(kPrecisions, name);
 }
+std::array<std::string, 4> training_parts(const Config& c) {
+  const auto& p = c.policies;
+  return {std::string(precision_name(c.precision)) + " precision",
+          std::string(optimizer_name(p.optimizer)) + " optimizer",
+          p.zero_stage > 0 ? "ZeRO stage " + std::to_string(p.zero_stage) : "no ZeRO",
+          p.recompute_activations ? "activation recomputation" : "every activation kept"};
+}
 std::string training_summary(const Config& c) {
   if (c.variant == Variant::Paradl) return "fp32 (ParaDL: weights, gradients and activations only)";
-  const auto& p = c.policies;
-  return std::string(precision_name(c.precision)) + " precision, " +
-         std::string(optimizer_name(p.optimizer)) + " optimizer, " +
-         (p.zero_stage > 0 ? "ZeRO stage " + std::to_string(p.zero_stage) : "no ZeRO") + ", " +
-         (p.recompute_activations ? "activation recomputation" : "every activation kept");
+  const auto parts = training_parts(c);
+  return parts[0] + ", " + parts[1] + ", " + parts[2] + ", " + parts[3];
 }
 std::string_view optimizer_name(Optimizer o) {
   return name_of(kOptimizers, o);

@@ -50,6 +50,17 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
 
 }  // namespace
 
+strategy::Config one_valued_settings(const SweepSpec& s) {
+  strategy::Config c;
+  c.variant = s.variant;
+  c.spatial_all_dims = s.spatial_all_dims;
+  if (s.precisions.size() == 1) c.precision = s.precisions[0];
+  if (s.optimizers.size() == 1) c.policies.optimizer = s.optimizers[0];
+  if (s.zero_stages.size() == 1) c.policies.zero_stage = static_cast<int>(s.zero_stages[0]);
+  if (s.recomputes.size() == 1) c.policies.recompute_activations = s.recomputes[0] != 0;
+  return c;
+}
+
 Grid make_grid(const SweepSpec& s) {
   std::vector<Axis> axes{Axis{"model", s.models, {}}, Axis{"dataset", s.datasets, {}}};
   if (!s.resolution.empty()) axes.push_back(Axis{"resolution", {}, s.resolution});
@@ -86,9 +97,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   }
   // the training settings' combinations, precision slowest and recompute fastest (the
   // axes' order); an empty list is the default's one value
-  strategy::Config base;
-  base.variant = spec.variant;
-  base.spatial_all_dims = spec.spatial_all_dims;
+  const strategy::Config base = one_valued_settings(spec);
   const auto or_default = [](const auto& values, auto fallback) {
     return values.empty() ? std::vector{fallback} : values;
   };
@@ -98,9 +107,12 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
       for (const auto z : or_default(spec.zero_stages, std::int64_t{pol.zero_stage})) {
         for (const auto r : or_default(spec.recomputes, std::uint8_t{pol.recompute_activations})) {
           if (z < 0 || z > 3) throw InputError("zero '" + std::to_string(z) + "': expected 0 to 3");
+          // ParaDL's variant: the defaults only (a one-valued setting is in base too)
+          const strategy::Config defaults;
+          const auto& d = defaults.policies;
           const bool paradl = spec.variant == strategy::Variant::Paradl;
-          if (paradl && (p != base.precision || o != pol.optimizer || z != pol.zero_stage ||
-                         r != pol.recompute_activations))
+          if (paradl && (p != defaults.precision || o != d.optimizer || z != d.zero_stage ||
+                         r != d.recompute_activations))
             throw InputError(
                 "precision, optimizer, zero and recompute: the paradl variant models fp32 "
                 "and none of the paradise variant's policies");

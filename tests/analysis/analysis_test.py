@@ -62,12 +62,14 @@ def summary_file(reduce):
 
 
 def sweep_of(name, text):
-    """A sweep file of `text` written and run in the scratch directory; its HDF5 path."""
+    """A sweep file of `text` written and run in the scratch directory; its HDF5 path, also
+    FILES[name] (for plot())."""
     ini, path = os.path.join(WORK, name + ".ini"), os.path.join(WORK, name + ".h5")
     with open(ini, "w", encoding="utf-8") as f:
         f.write(text)
     subprocess.run([PARADISE, "sweep", ini, "-o", path, "--quiet"], check=True,
                    stdout=subprocess.DEVNULL)
+    FILES[name] = path
     return path
 
 
@@ -278,7 +280,6 @@ class ParetoPlot(PlotFileChecks):
                         "system = dgx-a100\nstrategy = data, data+filter\n"
                         "precision = fp32, mixed\ngpus = 1..16 *2\nbatch = 64, 256\n"
                         "[output]\nstorage = full\n")
-        FILES["precision"] = path
         _, data = plot("pareto.py", "precision", "pareto-precision")
         with h5py.File(path) as f:
             self.assertEqual(dims_of(f["epoch_time_s"]), ["model", "dataset", "system", "strategy",
@@ -417,11 +418,10 @@ class MemoryLimitPlot(PlotFileChecks):
                         "system = dgx-a100\nstrategy = data, spatial\ngpus = 1..8 *2\n"
                         "batch = 8\nvariant = paradise\n[output]\nstorage = full\n"
                         "[memlimit]\nbatch = none\nresolution = 128..512 +8\n")
-        FILES["long-title"] = path
         # and a precision axis's " · fp32" (breakdown's and scaling's titles ran 2 characters
         # past the edge, pareto's panel titles into each other: the figure's width, not the
         # panel's, was the measure)
-        FILES["long-precision"] = sweep_of(
+        sweep_of(
             "long-precision", "[sweep]\nmodel = resnet50, vgg16\ndataset = imagenet\n"
             "system = dgx-a100\nstrategy = data, filter, data+filter\n"
             "precision = fp32, mixed, tf32\noptimizer = adam\nzero = 1\ngpus = 1, 4, 16\n"
@@ -476,7 +476,7 @@ class BreakdownBars(PlotFileChecks):
     def test_the_epoch_tick_lies_inside_the_bar_when_the_exchange_overlaps(self):
         # the paradise variant overlaps the gradient allreduce with the backward pass
         # (cost-model-notes §3): epoch < compute + communication, and the tick shows it
-        FILES["overlap"] = sweep_of(
+        sweep_of(
             "overlap", "[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
             "strategy = data, data+filter\ngpus = 8..64 *2\nbatch = 512\n"
             "variant = paradise\n[output]\nstorage = full\n")
@@ -674,7 +674,6 @@ class BadInput(unittest.TestCase):
                         "system = abci\nstrategy = data, spatial\noptimizer = sgd, adam\n"
                         "zero = 1\nrecompute = false, true\ngpus = 1..16 *2\nbatch = 16, 64\n"
                         "[output]\nstorage = full\n")
-        FILES["settings"] = path
         _, data = plot("pareto.py", "settings", "pareto-settings")
         self.assertEqual(sorted(a["title"] for a in data["axes"]),
                          ["cosmoflow · cosmoflow · adam", "cosmoflow · cosmoflow · sgd"])
@@ -702,7 +701,6 @@ class BadInput(unittest.TestCase):
         self.assert_refused("pareto.py", [path, "--recompute", "true", "-o",
                                           os.path.join(WORK, "none.png")], path,
                             "no point of the pareto group has recompute true")
-        FILES["maps-settings"] = path
         _, data = plot("memory_map.py", "maps-settings", "map-settings", "--device-memory-gb", "80")
         self.assertIn("recompute false", data["title"])
         self.assertIn("mixed, adam, zero stage 1", data["title"])

@@ -309,6 +309,8 @@ TEST(Evaluator, ParadlVariantRefusesAnotherPrecision) {
   s.batch = {64};
   s.variant = strategy::Variant::Paradl;
   EXPECT_THROW((void)Evaluator(s), InputError);
+  s.precisions = {strategy::Precision::Mixed};  // one value, no axis: refused as well
+  EXPECT_THROW((void)Evaluator(s), InputError);
   s.precisions = {strategy::Precision::Fp32};
   EXPECT_EQ(Evaluator(s).grid().points(), 1u);
 }

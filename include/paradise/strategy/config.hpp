@@ -1,6 +1,7 @@
 // The inputs of one prediction besides model and system: strategy, GPUs, batch, variant.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -166,5 +167,8 @@ struct Config {
 /// optimizer, ZeRO stage 2, activation recomputation"; under the paradl variant "fp32
 /// (ParaDL: weights, gradients and activations only)".
 std::string training_summary(const Config& c);
+/// training_summary's four parts under the paradise variant: precision, optimizer, ZeRO
+/// stage, recomputation.
+std::array<std::string, 4> training_parts(const Config& c);
 
 }  // namespace paradise::strategy

@@ -102,6 +102,11 @@ class Evaluator {
   mutable strategy::Prediction scratch_;  // reused by evaluate(): one Evaluator per thread
 };
 
+/// A configuration with the sweep's variant and each training setting that has one value
+/// (a setting swept over several, or not given, keeps the default): what every point
+/// shares, for the file's root attributes and the printed summary.
+strategy::Config one_valued_settings(const SweepSpec& s);
+
 /// The axes of a sweep in storage order: model, dataset, [resolution], system,
 /// [network_bandwidth_gbps], [network_latency_us], strategy, [precision], [optimizer],
 /// [zero_stage], [recompute], gpus, batch (a training setting with several values is an
