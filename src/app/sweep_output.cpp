@@ -28,7 +28,8 @@ std::string objective_description(sweep::Objective o) {
 }
 
 // CF units (UDUNITS) of the file's axes and columns, by name: counts are dimensionless,
-// times in seconds or hours, latency in microseconds, bandwidth in Gbit/s; "": none.
+// times in seconds or hours, latency in microseconds, bandwidth in Gbit/s, memory in bytes;
+// "": none.
 std::string units_of(std::string_view name) {
   for (const char* count : {"gpus", "batch", "resolution", "side", "zero_stage"})
     if (name == count) return "1";
@@ -36,6 +37,7 @@ std::string units_of(std::string_view name) {
   if (name == "network_bandwidth_gbps") return "Gbit/s";
   if (name == "gpu_hours") return "h";
   if (name.ends_with("_time_s")) return "s";
+  if (name.ends_with("_bytes")) return "byte";
   return "";
 }
 
@@ -117,13 +119,15 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
     out.variable_f64("min_epoch_time_s",
                      "shortest feasible epoch in seconds over " + over + " (NaN: none feasible)",
                      dims);
-    out.variable_attribute("min_epoch_time_s", "units", "s");
+    for (const char* v : {"min_memory_per_gpu_bytes", "min_epoch_time_s"})
+      out.variable_attribute(v, "units", units_of(v));
     return out;
   }
   out.variable_u8("status", "0 ok, 1 out_of_memory, 2 invalid");
   out.variable_attribute("status", "flag_meanings", "ok out_of_memory invalid");
   out.flag_values("status", {0, 1, 2});
   out.variable_f64("memory_per_gpu_bytes", "memory per GPU in bytes");
+  out.variable_attribute("memory_per_gpu_bytes", "units", units_of("memory_per_gpu_bytes"));
   if (f.storage == "full") {
     out.variable_u8("limiting_factor", "0 none, 1 compute, 2 communication, 3 memory");
     out.variable_attribute("limiting_factor", "flag_meanings", "none compute communication memory");
@@ -134,7 +138,7 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
     out.variable_f64("communication_time_s", "communication time per epoch in seconds");
     for (const char* t :
          {"iteration_time_s", "epoch_time_s", "compute_time_s", "communication_time_s"})
-      out.variable_attribute(t, "units", "s");
+      out.variable_attribute(t, "units", units_of(t));
   }
   return out;
 }

@@ -235,6 +235,8 @@ assert f["gpus"].attrs["units"] == b"1" and f["batch"].attrs["units"] == b"1"
 assert f["pareto/gpus"].attrs["units"] == b"1" and f["pareto/epoch_time_s"].attrs["units"] == b"s"
 assert "units" not in f["pareto/model"].attrs
 assert f["memlimit/gpus"].attrs["units"] == b"1" and f["memlimit/largest_batch"].attrs["units"] == b"1"
+# memory in bytes (the CF/UDUNITS unit "byte"), as its name says
+assert f["memory_per_gpu_bytes"].attrs["units"] == b"byte"
 assert f.attrs.get_id("sweep_file").get_type().get_cset() == h5py.h5t.CSET_UTF8
 assert "\u2014" in f.attrs["sweep_file"].decode("utf-8")
 PY

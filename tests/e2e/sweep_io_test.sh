@@ -260,6 +260,7 @@ assert (red.best_status == full.status.min(["batch", "gpus"])).all()
 valid = full.status != 2
 mem = full.memory_per_gpu_bytes.where(valid).min(["batch", "gpus"])
 assert np.allclose(red.min_memory_per_gpu_bytes, mem, equal_nan=True, rtol=0, atol=0)
+assert red.min_memory_per_gpu_bytes.attrs["units"] == "byte" == full.memory_per_gpu_bytes.attrs["units"]
 epoch = full.epoch_time_s.where(ok_map).min(["batch", "gpus"])
 assert np.allclose(red.min_epoch_time_s, epoch, equal_nan=True, rtol=0, atol=0)
 
