@@ -25,6 +25,7 @@
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/workload.hpp"
+#include "paradise/sweep/reduction.hpp"
 #include "paradise/system/catalog.hpp"
 
 namespace po = boost::program_options;
@@ -338,7 +339,7 @@ SweepFile read_sweep_file(const std::string& path) {
     for (const auto& n : names) {
       bool found = false;
       for (const auto& a : grid.axes()) found = found || a.name == n;
-      if (!found && !(sweep::optional_group_axis(n) && std::string(key) == "pareto.group"))
+      if (!found && !sweep::optional_axis(n))
         fail_input(at(key), name, n, "not an axis of this sweep");
     }
     return names;
@@ -348,7 +349,7 @@ SweepFile read_sweep_file(const std::string& path) {
     if (f.storage != "summary")
       fail_input(at("output.reduce"), "reduce", text_of("output.reduce"),
                  "maps are reduced only with storage = summary");
-    if (f.reduce.size() >= sweep::make_grid(f.spec).axes().size())
+    if (sweep::Reduction(sweep::make_grid(f.spec), f.reduce).kept().empty())
       fail_input(at("output.reduce"), "reduce", text_of("output.reduce"),
                  "every axis is reduced: keep at least one (the overall best is the summary "
                  "line's and the Pareto group's)");

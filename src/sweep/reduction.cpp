@@ -25,7 +25,10 @@ Reduction::Reduction(const Grid& grid, const std::vector<std::string>& reduced) 
   for (const auto& name : reduced) {
     const auto it =
         std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == name; });
-    if (it == axes.end()) throw InputError("no axis '" + name + "' in the sweep grid");
+    if (it == axes.end()) {
+      if (optional_axis(name)) continue;  // one value: nothing to reduce
+      throw InputError("no axis '" + name + "' in the sweep grid");
+    }
     const auto a = static_cast<std::size_t>(it - axes.begin());
     if (drop[a]) throw InputError("axis '" + name + "' named twice");
     drop[a] = true;

@@ -118,7 +118,7 @@ std::vector<std::string> present(const Grid& g, const std::vector<std::string>& 
   std::vector<std::string> out;
   for (const auto& n : names) {
     // the default group's optional axes, skipped when not swept
-    const bool optional = optional_group_axis(n);
+    const bool optional = optional_axis(n);
     if (!optional || axis_index(g, n) < g.axes().size()) out.push_back(n);
   }
   return out;

@@ -435,6 +435,30 @@ sweep_refuses "${base}zero = 0, 0\n" "cli_sweep.ini:7: zero '0, 0': '0' repeats 
 # resolution): narrowing a list to one value does not break the file
 printf "${base}zero = 1\n[pareto]\ngroup = model, zero_stage, recompute\n" > $bad_ini
 expect_rc 0 "pareto group naming one-valued settings" -- "$paradise" sweep $bad_ini --dry-run
+# and so may `reduce`: a one-valued setting, or resolution without its axis, is one value to
+# reduce over, so the maps are those of the other names (reduce = zero_stage alone: the full
+# maps' status); a name that is no axis at all is still refused
+red_ini='[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data, filter\ngpus = 8, 64\nbatch = 64, 512\nvariant = paradise\nzero = 1\n[output]\nstorage = summary\n'
+for r in "batch" "batch, zero_stage, resolution" "zero_stage"; do
+  printf "${red_ini}reduce = $r\n" > $bad_ini
+  expect_rc 0 "reduce = $r" -- "$paradise" sweep $bad_ini --quiet -o "$tmp/red-${r//[, ]/}.h5"
+done
+printf "${red_ini/summary/maps}" > $bad_ini
+expect_rc 0 "reduce: the maps" -- "$paradise" sweep $bad_ini --quiet -o "$tmp/red-maps.h5"
+$py - "$tmp" <<'PY' && ok || bad "reduce naming one-valued settings"
+import sys, h5py, numpy as np
+t = sys.argv[1]
+a, b, z, m = (h5py.File(f"{t}/red-{n}.h5") for n in ("batch", "batchzero_stageresolution", "zero_stage", "maps"))
+assert a["best_status"].shape == (1, 1, 1, 2, 2), a["best_status"].shape
+for v in ("best_status", "min_memory_per_gpu_bytes", "min_epoch_time_s"):
+    assert np.array_equal(a[v][:], b[v][:], equal_nan=True), v
+# reduced over nothing: every point is its own cell, the maps file's
+assert z["best_status"].shape == m["status"].shape == (1, 1, 1, 2, 2, 2)
+assert np.array_equal(z["best_status"][:], m["status"][:])
+assert np.array_equal(z["min_memory_per_gpu_bytes"][:], m["memory_per_gpu_bytes"][:])
+assert 0 < (m["status"][:] == 0).sum() < m["status"].size  # some points fit, some do not
+PY
+sweep_refuses "${red_ini}reduce = batch, zero_stages\n" "reduce 'zero_stages': not an axis of this sweep"
 rm -f $tmp/settings.h5
 # the paradise variant in a sweep: the fastest point equals predict --variant paradise
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\nvariant = paradise\n' > $bad_ini

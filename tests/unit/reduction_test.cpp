@@ -227,10 +227,25 @@ TEST(CellResult, AddKeepsTheLeastStatusMemoryAndEpoch) {
 
 TEST(Reduction, UnknownOrRepeatedAxesAreInputErrors) {
   const Evaluator e(small_spec());
-  EXPECT_THROW((void)Reduction(e.grid(), {"batch", "precision"}), InputError);
-  EXPECT_THROW((void)Reduction(e.grid(), {"resolution"}), InputError);  // not in this grid
+  EXPECT_THROW((void)Reduction(e.grid(), {"batch", "precisions"}), InputError);
+  EXPECT_THROW((void)Reduction(e.grid(), {"epoch_time_s"}), InputError);  // not an axis
   EXPECT_THROW((void)Reduction(e.grid(), {"batch", "gpus", "batch"}), InputError);
   EXPECT_NO_THROW((void)Reduction(e.grid(), {"batch", "gpus"}));
+}
+
+TEST(Reduction, AbsentOptionalAxesHoldOneValueAndReduceNothing) {
+  // resolution and the training settings are not axes of this grid: every point has one
+  // value of them, so reducing over them keeps every axis of the grid
+  const Evaluator e(small_spec());
+  const Reduction by_batch(e.grid(), {"batch"});
+  const Reduction also(e.grid(), {"resolution", "batch", "precision", "zero_stage"});
+  EXPECT_EQ(also.kept(), by_batch.kept());
+  EXPECT_EQ(also.cells(), by_batch.cells());
+  EXPECT_EQ(also.points_per_cell(), by_batch.points_per_cell());
+  const Reduction none(e.grid(), {"optimizer", "recompute"});
+  EXPECT_EQ(none.cells(), e.grid().points());
+  EXPECT_EQ(none.points_per_cell(), 1u);
+  EXPECT_EQ(none.kept().size(), e.grid().axes().size());
 }
 
 }  // namespace

@@ -35,6 +35,14 @@ class Grid {
   std::uint64_t points_ = 1;
 };
 
+/// The axes a grid may lack although every point has a value of them: resolution (the
+/// dataset's own) and the training settings (given one value, or the default). A Pareto
+/// group or a reduction naming one that is absent has nothing to split or reduce.
+inline bool optional_axis(std::string_view name) {
+  return name == "resolution" || name == "precision" || name == "optimizer" ||
+         name == "zero_stage" || name == "recompute";
+}
+
 /// "1, 2, 4", "16..1024 *2" (geometric) or "64..512 +64" (arithmetic), or a mix joined by
 /// commas; errors name `where` and `key`.
 std::vector<std::int64_t> parse_int_values(std::string_view text, const Origin& where,

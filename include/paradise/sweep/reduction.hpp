@@ -24,7 +24,8 @@ struct CellResult {
 
 class Reduction {
  public:
-  /// Throws InputError for an unknown or repeated axis name.
+  /// Throws InputError for an unknown or repeated axis name; an optional_axis() absent from
+  /// the grid (one value) is skipped.
   Reduction(const Grid& grid, const std::vector<std::string>& reduced);
   std::uint64_t cells() const { return cells_; }
   std::uint64_t points_per_cell() const { return per_cell_; }

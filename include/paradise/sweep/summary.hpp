@@ -43,13 +43,6 @@ class AxisSubset {
   std::uint64_t size_ = 1;
 };
 
-/// The axes a Pareto group may name that a grid may lack (skipped when absent): resolution
-/// and the training settings, which a sweep file may narrow to one value.
-inline bool optional_group_axis(std::string_view name) {
-  return name == "resolution" || name == "precision" || name == "optimizer" ||
-         name == "zero_stage" || name == "recompute";
-}
-
 struct ParetoSpec {
   Objective first = Objective::EpochTime;
   Objective second = Objective::Gpus;
@@ -70,7 +63,7 @@ struct Best {
 
 class Summary {
  public:
-  /// `pareto.group` names absent from the grid among optional_group_axis()'s are skipped.
+  /// `pareto.group` names absent from the grid among optional_axis()'s are skipped.
   Summary(const Grid& grid, const ParetoSpec& pareto);
   void add(std::uint64_t index, const PointResult& r);
   /// Adds another summary's bytes (from to_bytes of a summary of the same grid and spec).
