@@ -221,10 +221,12 @@ def _typed(ds, axis, texts, path):
     for t in texts:
         value = t
         if axis not in CATEGORICAL_AXES:
+            real = ds[axis].dtype.kind == "f"  # network_latency_us: 0.5, 1.5, ...
             try:
-                value = int(t)
+                value = float(t) if real else int(t)
             except ValueError:
-                raise InputError(f"{path}: {axis} '{t}' is not an integer") from None
+                kind = "a number" if real else "an integer"
+                raise InputError(f"{path}: {axis} '{t}' is not {kind}") from None
         if value not in have:
             listed = ", ".join(str(v) for v in have)
             raise InputError(f"{path}: no {axis} '{t}' in the file (it has: {listed})")

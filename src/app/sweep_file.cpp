@@ -288,8 +288,13 @@ SweepFile read_sweep_file(const std::string& path) {
   if (vm.count("sweep.network_bandwidth_gbps"))
     f.spec.network_bandwidth_gbps =
         positive_ints("sweep.network_bandwidth_gbps", "network_bandwidth_gbps");
-  if (vm.count("sweep.network_latency_us"))
-    f.spec.network_latency_us = positive_ints("sweep.network_latency_us", "network_latency_us");
+  if (vm.count("sweep.network_latency_us")) {
+    const auto v = sweep::parse_positive_real_values(
+        text_of("sweep.network_latency_us"), at("sweep.network_latency_us"), "network_latency_us");
+    refuse_repeats(v, at("sweep.network_latency_us"), "network_latency_us",
+                   text_of("sweep.network_latency_us"));
+    f.spec.network_latency_us = v;
+  }
   // the training settings: a list of names each (several values make an axis), every
   // value known and listed once
   const auto settings = [&](const char* key, const char* name, auto from_name,

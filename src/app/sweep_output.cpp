@@ -98,6 +98,8 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   for (const auto& a : grid.axes()) {
     if (a.categorical()) {
       out.axis(a.name, a.labels);
+    } else if (a.real()) {
+      out.axis(a.name, a.reals);
     } else {
       out.axis(a.name, a.values);
     }
@@ -153,7 +155,9 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
   std::vector<Column> cols;
   for (const auto& a : axes) {
     Column col;
-    col.kind = a.categorical() ? Column::Kind::Text : Column::Kind::Integer;
+    col.kind = a.categorical() ? Column::Kind::Text
+               : a.real()      ? Column::Kind::Real
+                               : Column::Kind::Integer;
     col.name = a.name;
     col.description = a.name + " of the Pareto point";
     cols.push_back(std::move(col));
@@ -179,6 +183,8 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
     for (std::size_t a = 0; a < axes.size(); ++a) {
       if (axes[a].categorical()) {
         cols[a].text.push_back(axes[a].labels[c[a]]);
+      } else if (axes[a].real()) {
+        cols[a].reals.push_back(axes[a].reals[c[a]]);
       } else {
         cols[a].integers.push_back(axes[a].values[c[a]]);
       }
@@ -221,7 +227,7 @@ void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitT
       a.dims.push_back(x.name);
       bool known = false;
       for (const auto& y : axes) known = known || y.name == x.name;
-      if (!known) axes.push_back({x.name, x.labels, x.values});
+      if (!known) axes.push_back({x.name, x.labels, x.values, x.reals});
     }
     arrays.push_back(std::move(a));
   }

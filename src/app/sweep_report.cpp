@@ -15,9 +15,7 @@ namespace {
 std::string describe(const sweep::Axis& a) {
   const auto n = a.size();
   std::string s = a.name + " (" + std::to_string(n) + "): ";
-  const auto item = [&](std::uint64_t i) {
-    return a.categorical() ? a.labels[i] : std::to_string(a.values[i]);
-  };
+  const auto item = [&](std::uint64_t i) { return a.text(i); };
   if (n <= 6) {
     for (std::uint64_t i = 0; i < n; ++i) s += (i ? ", " : "") + item(i);
   } else {
@@ -149,8 +147,7 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
     grid.decode(b.index, coords);
     for (std::size_t a = 0; a < grid.axes().size(); ++a) {
       const auto& axis = grid.axes()[a];
-      row.push_back(axis.categorical() ? axis.labels[coords[a]]
-                                       : std::to_string(axis.values[coords[a]]));
+      row.push_back(axis.text(coords[a]));
     }
     row.push_back(fixed(b.epoch_time_s, 2));
     t.add_row(row);

@@ -89,6 +89,10 @@ void SweepFileWriter::axis(const std::string& name, const std::vector<std::int64
   impl_->add_axis(name, H5T_NATIVE_INT64, H5T_NATIVE_INT64, values.data(), values.size());
 }
 
+void SweepFileWriter::axis(const std::string& name, const std::vector<double>& values) {
+  impl_->add_axis(name, H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, values.data(), values.size());
+}
+
 void SweepFileWriter::chunk_points(std::uint64_t max_points) {
   impl_->chunk_points_ = std::max<std::uint64_t>(1, max_points);
 }

@@ -79,6 +79,10 @@ void SweepFileWriter::arrays(const std::string& group, const std::vector<GroupAx
           impl_->make_scale(g.id, x.name, type.id, type.id, packed.data(), x.labels.size(), dimid);
       impl_->string_attribute(s.id, "_Encoding", "utf-8");
       scales[x.name] = {std::move(s), x.labels.size()};
+    } else if (!x.reals.empty()) {
+      scales[x.name] = {impl_->make_scale(g.id, x.name, H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE,
+                                          x.reals.data(), x.reals.size(), dimid),
+                        x.reals.size()};
     } else {
       scales[x.name] = {impl_->make_scale(g.id, x.name, H5T_NATIVE_INT64, H5T_NATIVE_INT64,
                                           x.values.data(), x.values.size(), dimid),

@@ -1,5 +1,6 @@
 #include "paradise/sweep/evaluator.hpp"
 
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -68,7 +69,7 @@ Grid make_grid(const SweepSpec& s) {
   if (!s.network_bandwidth_gbps.empty())
     axes.push_back(Axis{"network_bandwidth_gbps", {}, s.network_bandwidth_gbps});
   if (!s.network_latency_us.empty())
-    axes.push_back(Axis{"network_latency_us", {}, s.network_latency_us});
+    axes.push_back(Axis{"network_latency_us", {}, {}, s.network_latency_us});
   axes.push_back(Axis{"strategy", s.strategies, {}});
   // training settings with several values (one value: every point's)
   const auto names = [](const auto& values, auto name_of) {
@@ -180,14 +181,17 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
   const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
-  const auto& lats = spec.network_latency_us.empty() ? keep : spec.network_latency_us;
+  const std::vector<double> keep_latency{0};
+  const auto& lats = spec.network_latency_us.empty() ? keep_latency : spec.network_latency_us;
   for (std::int64_t v : spec.resolution) {
     if (v < 1) throw InputError("resolution '" + std::to_string(v) + "': must be >= 1");
   }
-  for (const auto* axis : {&spec.network_bandwidth_gbps, &spec.network_latency_us}) {
-    for (std::int64_t v : *axis) {
-      if (v < 1) throw InputError("network value '" + std::to_string(v) + "': must be >= 1");
-    }
+  for (std::int64_t v : spec.network_bandwidth_gbps) {
+    if (v < 1) throw InputError("network bandwidth '" + std::to_string(v) + "': must be >= 1");
+  }
+  for (double v : spec.network_latency_us) {
+    if (!(v > 0) || !std::isfinite(v))
+      throw InputError("network latency '" + std::to_string(v) + "': must be > 0");
   }
   for (const auto& m : spec.models) {
     for (const auto& d : spec.datasets) {
@@ -206,11 +210,11 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           unusable_.push_back(why);
           installed_.push_back(families_.size());
           for (std::int64_t bw : bws) {
-            for (std::int64_t lat : lats) {
+            for (double lat : lats) {
               families_.push_back(family);
               // Gbit/s -> bytes/s; microseconds -> seconds
               families_.back().inter_node_bandwidth_Bps = static_cast<double>(bw) * 1e9 / 8;
-              families_.back().inter_node_latency_s = static_cast<double>(lat) * 1e-6;
+              families_.back().inter_node_latency_s = lat * 1e-6;
               if (variants_ == 1) continue;
               systems_.push_back(system::with_inter_node(bases_.back().system,
                                                          families_.back().inter_node_bandwidth_Bps,

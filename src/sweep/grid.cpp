@@ -1,10 +1,19 @@
 #include "paradise/sweep/grid.hpp"
 
+#include <charconv>
 #include <limits>
 
 #include "paradise/core/text.hpp"
 
 namespace paradise::sweep {
+
+std::string Axis::text(std::uint64_t i) const {
+  if (categorical()) return labels[i];
+  if (!real()) return std::to_string(values[i]);
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, reals[i]);  // shortest round trip
+  return std::string(buf, r.ptr);
+}
 
 Grid::Grid(std::vector<Axis> axes) : axes_(std::move(axes)) {
   for (const auto& a : axes_) {
@@ -63,6 +72,25 @@ std::vector<std::int64_t> parse_int_values(std::string_view text, const Origin& 
       if (static_cast<std::int64_t>(out.size()) > kMaxValues)
         fail_input(where, key, item, "more than 1,000,000 values on one axis");
       if (geometric ? v > hi / step : v > hi - step) break;
+    }
+  }
+  return out;
+}
+
+std::vector<double> parse_positive_real_values(std::string_view text, const Origin& where,
+                                               std::string_view key) {
+  std::vector<double> out;
+  for (std::string_view item : split(text, ',')) {
+    item = trim(item);
+    if (item.empty()) fail_input(where, key, text, "empty entry in the list");
+    if (item.find("..") != std::string_view::npos) {  // a range: integers
+      for (const std::int64_t v : parse_int_values(item, where, key)) {
+        if (v < 1) fail_input(where, key, item, "every value must be > 0");
+        out.push_back(static_cast<double>(v));
+      }
+    } else {
+      out.push_back(parse_double(item, where, key));
+      if (!(out.back() > 0)) fail_input(where, key, item, "every value must be > 0");
     }
   }
   return out;

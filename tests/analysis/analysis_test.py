@@ -610,6 +610,35 @@ class SummaryTable(PlotFileChecks):
         self.assertTrue(rows)
         self.assertEqual({row["batch"] for row in rows}, {"256"})  # applied, not ignored
 
+    def test_choice_of_a_real_network_latency_selects_its_points(self):
+        # network_latency_us is a float64 axis: "0.5" chooses 0.5 us, a value not on the axis
+        # is refused listing the axis, and text is refused as not a number
+        path = sweep_of("latency", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                        "system = abci\nnetwork_latency_us = 0.5, 1.5, 20\n"
+                        "strategy = data, data+filter\ngpus = 64, 512\nbatch = 4096\n"
+                        "variant = paradise\n[output]\nstorage = full\n")
+        r = run("summary.py", path, "--network-latency-us", "0.5,20", "--top", "9", "--csv")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        with h5py.File(path) as f:
+            lat = f["network_latency_us"][()]
+            # model, dataset, system, network_latency_us, strategy, gpus, batch
+            t = np.where(f["status"][()] == OK, f["epoch_time_s"][()], np.inf)[0, 0, 0]
+        self.assertEqual(list(lat), [0.5, 1.5, 20.0])
+        feasible = np.isfinite(t[[0, 2]]).sum()
+        self.assertGreater(feasible, 0)
+        self.assertEqual(len(rows), feasible)
+        self.assertEqual({float(row["network_latency_us"]) for row in rows}, {0.5, 20.0})
+        self.assertEqual(min(float(row["epoch_time_s"]) for row in rows), t[[0, 2]].min())
+        # the lower latency is never slower, at every point
+        self.assertTrue((t[0] <= t[2]).all())
+        for bad, why in (("1", "no network_latency_us '1' in the file (it has: 0.5, 1.5, 20.0)"),
+                         ("fast", "network_latency_us 'fast' is not a number")):
+            r = run("summary.py", path, "--network-latency-us", bad)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(why, r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+
     def test_choice_on_an_axis_outside_the_pareto_group_is_refused(self):
         # the fronts are per model, dataset, batch (the default group less resolution, as
         # the `group` attribute says): a strategy's fastest configuration can be dominated by

@@ -240,15 +240,29 @@ assert f["memory_per_gpu_bytes"].attrs["units"] == b"byte"
 assert f.attrs.get_id("sweep_file").get_type().get_cset() == h5py.h5t.CSET_UTF8
 assert "\u2014" in f.attrs["sweep_file"].decode("utf-8")
 PY
-# the network axes' units: Gbit/s and us, on the axes and the Pareto columns
-printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 8, 64\nbatch = 256\nnetwork_bandwidth_gbps = 100, 400\nnetwork_latency_us = 1, 5\n' >"$h5dir/net.ini"
+# the network axes' units: Gbit/s and us, on the axes and the Pareto columns; latencies are
+# real numbers (sub-microsecond ones too), float64 coordinates in every group
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 8, 64\nbatch = 256\nnetwork_bandwidth_gbps = 100, 400\nnetwork_latency_us = 0.5, 5\n' >"$h5dir/net.ini"
 "$paradise" sweep "$h5dir/net.ini" --quiet -o "$h5dir/net.h5" >/dev/null 2>&1 && $py - "$h5dir/net.h5" <<'PY' && ok || bad "network axes' units"
 import sys, h5py
 f = h5py.File(sys.argv[1])
 for where in ("", "pareto/"):
     assert f[where + "network_bandwidth_gbps"].attrs["units"] == b"Gbit/s"
     assert f[where + "network_latency_us"].attrs["units"] == b"us"
+for where in ("", "pareto/", "memlimit/"):
+    assert f[where + "network_latency_us"].dtype == "float64", where
+assert list(f["network_latency_us"][:]) == [0.5, 5.0]
+assert set(f["pareto/network_latency_us"][:]) <= {0.5, 5.0}
 PY
+"$paradise" sweep "$h5dir/net.ini" --dry-run 2>&1 | grep -qx "  network_latency_us (2): 0.5, 5" && ok || bad "dry run: real latencies"
+sweep_refuses_net() {  # the value is said as written
+  printf "[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\nnetwork_latency_us = $1\n" > "$h5dir/bad.ini"
+  expect_rc 2 "latency $1" -- "$paradise" sweep "$h5dir/bad.ini" --dry-run
+  grep -qF -- "bad.ini:7: network_latency_us '$2': $3" "$tmp/err" && ok || bad "latency '$1': $(cat "$tmp/err")"
+}
+sweep_refuses_net "0.5, 0" "0" "every value must be > 0"
+sweep_refuses_net "1, 1.0" "1, 1.0" "lists 1 more than once"
+sweep_refuses_net "2us" "2us" "expected a finite number"
 # a SOURCE_DATE_EPOCH past the year 9999 (or not a number) is ignored: the clock's time
 (cd "$h5dir/np1" && SOURCE_DATE_EPOCH=99999999999999999 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o far.h5 >/dev/null 2>&1) \
   && h5dump -a creation_time "$h5dir/np1/far.h5" | grep -q "\"20[0-9][0-9]-" && ok || bad "SOURCE_DATE_EPOCH overflow"

@@ -36,6 +36,38 @@ TEST(ParseIntValues, BadValuesNameFileLineKeyAndValue) {
   EXPECT_THROW(parse_int_values("1..2000000 +1", {}, "k"), InputError);
 }
 
+TEST(ParsePositiveRealValues, DecimalsAndIntegerRanges) {
+  EXPECT_EQ(parse_positive_real_values("0.5, 1.25, 2..8 *2", {}, "lat"),
+            (std::vector<double>{0.5, 1.25, 2, 4, 8}));
+  EXPECT_EQ(parse_positive_real_values("1e-1", {}, "lat"), (std::vector<double>{0.1}));
+  try {
+    parse_positive_real_values("0.5, 0", {"s.ini", 9}, "network_latency_us");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "s.ini:9: network_latency_us '0': every value must be > 0");
+  }
+  EXPECT_THROW(parse_positive_real_values("-1", {}, "k"), InputError);
+  EXPECT_THROW(parse_positive_real_values("0..4 +2", {}, "k"), InputError);  // 0 in the range
+  EXPECT_THROW(parse_positive_real_values("nan", {}, "k"), InputError);
+  EXPECT_THROW(parse_positive_real_values("inf", {}, "k"), InputError);
+  EXPECT_THROW(parse_positive_real_values("1.5us", {}, "k"), InputError);
+  EXPECT_THROW(parse_positive_real_values("1,,2", {}, "k"), InputError);
+}
+
+TEST(Axis, TextOfEachKind) {
+  const Axis labels{"model", {"resnet50", "vgg16"}, {}};
+  const Axis integers{"gpus", {}, {8, 1024}};
+  const Axis reals{"network_latency_us", {}, {}, {0.5, 2, 0.1}};
+  EXPECT_EQ(labels.text(1), "vgg16");
+  EXPECT_EQ(integers.text(1), "1024");
+  // the shortest decimal that reads back as the same double
+  EXPECT_EQ(reals.text(0), "0.5");
+  EXPECT_EQ(reals.text(1), "2");
+  EXPECT_EQ(reals.text(2), "0.1");
+  EXPECT_EQ(reals.size(), 3u);
+  EXPECT_TRUE(reals.real() && !reals.categorical() && !integers.real());
+}
+
 TEST(Grid, DecodeIsTheInverseOfEncodeWithTheLastAxisFastest) {
   const Grid g({Axis{"a", {"x", "y"}, {}}, Axis{"b", {}, {1, 2, 3}}, Axis{"c", {}, {5, 6, 7, 8}}});
   EXPECT_EQ(g.points(), 24u);
@@ -362,7 +394,7 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
   s.datasets = {"imagenet"};
   s.systems = {"abci", "dgx-a100"};
   s.network_bandwidth_gbps = {100, 400};
-  s.network_latency_us = {1, 20};
+  s.network_latency_us = {0.5, 20};  // a real axis: sub-microsecond latencies
   s.strategies = {"data", "data+filter", "daso"};
   s.gpus = {8, 64};
   s.batch = {512};
@@ -382,7 +414,7 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
     auto w = strategy::make_workload({s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0});
     w.system = system::with_inter_node(
         w.system, static_cast<double>(s.network_bandwidth_gbps[c[3]]) * 1e9 / 8,
-        static_cast<double>(s.network_latency_us[c[4]]) * 1e-6);
+        s.network_latency_us[c[4]] * 1e-6);
     strategy::Config cfg;
     cfg.kind = *strategy::kind_from_name(s.strategies[c[5]]);
     cfg.gpus = s.gpus[c[6]];

@@ -89,6 +89,7 @@ class SweepFileWriter {
   /// Coordinate variables; declare every axis before the variables that use it.
   void axis(const std::string& name, const std::vector<std::string>& labels);
   void axis(const std::string& name, const std::vector<std::int64_t>& values);
+  void axis(const std::string& name, const std::vector<double>& values);
   /// The most points per chunk of the variables declared after (default 64 Ki; chunk_shape).
   void chunk_points(std::uint64_t max_points);
   /// A data variable over the named axes (declared ones, in declaration order; empty: all).
@@ -132,7 +133,8 @@ class SweepFileWriter {
   struct GroupAxis {
     std::string name;
     std::vector<std::string> labels;   ///< categorical
-    std::vector<std::int64_t> values;  ///< numeric (used when labels is empty)
+    std::vector<std::int64_t> values;  ///< integer (used when labels and reals are empty)
+    std::vector<double> reals{};       ///< real (used when labels is empty)
   };
   struct GroupArray {
     std::string name, description;

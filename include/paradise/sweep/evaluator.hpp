@@ -25,8 +25,9 @@ struct SweepSpec {
   bool spatial_all_dims = false;
   /// Optional axes (empty: absent from the grid). resolution: every spatial extent of the
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
-  /// one node at that per-GPU bandwidth (Gbit/s) and latency (microseconds).
-  std::vector<std::int64_t> resolution, network_bandwidth_gbps, network_latency_us;
+  /// one node at that per-GPU bandwidth (Gbit/s) and latency (microseconds, > 0, real).
+  std::vector<std::int64_t> resolution, network_bandwidth_gbps;
+  std::vector<double> network_latency_us;
   /// The training run's settings (paradise variant; empty: the default, fp32, momentum,
   /// ZeRO stage 0, no recomputation): one value is every point's; several make an axis,
   /// precision, optimizer, zero_stage, recompute, between strategy and gpus.

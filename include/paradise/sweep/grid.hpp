@@ -10,13 +10,20 @@
 
 namespace paradise::sweep {
 
-/// One axis: categorical (labels) or numeric (values); its length is the number of entries.
+/// One axis: categorical (labels), integer (values) or real (reals); its length is the
+/// number of entries.
 struct Axis {
   std::string name;
   std::vector<std::string> labels;   ///< categorical axes (model, dataset, strategy, ...)
-  std::vector<std::int64_t> values;  ///< numeric axes (gpus, batch, ...)
+  std::vector<std::int64_t> values;  ///< integer axes (gpus, batch, ...)
+  std::vector<double> reals{};       ///< real axes (network_latency_us)
   bool categorical() const { return !labels.empty(); }
-  std::uint64_t size() const { return categorical() ? labels.size() : values.size(); }
+  bool real() const { return !reals.empty(); }
+  std::uint64_t size() const {
+    return categorical() ? labels.size() : real() ? reals.size() : values.size();
+  }
+  /// Entry i as text: the label, the integer, or the real's shortest exact decimal ("0.5").
+  std::string text(std::uint64_t i) const;
 };
 
 /// Row-major mixed-radix index: the last axis varies fastest.
@@ -47,6 +54,10 @@ inline bool optional_axis(std::string_view name) {
 /// commas; errors name `where` and `key`.
 std::vector<std::int64_t> parse_int_values(std::string_view text, const Origin& where,
                                            std::string_view key);
+/// Like parse_int_values, and decimal numbers as list entries ("0.5, 1..16 *2"); every value
+/// finite and > 0.
+std::vector<double> parse_positive_real_values(std::string_view text, const Origin& where,
+                                               std::string_view key);
 /// "resnet50, vgg16": comma-separated names, trimmed, none empty.
 std::vector<std::string> parse_names(std::string_view text, const Origin& where,
                                      std::string_view key);
