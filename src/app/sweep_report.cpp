@@ -88,7 +88,9 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
     for (const auto& r : f.reduce) out << " " << r;
     out << ")";
   }
-  out << ", estimated output " << human_bytes(output_bytes) << "\n"
+  // the maps' raw size (what max_bytes bounds); deflate shrinks them, the rest is small
+  out << ", " << human_bytes(output_bytes)
+      << " of maps before compression (plus the Pareto fronts, memory limits and metadata)\n"
       << "memory-limit searches: " << count(static_cast<double>(searches)) << " entries\n"
       << "estimated time: " << fixed(points / rate, 1) << " s on one rank (" << count(rate)
       << " points/s measured on a sample; searches not included)\n";

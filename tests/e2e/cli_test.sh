@@ -165,6 +165,8 @@ expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset i
 sweeps=$(dirname "$data")/../sweeps
 expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-run
 grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
+# storage = maps: status (1 byte) and memory per GPU (8 bytes) a point, 7,392 x 9 = 66,528 B
+grep -q "^storage: maps, 66.53 kB of maps before compression" "$tmp/out" && ok || bad "dry run's map size: $(cat "$tmp/out")"
 grep -qx "cost model: paradl" "$tmp/out" && ok || bad "dry run names the quickstart's variant = paradl: $(cat "$tmp/out")"
 # the README's example sweep file (its first ini block under "Sweep files") is valid
 awk '/^A sweep file is an INI file/ {f = 1} f && /^```ini/ {p = 1; next} p && /^```/ {exit} p' \
