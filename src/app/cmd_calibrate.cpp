@@ -321,9 +321,7 @@ int run_calibrate(const Args& args) {
     if (!done.insert(src.level).second)
       throw InputError(src.option + " '" + src.text + "': level '" + src.level +
                        "' is calibrated by another measurement already");
-    std::ifstream in(src.file);
-    if (!in) throw InputError(src.option + " '" + src.text + "': cannot open " + src.file);
-    skip_utf8_bom(in);
+    std::istringstream in(read_input_file(src.file, "measurement file"));
     const calibrate::Measurement m = src.option == "--nccl"
                                          ? calibrate::parse_nccl_tests(in, src.file, src.gpus)
                                          : calibrate::parse_osu(in, src.file, src.gpus);

@@ -13,6 +13,7 @@
 #include "options.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/json_writer.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/validate/validate.hpp"
@@ -235,9 +236,7 @@ int run_validate(const Args& args) {
   }
   if (format != "table" && format != "json")
     throw InputError("--format '" + format + "': expected table or json");
-  std::ifstream in(measured);
-  if (!in) throw InputError("--measured '" + measured + "': cannot open the file");
-  skip_utf8_bom(in);
+  std::istringstream in(read_input_file(measured, "measured-runs file"));
   const auto runs = validate::read_runs(in, measured, system);
   const auto rows = validate::evaluate(runs, o);
   const auto summary = validate::summarize(rows);

@@ -161,12 +161,7 @@ SweepFile read_sweep_file(const std::string& path) {
   if (where.kind == PathKind::missing) throw InputError(path + ": no such sweep file");
   if (where.kind == PathKind::unreachable)
     throw InputError(path + ": cannot open sweep file (" + where.why + ")");
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open sweep file");
-  skip_utf8_bom(in);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  f.text = buffer.str();
+  f.text = read_input_file(path, "sweep file", std::size_t{1} << 20);
   // the output keeps the text in one attribute, which an HDF5 object header message limits
   // to 64 KiB (refused here so that --dry-run says so too, not at the write)
   constexpr std::size_t kMaxText = 65000;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <istream>
+#include <sstream>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
@@ -81,9 +82,7 @@ CsvTable read_csv_file(const std::string& path) {
   const PathStatus where = path_status(path);
   if (where.kind == PathKind::directory) throw InputError(path + ": is a directory, not a file");
   if (where.kind == PathKind::missing) throw InputError(path + ": no such file");
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the file");
-  skip_utf8_bom(in);
+  std::istringstream in(read_input_file(path, "CSV file"));
   return read_csv(in, path);
 }
 

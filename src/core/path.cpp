@@ -2,10 +2,39 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
+#include "paradise/core/error.hpp"
+#include "paradise/core/table.hpp"
+
 namespace paradise {
+
+std::string read_input_file(const std::string& path, const std::string& what,
+                            std::size_t max_bytes) {
+  const auto too_large = [&] {
+    const bool mib = max_bytes % (1u << 20) == 0;
+    return InputError(path + ": more than " + with_commas(static_cast<std::int64_t>(max_bytes)) +
+                      " bytes" + (mib ? " (" + std::to_string(max_bytes >> 20) + " MiB)" : "") +
+                      ", not a " + what);
+  };
+  std::error_code ec;
+  if (const auto n = std::filesystem::file_size(path, ec); !ec && n > max_bytes)
+    throw too_large();  // a regular file: known without reading it
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the " + what);
+  std::string text;
+  std::array<char, 65536> block{};
+  while (in.read(block.data(), block.size()) || in.gcount() > 0) {
+    text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) throw too_large();
+  }
+  if (in.bad()) throw InputError(path + ": cannot read the " + what);
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+  return text;
+}
 
 PathStatus path_status(const std::string& path) {
   std::error_code ec;

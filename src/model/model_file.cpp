@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
 
 namespace paradise::model {
@@ -218,9 +219,7 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
 }
 
 ModelFile read_model_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open model file");
-  skip_utf8_bom(in);
+  std::istringstream in(read_input_file(path, "model file"));
   return parse_model_file(in, path);
 }
 

@@ -35,16 +35,7 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
     zoo_entry(spec);  // throws: lists the zoo
   // read once, then probed and parsed from memory: a pipe (<(...), /dev/stdin) has no
   // second reading
-  std::ifstream in(spec, std::ios::binary);
-  if (!in) throw InputError(spec + ": cannot open model file");
-  // bounded: a device (/dev/zero) or a stray huge file is not read forever
-  constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
-  std::string bytes;
-  std::array<char, 65536> block{};
-  while (in.read(block.data(), block.size()) || in.gcount() > 0) {
-    bytes.append(block.data(), static_cast<std::size_t>(in.gcount()));
-    if (bytes.size() > kMaxBytes) throw InputError(spec + ": larger than 64 MiB, not a model file");
-  }
+  std::string bytes = read_input_file(spec, "model file");
   std::istringstream probe(bytes);
   skip_utf8_bom(probe);
   std::string first;

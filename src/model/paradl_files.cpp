@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
 
 namespace paradise::model {
@@ -170,9 +171,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
 }
 
 ParaDlNet read_paradl_net(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open ParaDL model file");
-  skip_utf8_bom(in);
+  std::istringstream in(read_input_file(path, "ParaDL model file"));
   return parse_paradl_net(in, path);
 }
 
@@ -208,9 +207,7 @@ std::vector<bool> parse_layer_config(std::istream& in, const std::string& file_n
 }
 
 std::vector<bool> read_layer_config(const std::string& path, const ModelStats& model) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open layer configuration file");
-  skip_utf8_bom(in);
+  std::istringstream in(read_input_file(path, "layer configuration file"));
   return parse_layer_config(in, path, model);
 }
 

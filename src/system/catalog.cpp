@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
@@ -93,9 +94,7 @@ System find_system(std::string_view name_or_path) {
   const std::string path(name_or_path);
   const PathStatus at = path_status(path);
   if (at.kind == PathKind::file || at.kind == PathKind::special) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path + ": cannot open system file");
-    skip_utf8_bom(in);
+    std::istringstream in(read_input_file(path, "system file"));
     return parse_system_file(in, path);
   }
   if (at.kind == PathKind::directory)

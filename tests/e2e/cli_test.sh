@@ -667,7 +667,7 @@ r50=$data/paradl/model/RESNET50_ImageNet_profall.net_sc
 "$paradise" predict --model <(cat "$r50") --dataset imagenet-paradl --system abci --strategy data --gpus 8 --batch 256 --format json >"$tmp/pipe.json" 2>&1
 $py -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); assert a["epoch_time_s"] == b["epoch_time_s"] > 0, (a, b)' "$tmp/file.json" "$tmp/pipe.json" && ok || bad "model file from a pipe: $(head -c 300 "$tmp/pipe.json")"
 expect_rc 2 "model /dev/zero" -- "$paradise" predict --model /dev/zero --dataset imagenet --gpus 1 --batch 1
-grep -q "error: /dev/zero: larger than 64 MiB, not a model file" "$tmp/err" && ok || bad "model /dev/zero: $(cat "$tmp/err")"
+grep -q "error: /dev/zero: more than 67,108,864 bytes (64 MiB), not a model file" "$tmp/err" && ok || bad "model /dev/zero: $(cat "$tmp/err")"
 # a model's totals past 2^62 (three convolutions each within the per-layer bound) are
 # refused (their int64 sums printed a negative model); a single such layer predicts, its
 # bytes past 2^63 in exponent form (printed -0), not negative; and without a hang (the
@@ -750,4 +750,20 @@ grep -q "status: invalid (ParaDL's data+spatial splits the width only: --spatial
 expect_rc 0 "predict data+spatial all paradl, batch 4" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data+spatial --gpus 512 --batch 4 --spatial-split all --variant paradl
 grep -q "status: invalid (ParaDL's data+spatial splits the width only" "$tmp/out" && ok || bad "data+spatial all paradl first reason: $(cat "$tmp/out")"
 
+# an input that never ends (/dev/zero) or a huge stray file (3 GB, sparse) is refused after at
+# most 64 MiB read (1 MiB for a sweep file), naming the file: not read into memory forever
+truncate -s 3G "$tmp/huge.bin"
+small=(--model alexnet --dataset imagenet --gpus 4 --batch 32)
+for input in /dev/zero "$tmp/huge.bin"; do
+  for c in "predict ${small[*]} --system $input|system file" "predict ${small[*]} --layer-times $input|CSV file" \
+           "predict --model $input --dataset imagenet --gpus 4 --batch 32|model file" \
+           "predict ${small[*]} --variant paradl --layer-config $input|layer configuration file" \
+           "validate --measured $input|measured-runs file" "sweep $input|sweep file" \
+           "calibrate --system dgx-a100 --nccl $input:nvlink:8 -o $tmp/c.system|measurement file"; do
+    expect_rc 2 "bounded read: ${c%|*}" -- timeout 60 "$paradise" ${c%|*}
+    grep -qE -- "^paradise [a-z]+: error: $input: more than [0-9,]+ bytes \([0-9]+ MiB\), not a ${c#*|}\$" "$tmp/err" && ok \
+      || bad "bounded read ${c%|*}: $(cat "$tmp/err")"
+  done
+done
+rm -f "$tmp/huge.bin"
 finish cli_test

@@ -2,6 +2,7 @@
 // directory on the way may not be searched (EACCES), which must be an input error instead.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace paradise {
@@ -20,5 +21,16 @@ PathStatus path_status(const std::string& path);
 /// Why a new file cannot be written at `path` ("" if it can): it is a directory, its
 /// directory does not exist or may not be written, or the file is read-only.
 std::string why_unwritable(const std::string& path);
+
+/// The most bytes read_input_file() takes by default: far beyond any model, system, CSV or
+/// measurement file, far below a device or a stray data file.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
+
+/// The text of an input file, read in blocks and at most max_bytes of it, so that a device
+/// (/dev/zero), an endless pipe or a stray huge file is refused, never read into memory
+/// whole; a UTF-8 byte-order mark is dropped. Throws InputError "PATH: cannot open the
+/// WHAT" or "PATH: more than N bytes, not a WHAT".
+std::string read_input_file(const std::string& path, const std::string& what,
+                            std::size_t max_bytes = kMaxInputBytes);
 
 }  // namespace paradise
