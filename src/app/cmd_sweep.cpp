@@ -15,6 +15,7 @@
 
 #include "commands.hpp"
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/io/sweep_file_writer.hpp"
 #include "paradise/mpi/comm.hpp"
@@ -131,6 +132,31 @@ std::string first_difference(const std::string& was, const std::string& now,
   }
 }
 
+// The files a sweep reads besides the sweep file: model, system and layer-times files (a
+// built-in name is no file).
+std::vector<std::string> input_files(const SweepFile& f) {
+  std::vector<std::string> files(f.spec.models.begin(), f.spec.models.end());
+  files.insert(files.end(), f.spec.systems.begin(), f.spec.systems.end());
+  for (const auto& [key, path] : f.spec.layer_times) files.push_back(path);
+  return files;
+}
+
+// The output replaces its path at the end: never a file the sweep reads, nor a file that is
+// no earlier output (an empty one aside: mktemp's), such as a program or a model file.
+void refuse_replacing(const std::string& output, const SweepFile& f) {
+  for (const auto& in : input_files(f)) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(in, output, ec))
+      throw InputError("-o " + output + ": is " + in + ", a file the sweep reads (it would be " +
+                       "overwritten)");
+  }
+  std::error_code ec;
+  if (path_status(output).kind == PathKind::file && std::filesystem::file_size(output, ec) > 0 &&
+      !ec && !has_hdf5_signature(output))
+    throw InputError("-o " + output + ": exists and is not an HDF5 file (it would be replaced): " +
+                     "remove it first, or write elsewhere");
+}
+
 // Every rank's summary bytes merged into rank 0's summary.
 void merge_on_root(sweep::Summary& s, const mpi::Comm& comm, sweep::Summary& into) {
   const auto mine = s.to_bytes();
@@ -210,6 +236,7 @@ int run_sweep(const Args& args) {
     if (!parsed->reduce.empty()) reduction.emplace(evaluator->grid(), parsed->reduce);
     search.emplace(*evaluator, parsed->memlimit);
     summary.emplace(evaluator->grid(), parsed->pareto);
+    if (!output.empty()) refuse_replacing(output, *parsed);
   } catch (const InputError&) {
     if (comm.is_root()) throw;
     return 2;
@@ -261,11 +288,9 @@ int run_sweep(const Args& args) {
                              " units=" + std::to_string(units) +
                              " chunk=" + std::to_string(unit_chunk) +
                              " chunks=" + std::to_string(chunks);
-  std::vector<std::string> input_files{"/proc/self/exe"};  // paradise itself, built anew
-  input_files.insert(input_files.end(), f.spec.models.begin(), f.spec.models.end());
-  input_files.insert(input_files.end(), f.spec.systems.begin(), f.spec.systems.end());
-  for (const auto& [key, path] : f.spec.layer_times) input_files.push_back(path);
-  const std::string inputs = input_fingerprint(input_files);
+  std::vector<std::string> read{"/proc/self/exe"};  // paradise itself, built anew
+  for (auto& path : input_files(f)) read.push_back(std::move(path));
+  const std::string inputs = input_fingerprint(read);
   std::uint64_t first_chunk = 0;
   sweep::Summary merged(grid, f.pareto);  // rank 0: the checkpointed chunks' summary
   if (resume) {

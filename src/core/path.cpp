@@ -36,6 +36,18 @@ std::string read_input_file(const std::string& path, const std::string& what,
   return text;
 }
 
+bool has_hdf5_signature(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  constexpr std::string_view kSignature("\x89HDF\r\n\x1a\n", 8);
+  std::array<char, 8> head{};
+  for (std::uint64_t at = 0; in; at = at == 0 ? 512 : at * 2) {
+    in.seekg(static_cast<std::streamoff>(at));
+    if (!in.read(head.data(), head.size())) return false;
+    if (std::string_view(head.data(), head.size()) == kSignature) return true;
+  }
+  return false;
+}
+
 PathStatus path_status(const std::string& path) {
   std::error_code ec;
   const auto s = std::filesystem::status(path, ec);

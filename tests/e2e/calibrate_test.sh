@@ -114,7 +114,8 @@ want = 50000 * per_sample  # cifar10: 50,000 samples
 assert abs(p["epoch_compute_s"] - want) <= 1e-12 * want, (p["epoch_compute_s"], want)
 PY
 "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 --system abci --strategy data --gpus 1 \
-  --batch 16 --layer-times "$tmp/tiny-layers.csv" | grep -q "measured per-layer times" && ok || bad "time source"
+  --batch 16 --layer-times "$tmp/tiny-layers.csv" >"$tmp/source.out" && grep -q "measured per-layer times" "$tmp/source.out" \
+  && ok || bad "time source"
 # layer times measured in fp32 do not time a mixed-precision run (they were used silently);
 # the same times labelled mixed time it, and do not time recommend's or a sweep's fp32 ones
 expect_rc 2 "fp32 layer times, --precision mixed" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \

@@ -256,7 +256,7 @@ for where in ("", "pareto/", "memlimit/"):
 assert list(f["network_latency_us"][:]) == [0.5, 5.0]
 assert set(f["pareto/network_latency_us"][:]) <= {0.5, 5.0}
 PY
-"$paradise" sweep "$h5dir/net.ini" --dry-run 2>&1 | grep -qx "  network_latency_us (2): 0.5, 5" && ok || bad "dry run: real latencies"
+"$paradise" sweep "$h5dir/net.ini" --dry-run >"$tmp/out" 2>&1 && grep -qx "  network_latency_us (2): 0.5, 5" "$tmp/out" && ok || bad "dry run: real latencies: $(cat "$tmp/out")"
 sweep_refuses_net() {  # the value is said as written
   printf "[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\nnetwork_latency_us = $1\n" > "$h5dir/bad.ini"
   expect_rc 2 "latency $1" -- "$paradise" sweep "$h5dir/bad.ini" --dry-run
@@ -750,6 +750,22 @@ grep -q "status: invalid (ParaDL's data+spatial splits the width only: --spatial
 expect_rc 0 "predict data+spatial all paradl, batch 4" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data+spatial --gpus 512 --batch 4 --spatial-split all --variant paradl
 grep -q "status: invalid (ParaDL's data+spatial splits the width only" "$tmp/out" && ok || bad "data+spatial all paradl first reason: $(cat "$tmp/out")"
 
+# -o never replaces a file the sweep reads (here its system file), nor a file that is not
+# HDF5 (a program, a model file); an empty file (mktemp's) and an earlier output may be
+awk '/^\[system\]$/ {f = 1} f && /^```/ {exit} f' "$sweeps/../README.md" > "$tmp/my.system"
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = %s\nstrategy = data\ngpus = 8\nbatch = 64\n' "$tmp/my.system" > "$tmp/own.ini"
+cp "$tmp/my.system" "$tmp/my.system.was"
+expect_rc 2 "-o a system file the sweep reads" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/my.system"
+grep -qF -- "-o $tmp/my.system: is $tmp/my.system, a file the sweep reads (it would be overwritten)" "$tmp/err" \
+  && cmp -s "$tmp/my.system" "$tmp/my.system.was" && ok || bad "-o input: $(cat "$tmp/err")"
+cp "$paradise" "$tmp/program"
+expect_rc 2 "-o a program" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/program"
+grep -qF -- "-o $tmp/program: exists and is not an HDF5 file (it would be replaced)" "$tmp/err" \
+  && cmp -s "$tmp/program" "$paradise" && ok || bad "-o program: $(cat "$tmp/err")"
+: > "$tmp/empty.h5"
+expect_rc 0 "-o an empty file" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/empty.h5"
+expect_rc 0 "-o an earlier output" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/empty.h5"
+rm -f "$tmp/program" "$tmp/empty.h5"
 # an input that never ends (/dev/zero) or a huge stray file (3 GB, sparse) is refused after at
 # most 64 MiB read (1 MiB for a sweep file), naming the file: not read into memory forever
 truncate -s 3G "$tmp/huge.bin"

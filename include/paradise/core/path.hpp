@@ -22,6 +22,10 @@ PathStatus path_status(const std::string& path);
 /// directory does not exist or may not be written, or the file is read-only.
 std::string why_unwritable(const std::string& path);
 
+/// Whether `path` holds an HDF5 file: its format signature at byte 0, 512, 1024, 2048, ...
+/// (HDF5 File Format Specification, "Format Signature"; after a user block).
+bool has_hdf5_signature(const std::string& path);
+
 /// The most bytes read_input_file() takes by default: far beyond any model, system, CSV or
 /// measurement file, far below a device or a stray data file.
 inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
