@@ -81,8 +81,9 @@ struct Buffers {
 // Runs `step` on every rank and agrees on its outcome. If it threw anywhere, rank 0 prints
 // the first failing rank's own message (a peer's "failed on another rank" only if there is
 // nothing better), the output is abandoned (PATH.tmp removed unless it holds a checkpoint)
-// and every rank ends with exit code 2 after a barrier, without MPI_Finalize: parallel HDF5
-// would close the file there, and its close is not safe after a write error.
+// and every rank ends with exit code 2: through MPI_Finalize while no file is open, else after
+// a barrier without it: parallel HDF5 would close the file there, and its close is not safe
+// after a write error (mpiexec's own exit code may then be a signal's: comm.hpp).
 template <class Step>
 void together(const mpi::Comm& comm, const std::string& output,
               std::optional<io::SweepFileWriter>& out, Step&& step) {
@@ -112,6 +113,8 @@ void together(const mpi::Comm& comm, const std::string& output,
       std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
                 << checkpoint_path(output) << ": fix the cause and rerun with --resume\n";
   }
+  // no file open (the writer was never made, or its constructor failed): MPI_Finalize is safe
+  if (!out) mpi::Environment::finalize_and_leave(2);
   comm.barrier();
   mpi::Environment::leave_now(2);
 }

@@ -1,6 +1,7 @@
 // paradise: the command-line front end. Thin by design: parse, call the library, map
 // errors to exit codes (0 ok, 1 internal error, 2 bad input or usage).
 #include <boost/program_options/errors.hpp>
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -33,6 +34,10 @@ void usage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f, a batch system's) makes a write fail with EFBIG, an error
+  // that names the file and removes a partial output, instead of SIGXFSZ killing the
+  // process mid-write (POSIX: the signal is sent unless ignored, then the write fails).
+  std::signal(SIGXFSZ, SIG_IGN);
   using paradise::app::Args;
   const std::map<std::string, int (*)(const Args&)> commands = {
       {"models", paradise::app::run_models},       {"datasets", paradise::app::run_datasets},

@@ -46,6 +46,15 @@ void Environment::leave_now(int code) noexcept {
   std::_Exit(code);
 }
 
+void Environment::finalize_and_leave(int code) noexcept {
+  std::cout.flush();
+  std::cerr.flush();
+  int finalised = 0;
+  if (MPI_Finalized(&finalised) == MPI_SUCCESS && !finalised) MPI_Finalize();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
 bool Environment::active() {
   int initialised = 0, finalised = 0;
   PARADISE_MPI_CHECK(MPI_Initialized(&initialised));

@@ -766,6 +766,12 @@ grep -qF -- "-o $tmp/program: exists and is not an HDF5 file (it would be replac
 expect_rc 0 "-o an empty file" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/empty.h5"
 expect_rc 0 "-o an earlier output" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/empty.h5"
 rm -f "$tmp/program" "$tmp/empty.h5"
+# a file-size limit (ulimit -f, 50 KiB) fails the write with "File too large", exit 2, nothing
+# left behind (SIGXFSZ killed the process mid-write, leaving OUT.h5.tmp); UCX's shared-memory
+# transport would hit the limit in MPI_Init already, hence TCP within the node
+mkdir -p "$tmp/fsize"
+expect_rc 2 "file-size limit" -- bash -c "ulimit -f 50; cd $tmp/fsize && UCX_TLS=self,tcp '$paradise' sweep '$sweeps/quickstart.ini' -o f.h5 --quiet"
+grep -q "File too large" "$tmp/err" && [ -z "$(ls "$tmp/fsize")" ] && ok || bad "file-size limit: $(cat "$tmp/err"; ls "$tmp/fsize")"
 # an input that never ends (/dev/zero) or a huge stray file (3 GB, sparse) is refused after at
 # most 64 MiB read (1 MiB for a sweep file), naming the file: not read into memory forever
 truncate -s 3G "$tmp/huge.bin"

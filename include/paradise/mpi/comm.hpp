@@ -38,6 +38,11 @@ class Environment {
   /// error that close is not safe (ranks take different paths through it and wait forever).
   /// Call it on every rank after a barrier, so no rank is left in a collective.
   [[noreturn]] static void leave_now(int code) noexcept;
+  /// Ends this process with `code` after MPI_Finalize (collective: every rank calls it), for
+  /// an agreed failure while no parallel HDF5 file is open. MPICH's launcher then sees each
+  /// rank finish by itself: one leaving without MPI_Finalize gets the others killed, and
+  /// mpiexec's exit code was then at times the kill's signal (1 or 9), not `code`.
+  [[noreturn]] static void finalize_and_leave(int code) noexcept;
 
  private:
   bool owner_ = false;
