@@ -222,8 +222,8 @@ int run_predict(const Args& args) {
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
       "double-binary-tree (with the paradise variant: instead of NCCL's choice)")(
       "fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
-      "fix ParaDL's code quirks (cost-model-notes §1.9)")("format", po::value(&format),
-                                                          "table, json or csv");
+      "fix ParaDL's code quirks (README, \"The cost model (variant paradl)\")")(
+      "format", po::value(&format), "table, json or csv");
   TrainingOptions training;
   add_training_options(desc, training);
   add_spatial_split_option(desc, spatial_split);
