@@ -95,6 +95,11 @@ int run_memlimit(const Args& args) {
   }
   if (!sides.empty()) {
     side_list = positive("--sides", sides, "a list of sides >= 1, e.g. 256,512,1024", sides);
+    auto sorted = side_list;  // one row per side: a repeat is a typo (a sweep refuses it too)
+    std::sort(sorted.begin(), sorted.end());
+    if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+      throw InputError("--sides '" + sides + "': lists " + std::to_string(*twice) +
+                       " more than once");
     // fewest_gpus takes the first count that fits: ascending, each once
     counts =
         positive("--gpu-counts", gpu_counts, "GPU counts >= 1 (a list or a range)", gpu_counts);

@@ -235,7 +235,11 @@ int run_sweep(const Args& args) {
   std::optional<sweep::Summary> summary;
   try {
     parsed = read_sweep_file(file);
-    evaluator.emplace(parsed->spec);
+    try {
+      evaluator.emplace(parsed->spec);
+    } catch (const InputError& e) {  // the grid or its workloads: said of the sweep file
+      throw InputError(file + ": " + e.what());
+    }
     if (!parsed->reduce.empty()) reduction.emplace(evaluator->grid(), parsed->reduce);
     search.emplace(*evaluator, parsed->memlimit);
     summary.emplace(evaluator->grid(), parsed->pareto);

@@ -354,6 +354,9 @@ sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngp
 sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet = $tmp\n" \
   "cli_sweep.ini:8: layer_times.alexnet '$tmp': $tmp: is a directory, not a file"
 sweep_refuses "model = resnet18\n${base}" "cli_sweep.ini:1: model 'resnet18': a key before any section; put it under [sweep]"
+# a grid past 2^64 points: said of the sweep file (10^6 x 10^6 x 10^6 x 10^6 > 1.8e19)
+sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\nresolution = 1..1000000 +1\nnetwork_bandwidth_gbps = 1..1000000 +1\n' \
+  "error: $bad_ini: the sweep grid has more than 2^64 points (overflow at axis 'batch' of 1000000 values)"
 sweep_refuses "${base}max_workload_bytes = -5\n" "cli_sweep.ini:7: max_workload_bytes '-5': must be > 0"
 # [sweep] precision (an axis), optimizer, zero, recompute: bad values at their line; ParaDL's
 # variant has none of them
@@ -734,6 +737,8 @@ refuse_memlimit "error: --resolution '128..2000000': more than 1,000,000 values 
   --model resnet50 --dataset imagenet --resolution 128..2000000
 refuse_memlimit "has a fixed input shape (ParaDL .net file): no resolution search" \
   --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" --dataset imagenet-paradl --resolution 100..300
+refuse_memlimit "error: --sides '256,128,256': lists 256 more than once" \
+  --model cosmoflow --dataset cosmoflow --sides 256,128,256
 refuse_memlimit "error: --sides '9,64': side 9: model 'unet3d': layer 'cat1' (concat): inputs differ in spatial size" \
   --model unet3d --dataset cosmoflow --sides 9,64
 expect_rc 0 "memlimit --gpu-counts unsorted" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 24,18
