@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>

@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
-#include <fstream>
 #include <optional>
 #include <sstream>
 

@@ -1,7 +1,6 @@
 #include "paradise/core/csv.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <istream>
 #include <sstream>
 

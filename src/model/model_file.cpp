@@ -5,7 +5,6 @@
 //   LAYER OP [key=value ...]       (one per line; input = previous layer unless from=A,B)
 #include "paradise/model/model_file.hpp"
 
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>

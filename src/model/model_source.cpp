@@ -1,7 +1,5 @@
 #include "paradise/model/model_source.hpp"
 
-#include <array>
-#include <fstream>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
@@ -35,14 +33,12 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
     zoo_entry(spec);  // throws: lists the zoo
   // read once, then probed and parsed from memory: a pipe (<(...), /dev/stdin) has no
   // second reading
-  std::string bytes = read_input_file(spec, "model file");
+  std::string bytes = read_input_file(spec, "model file");  // bounded, without its BOM
   std::istringstream probe(bytes);
-  skip_utf8_bom(probe);
   std::string first;
   while (std::getline(probe, first) && (trim(first).empty() || trim(first).front() == '#')) {
   }
   std::istringstream text(std::move(bytes));
-  skip_utf8_bom(text);
   if (trim(first).starts_with("Dataset|")) {
     m.paradl_ = parse_paradl_net(text, spec);
     m.name_ = m.paradl_->stats.name;

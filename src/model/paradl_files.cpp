@@ -1,6 +1,5 @@
 #include "paradise/model/paradl_files.hpp"
 
-#include <fstream>
 #include <sstream>
 
 #include "paradise/core/error.hpp"

@@ -1,7 +1,6 @@
 #include "paradise/system/catalog.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
