@@ -71,6 +71,16 @@ system::NetworkLevel& find_level(system::System& s, const std::string& name, con
   for (auto& l : levels) {
     if (l.name == bare) return l;
   }
+  // "FILE:nvlink:abc": a level before the last ':' means GPUS was not a whole number
+  const auto colon = src.file.rfind(':');
+  if (colon != std::string::npos) {
+    const std::string before = src.file.substr(colon + 1);
+    for (const auto* ls : {&s.levels, &s.host_staged_levels})
+      for (const auto& l : *ls)
+        if (before == l.name || before == "host_level." + l.name)
+          throw InputError(src.option + " '" + src.text + "': GPUS '" + name +
+                           "': expected a whole number >= 2 (FILE:LEVEL[:GPUS])");
+  }
   std::string known;
   for (const auto& l : s.levels) known += (known.empty() ? "" : ", ") + l.name;
   for (const auto& l : s.host_staged_levels) known += ", host_level." + l.name;
@@ -271,6 +281,13 @@ int run_calibrate(const Args& args) {
   if ((!nccl.empty() || !osu.empty()) && output.empty())
     throw InputError("-o OUT.system is required with --nccl or --osu");
   if (!profile.empty() && model.empty()) throw InputError("--profile needs --model");
+  // the name goes into the file's "name = ..." line: empty it was taken as the default,
+  // and '#' or ';' would start a comment there
+  if (vm.count("name") && (trim(name).empty() || trim(name) != name ||
+                           name.find_first_of("#;\n\r") != std::string::npos))
+    throw InputError("--name '" + name +
+                     "': expected a non-empty name without surrounding spaces, '#', ';' or "
+                     "line breaks");
   const bool default_layers_out = !profile.empty() && layers_out.empty();
   if (default_layers_out) {  // the default, before the checks below
     std::string stem = model.substr(model.find_last_of('/') + 1);

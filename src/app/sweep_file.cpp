@@ -79,6 +79,20 @@ int first_malformed_line(const std::string& text) {
   return 0;
 }
 
+// The text with each "[ name ]" written "[name]", line for line: Boost keeps the spaces in
+// the section's name, which then matched no section ("unknown section [ sweep ]").
+std::string without_spaces_in_sections(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    const std::string_view t = trim(std::string_view(line).substr(0, line.find('#')));
+    if (t.size() >= 2 && t.front() == '[' && t.back() == ']')
+      line = "[" + std::string(trim(t.substr(1, t.size() - 2))) + "]";
+    out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 double bytes_per_cell(const std::string& storage) {
@@ -190,7 +204,7 @@ SweepFile read_sweep_file(const std::string& path) {
       "memlimit.resolution", po::value<std::string>())("memlimit.sides", po::value<std::string>())(
       "memlimit.max_searches", po::value<std::string>());
   po::variables_map vm;
-  std::istringstream text(f.text);
+  std::istringstream text(without_spaces_in_sections(f.text));
   std::vector<std::pair<std::string, std::string>> layer_times;  // [layer_times] key, file
   try {
     const po::parsed_options parsed = po::parse_config_file(text, d, true);

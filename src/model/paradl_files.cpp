@@ -101,6 +101,37 @@ double paradl_forward_flops(Op op, const Shape& x, const Shape& y,
   }
 }
 
+// Checks that every ParaDL file we hold satisfies (../shared/reference/paradl/model): a
+// layer's x and y have the Input's spatial rank; CONV, FC and pooling w are C_in x C_out x
+// K... (rank + 2 numbers; 0x0xK... for pooling), with CONV/FC C_in and C_out those of x and
+// y, since the FLOP and weight counts above read them from there.
+void check_layer_shapes(const LayerStats& l, int rank, const Origin& o,
+                        const std::vector<std::string_view>& f) {
+  const std::string spatial = rank == 3 ? "C x D x H x W" : "C x W x H";
+  if (l.input.rank != rank)
+    fail_input(o, "x", f[1], "expected " + spatial + ", the rank of the file's Input line");
+  if (l.output.rank != rank)
+    fail_input(o, "y", f[3], "expected " + spatial + ", the rank of the file's Input line");
+  const bool weighted = l.op == Op::Conv || l.op == Op::Dense;
+  if (!weighted && l.op != Op::MaxPool && l.op != Op::AvgPool) return;
+  const auto& w = l.weight_dims;
+  if (static_cast<int>(w.size()) != rank + 2)
+    fail_input(o, "w", f[2],
+               std::string("expected ") + (weighted ? "C_in x C_out" : "0 x 0") + " x " +
+                   std::to_string(rank) + " kernel sizes for " + l.name);
+  for (std::size_t i = 2; i < w.size(); ++i)
+    if (w[i] < 1) fail_input(o, "w", f[2], "a kernel size must be at least 1");
+  if (!weighted) return;
+  if (w[0] != l.input.channels)
+    fail_input(o, "w", f[2],
+               "C_in " + std::to_string(w[0]) + " is not x's " + std::to_string(l.input.channels) +
+                   " channels");
+  if (w[1] != l.output.channels)
+    fail_input(o, "w", f[2],
+               "C_out " + std::to_string(w[1]) + " is not y's " +
+                   std::to_string(l.output.channels) + " channels");
+}
+
 }  // namespace
 
 double ParaDlNet::measured_time_per_sample_s() const {
@@ -125,8 +156,8 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
   const std::string input = header(1, "Input");
   const Origin input_origin{file_name, lines[1].number};
   const auto input_dims = parse_dims(input, input_origin, "Input");
-  if (input_dims.size() < 3)
-    fail_input(input_origin, "Input", input, "expected D x C x W x H [x D]");
+  if (input_dims.size() != 4 && input_dims.size() != 5)
+    fail_input(input_origin, "Input", input, "expected N x C x W x H or N x C x D x H x W");
   net.samples = input_dims[0];
   net.stats.input =
       shape_of({input_dims.begin() + 1, input_dims.end()}, input_origin, "Input", input);
@@ -142,6 +173,10 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     l.input = shape_of(parse_dims(f[1], o, "x"), o, "x", f[1]);
     l.weight_dims = dims_allow_zero(f[2], o, "w");
     l.output = shape_of(parse_dims(f[3], o, "y"), o, "y", f[3]);
+    check_layer_shapes(l, net.stats.input.rank, o, f);
+    if (i == 3 && l.input != net.stats.input)
+      fail_input(o, "x", f[1],
+                 "the first layer's input is not the Input line's " + net.stats.input.str());
     l.measured_time_s = f.size() == 5 && !trim(f[4]).empty() ? parse_double(f[4], o, "t") : 0.0;
     if (l.measured_time_s < 0) fail_input(o, "t", f[4], "must not be negative");
     if (l.measured_time_s > kMaxMeasuredSecondsPerSample)

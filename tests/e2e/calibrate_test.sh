@@ -196,6 +196,15 @@ PY
 bad_input "a broadcast test (by its name): only all_reduce_perf" -- --system dgx-a100 --nccl "$tmp/broadcast_perf.out:nvlink" -o "$tmp/x.system"
 bad_input "fits both allgather and sendrecv on 64 GPUs: name the file after the test" -- --system dgx-a100 --nccl "$tmp/ag64.out:leaf" -o "$tmp/x.system"
 bad_input "a second run's rank list: give one nccl-tests run per file" -- --system dgx-a100 --nccl "$tmp/two_runs.out:nvlink" -o "$tmp/x.system"
+# a GPU count that is not a number was called a level ("no level 'abc'"); an empty --name
+# was taken as the default, and '#' would cut the name short in the written file
+bad_input "--nccl '$tmp/all_reduce_perf.out:nvlink:abc': GPUS 'abc': expected a whole number >= 2" -- \
+  --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink:abc" -o "$tmp/x.system"
+bad_input "--name '': expected a non-empty name" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" \
+  -o "$tmp/x.system" --name ""
+bad_input "--name 'a#b': expected a non-empty name without surrounding spaces, '#', ';'" -- --system dgx-a100 \
+  --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/x.system" --name "a#b"
+[ ! -e "$tmp/x.system" ] && ok || bad "a refused calibration left $tmp/x.system"
 bad_input "zero_all_reduce.out:" -- --system dgx-a100 --nccl "$tmp/zero_all_reduce.out:nvlink" -o "$tmp/x.system"
 grep -qF "time '0.0000': must be > 0" "$tmp/err" && ok || bad "zero time: $(cat "$tmp/err")"
 bad_input "more than 1e6 GB/s: the times barely grow with the size" -- --system dgx-a100 --nccl "$tmp/flat_all_reduce.out:nvlink" -o "$tmp/x.system"

@@ -346,6 +346,12 @@ grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, a
 # an unknown section is called one (it was "unknown key"); max_searches counts searches
 sweep_refuses "${base}[bogus]\nx = 1\n" \
   "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit] or [layer_times]"
+# "[ bogus ]" is the section bogus, said at its line (Boost kept the spaces: the error had
+# no line), and "[ sweep ]" is [sweep]: its dry run lists the 1 point of $base
+sweep_refuses "${base}[ bogus ]\nx = 1\n" "cli_sweep.ini:8: bogus.x '1': unknown section [bogus];"
+printf "${base}" | sed 's/^\[sweep\]/[ sweep ]  # spaced/' >"$tmp/spaced.ini"
+expect_rc 0 "[ sweep ] dry run" -- "$paradise" sweep "$tmp/spaced.ini" --dry-run
+grep -qx "points: 1" "$tmp/out" && ok || bad "[ sweep ]: $(head -c 600 "$tmp/out")"
 sweep_refuses "${base}[memlimit]\nmax_searches = 2.5\n" "cli_sweep.ini:8: max_searches '2.5': must be a whole number >= 0"
 # a [layer_times] file's own errors are said at the sweep file's line (a directory was "no
 # header row (an empty file?)")

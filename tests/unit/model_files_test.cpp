@@ -198,6 +198,39 @@ TEST(ParadlNet, OversizedTensorNamesTheLine) {
       "bad.net:4: y '4x1048576x1048576x1048576':");
 }
 
+// Every ParaDL file in ../shared/reference/paradl/model has layers of its Input's rank, a
+// first layer reading the Input's shape, and CONV/FC w = C_in x C_out x kernel (checked
+// by hand with awk over those files); a file breaking one of these is refused by line.
+TEST(ParadlNet, LayerOfAnotherRankNamesTheLine) {
+  EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x6x6\n"
+                      "RELU|4x6x6x6|4x4x0x0|4x6x6x6\n",
+                      "rank.net"),
+            "rank.net:5: x '4x6x6x6': expected C x W x H, the rank of the file's Input line");
+}
+
+TEST(ParadlNet, FirstLayerMustReadTheInput) {
+  EXPECT_EQ(
+      net_error("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x9x8|3x4x3x3|4x7x6\n", "first.net"),
+      "first.net:4: x '3x9x8': the first layer's input is not the Input line's 3x8x8");
+}
+
+TEST(ParadlNet, ConvolutionWeightsMustMatchChannels) {
+  // w = 5 x 4 x 3 x 3 claims 5 input channels where x has 3
+  EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|5x4x3x3|4x6x6\n", "w.net"),
+            "w.net:4: w '5x4x3x3': C_in 5 is not x's 3 channels");
+  EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3|4x6x6\n", "w.net"),
+            "w.net:4: w '3x4x3': expected C_in x C_out x 2 kernel sizes for CONV_1");
+  EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8x8\nModel|M\nCONV_1|3x8x8|3x4x3x3|4x6x6\n"
+                      "MPOOL|4x6x6|0x0x0x2|4x3x3\n",
+                      "w.net"),
+            "w.net:5: w '0x0x0x2': a kernel size must be at least 1");
+}
+
+TEST(ParadlNet, InputNeedsTwoOrThreeSpatialSizes) {
+  EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8\nModel|M\nCONV_1|3x8|3x4x3|4x6\n", "in.net"),
+            "in.net:2: Input '10x3x8': expected N x C x W x H or N x C x D x H x W");
+}
+
 TEST(LayerConfig, ResnetFilterConfigMarksConvolutions) {
   const auto net = read_paradl_net(kParadl + "RESNET50_ImageNet_profall.net_sc");
   const auto flags = read_layer_config(kParadl + "filter_resnet.lc", net.stats);
