@@ -245,8 +245,15 @@ SweepFile read_sweep_file(const std::string& path) {
         e.get_option_name().substr(e.get_option_name().starts_with("--") ? 2 : 0);
     fail_input({path, line_of(f.text, key, 2)}, key, value_at(f.text, line_of(f.text, key, 2)),
                "set more than once (one line per key; a list is A, B, C)");
-  } catch (const po::invalid_config_file_syntax& e) {
-    throw InputError(path + ":" + std::to_string(first_malformed_line(f.text)) + ": " + e.what());
+  } catch (const po::invalid_config_file_syntax&) {
+    // Boost's message is the raw line; said here as every other error (escaped, cut short)
+    const int bad = first_malformed_line(f.text);
+    std::istringstream lines(f.text);
+    std::string line;
+    for (int n = 0; n < bad && std::getline(lines, line); ++n) {
+    }
+    fail_input({path, bad}, "line", trim(line),
+               "expected [section], key = value, a # comment or a blank line");
   } catch (const po::error& e) {
     throw InputError(path + ": " + e.what());
   }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,15 @@ std::string read_input_file(const std::string& path, const std::string& what,
     if (text.size() > max_bytes) throw too_large();
   }
   if (in.bad()) throw InputError(path + ": cannot read the " + what);
+  // every input is text: a NUL byte means a binary file (or UTF-16), whose "lines" the
+  // parsers would quote in their errors
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+    throw InputError(path + ":" + std::to_string(line) + ": a NUL byte (byte " +
+                     with_commas(static_cast<std::int64_t>(nul) + 1) + "): not a " + what +
+                     " (binary, or UTF-16 text: save it as UTF-8)");
+  }
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   return text;
 }

@@ -590,7 +590,7 @@ sweep_refuses "${base}colour = red\n" "cli_sweep.ini:7: sweep.colour 'red': unkn
 sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\nmodel = vgg16\ngpus = 8\nbatch = 64\n' \
   "cli_sweep.ini:5: sweep.model 'vgg16': set more than once"
 sweep_refuses '[sweep]  # the grid\nmodel = resnet50\n# a comment\ndataset imagenet\n' \
-  "cli_sweep.ini:4: the options configuration file contains an invalid line 'dataset imagenet'"
+  "cli_sweep.ini:4: line 'dataset imagenet': expected [section], key = value, a # comment or a blank line"
 expect_rc 2 "sweep of a directory" -- "$paradise" sweep /tmp
 grep -q "/tmp: is a directory" "$tmp/err" && ok || bad "directory: $(cat "$tmp/err")"
 # [layer_times]: measured per-layer times parametrise a model's compute in a sweep. AlexNet's
@@ -799,4 +799,25 @@ for input in /dev/zero "$tmp/huge.bin"; do
   done
 done
 rm -f "$tmp/huge.bin"
+# a binary file (here its first NUL is byte 10, on line 2: "\x7fELF\n\x02\x01\x01\x03\0") or
+# UTF-16 text is refused by its NUL byte and line, for every text input (the parsers quoted
+# the bytes raw: the terminal got control bytes, and Boost's message stopped at the NUL)
+printf '\x7fELF\n\x02\x01\x01\x03\x00\x00\x00' >"$tmp/elf.bin"
+for c in "predict ${small[*]} --system $tmp/elf.bin|system file" \
+         "predict --model $tmp/elf.bin --dataset imagenet --gpus 4 --batch 32|model file" \
+         "validate --measured $tmp/elf.bin|measured-runs file" "sweep $tmp/elf.bin|sweep file"; do
+  expect_rc 2 "binary input: ${c%|*}" -- "$paradise" ${c%|*}
+  grep -qxF -- "paradise ${c%% *}: error: $tmp/elf.bin:2: a NUL byte (byte 10): not a ${c#*|} (binary, or UTF-16 text: save it as UTF-8)" "$tmp/err" && ok \
+    || bad "binary input ${c%|*}: $(od -c "$tmp/err" | head -5)"
+done
+# UTF-16 (a byte-order mark FF FE, then '[' 00): the NUL is byte 4
+printf '\xff\xfe[\x00s\x00' >"$tmp/u16.ini"
+expect_rc 2 "UTF-16 sweep file" -- "$paradise" sweep "$tmp/u16.ini" --dry-run
+grep -qF "u16.ini:1: a NUL byte (byte 4): not a sweep file" "$tmp/err" && ok || bad "UTF-16: $(cat "$tmp/err")"
+# a line that is no INI is quoted like any other value: escaped, and cut after 160 characters
+# with its length (Boost's own message quoted a 3,000-byte line whole)
+{ printf "${base}"; printf 'y%.0s' $(seq 3000); printf '\x01\n'; } >$bad_ini
+expect_rc 2 "a 3,001-byte malformed line" -- "$paradise" sweep $bad_ini --dry-run
+grep -qxF "paradise sweep: error: $bad_ini:7: line '$(printf 'y%.0s' $(seq 160))... (3001 bytes)': expected [section], key = value, a # comment or a blank line" "$tmp/err" \
+  && ok || bad "long malformed line: $(head -c 400 "$tmp/err")"
 finish cli_test

@@ -104,7 +104,6 @@ TEST(WithCommas, GroupsThousands) {
   EXPECT_EQ(with_commas(-1000), "-1,000");
 }
 
-}  // namespace
 // Excel's "CSV UTF-8" and Notepad start a file with EF BB BF; the first line then reads as
 // written. Bytes that only begin like the mark stay.
 TEST(Text, Utf8ByteOrderMarkIsSkipped) {
@@ -123,4 +122,34 @@ TEST(Text, Utf8ByteOrderMarkIsSkipped) {
   EXPECT_EQ(line, "\xEF\xBBx");
 }
 
+std::string message_of(std::string_view value) {
+  try {
+    fail_input({"f.csv", 3}, "col", value, "bad");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Values are quoted as given when short and printable, UTF-8 included ("é" is 2 bytes).
+TEST(InputMessage, QuotesShortValuesAsGiven) {
+  EXPECT_EQ(message_of("résumé 3"), "f.csv:3: col 'résumé 3': bad");
+}
+
+// A binary file's bytes: the NUL, a newline, a tab and a lone 0xff byte (not UTF-8) are
+// written \x00, \x0a, \t, \xff, so the terminal shows every byte and nothing else.
+TEST(InputMessage, EscapesControlAndNonUtf8Bytes) {
+  EXPECT_EQ(message_of(std::string_view("a\0b\nc\td\xff", 8)),
+            "f.csv:3: col 'a\\x00b\\x0ac\\td\\xff': bad");
+  // a truncated 3-byte sequence (0xe2 0x82 of "€") is two stray bytes
+  EXPECT_EQ(message_of("\xe2\x82"), "f.csv:3: col '\\xe2\\x82': bad");
+}
+
+// A 10,000-byte value (a whole unterminated line) is cut after 160 bytes, its length said.
+TEST(InputMessage, CutsLongValuesSayingTheirLength) {
+  EXPECT_EQ(message_of(std::string(10000, 'x')),
+            "f.csv:3: col '" + std::string(160, 'x') + "... (10000 bytes)': bad");
+}
+
+}  // namespace
 }  // namespace paradise
