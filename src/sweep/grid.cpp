@@ -53,13 +53,26 @@ std::vector<std::int64_t> parse_int_values(std::string_view text, const Origin& 
       out.push_back(parse_int(item, where, key));
       continue;
     }
-    const std::int64_t lo = parse_int(item.substr(0, dots), where, key);
+    // a part that is no whole number is said with the whole range (it quoted '-1' of
+    // "1..4 +-1")
+    const auto whole = [&](std::string_view part) {
+      try {
+        return parse_int(part, where, key);
+      } catch (const InputError&) {
+        fail_input(
+            where, key, item,
+            "'" + std::string(trim(part)) +
+                "' is not a whole number from 0 to 2^63 - 1: a range is A..B *F or A..B +S in "
+                "whole numbers");
+      }
+    };
+    const std::int64_t lo = whole(item.substr(0, dots));
     std::string_view rest = trim(item.substr(dots + 2));
     const auto op = rest.find_first_of("*+");
     if (op == std::string_view::npos)
       fail_input(where, key, item, "a range needs a step: A..B *F or A..B +S");
-    const std::int64_t hi = parse_int(rest.substr(0, op), where, key);
-    const std::int64_t step = parse_int(rest.substr(op + 1), where, key);
+    const std::int64_t hi = whole(rest.substr(0, op));
+    const std::int64_t step = whole(rest.substr(op + 1));
     if (hi < lo) fail_input(where, key, item, "the range ends below its start");
     const bool geometric = rest[op] == '*';
     if (geometric ? (step < 2 || lo < 1) : step < 1) {

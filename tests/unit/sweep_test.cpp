@@ -30,6 +30,15 @@ TEST(ParseIntValues, BadValuesNameFileLineKeyAndValue) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "s.ini:4: gpus '16..8 *2': the range ends below its start");
   }
+  // a bad part of a range is said with the whole range (it quoted '-1' alone)
+  try {
+    parse_int_values("8, 1..4 +-1", {"s.ini", 4}, "gpus");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "s.ini:4: gpus '1..4 +-1': '-1' is not a whole number from 0 to 2^63 - 1: a "
+                 "range is A..B *F or A..B +S in whole numbers");
+  }
   EXPECT_THROW(parse_int_values("1..9", {}, "k"), InputError);
   EXPECT_THROW(parse_int_values("1..9 *1", {}, "k"), InputError);
   EXPECT_THROW(parse_int_values("1,,2", {}, "k"), InputError);
