@@ -84,9 +84,12 @@ struct Buffers {
 // and every rank ends with exit code 2: through MPI_Finalize while no file is open, else after
 // a barrier without it: parallel HDF5 would close the file there, and its close is not safe
 // after a write error (mpiexec's own exit code may then be a signal's: comm.hpp).
+// `advice`, if given, replaces the "rerun with --resume" line (a checkpoint that cannot be
+// resumed from).
 template <class Step>
 void together(const mpi::Comm& comm, const std::string& output,
-              std::optional<io::SweepFileWriter>& out, Step&& step) {
+              std::optional<io::SweepFileWriter>& out, Step&& step,
+              const std::string& advice = "") {
   std::string error;  // first byte: 'E' this rank's own failure, 'P' a peer's
   try {
     step();
@@ -109,7 +112,9 @@ void together(const mpi::Comm& comm, const std::string& output,
     }
     std::cerr << "paradise sweep: error: -o " << output << ": "
               << (message.empty() ? fallback : message) << '\n';
-    if (kept)
+    if (!advice.empty())
+      std::cerr << "paradise sweep: " << advice << '\n';
+    else if (kept)
       std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
                 << checkpoint_path(output) << ": fix the cause and rerun with --resume\n";
   }
@@ -349,6 +354,21 @@ int run_sweep(const Args& args) {
     });
   const bool store = out && maps;
   const bool full = f.storage == "full";
+  // a resume keeps the checkpointed chunks: each rank first reads its share of them back
+  // (every rank the same number of collective rounds), so that a file damaged since (bytes
+  // written into OUT.h5.tmp, a disk error) is not completed around values h5py cannot read
+  if (store && resume) {
+    const std::uint64_t n = static_cast<std::uint64_t>(comm.size());
+    for (std::uint64_t round = 0; round < (first_chunk + n - 1) / n; ++round) {
+      const std::uint64_t chunk = round * n + static_cast<std::uint64_t>(comm.rank());
+      const auto [begin, end] = chunk < first_chunk ? ranges[chunk] : ranges[chunks];
+      together(
+          comm, output, out, [&] { out->check_readable(begin, end - begin); },
+          output +
+              ".tmp was damaged after its last checkpoint (a value kept there does not read "
+              "back): rerun without --resume, which starts over");
+    }
+  }
 
   const auto t0 = Clock::now();
   auto last_report = t0, last_checkpoint = t0;

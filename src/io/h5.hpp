@@ -101,6 +101,15 @@ struct SweepFileWriter::Impl {
   Impl(std::string path, const mpi::Comm& comm, bool resume, SweepFileWriter::Deadline deadline);
   void string_attribute(hid_t obj, const std::string& name, const std::string& value);
   void int_attribute(hid_t obj, const std::string& name, int value);
+  // The file and memory selections of the flat range [begin, begin + n) of `dataset`
+  // (row-major over `dims`): the at most 2k-1 hyperslabs of cover_range, or none if n is 0.
+  struct Selection {
+    Handle file, memory;
+  };
+  Selection select_range(hid_t dataset, std::uint64_t begin, std::uint64_t n,
+                         const std::vector<std::uint64_t>& dims);
+  // A transfer property list for collective I/O.
+  Handle collective_xfer();
   // Collective write of `n` elements of `mem_type` into the flat range [begin, begin + n)
   // of `dataset` (row-major over `dims`); n may be 0 on some ranks.
   void write_slabs(hid_t dataset, hid_t mem_type, const void* data, std::uint64_t begin,

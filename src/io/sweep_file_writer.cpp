@@ -2,6 +2,7 @@
 // included in src/io only; the file is opened on the caller's communicator (mpi/native.hpp).
 #include "paradise/io/sweep_file_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -138,6 +139,25 @@ void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
                             std::span<const double> values) {
   auto& v = impl_->variable(variable);
   impl_->write_slabs(v.dataset.id, H5T_NATIVE_DOUBLE, values.data(), begin, values.size(), v.dims);
+}
+
+void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
+  const std::string& path_ = impl_->tmp_;      // for PARADISE_H5's messages
+  for (auto& [name, v] : impl_->variables_) {  // by name: the same order on every rank
+    if (std::find(v.dims.begin(), v.dims.end(), std::uint64_t{0}) != v.dims.end()) continue;
+    const auto sel = impl_->select_range(v.dataset.id, begin, n, v.dims);
+    const Handle dxpl = impl_->collective_xfer();
+    Handle type(PARADISE_H5(H5Dget_type(v.dataset.id)), H5Tclose);
+    Handle native(PARADISE_H5(H5Tget_native_type(type.id, H5T_DIR_ASCEND)), H5Tclose);
+    std::vector<unsigned char> values(std::max<std::uint64_t>(n, 1) * H5Tget_size(native.id));
+    impl_->agreed([&] {
+      // through the filters: a chunk whose deflated bytes were damaged fails zlib's check
+      if (H5Dread(v.dataset.id, native.id, sel.memory.id, sel.file.id, dxpl.id, values.data()) < 0)
+        throw Error(impl_->tmp_ + ": " + name + " at points " + std::to_string(begin) + ".." +
+                    std::to_string(begin + n - 1) + " does not read back (" + h5_error_cause() +
+                    ")");
+    });
+  }
 }
 
 void SweepFileWriter::flush() {

@@ -80,12 +80,8 @@ void SweepFileWriter::Impl::int_attribute(hid_t obj, const std::string& name, in
   PARADISE_H5(H5Awrite(attr.id, H5T_NATIVE_INT, &value));
 }
 
-void SweepFileWriter::Impl::write_slabs(hid_t dataset, hid_t mem_type, const void* data,
-                                        std::uint64_t begin, std::uint64_t n,
-                                        const std::vector<std::uint64_t>& dims) {
-  // an empty dataset (no Pareto point, a zero-length axis) has no storage to write: HDF5
-  // refuses even an empty selection of it; every rank knows dims, so all skip alike
-  if (std::find(dims.begin(), dims.end(), std::uint64_t{0}) != dims.end()) return;
+SweepFileWriter::Impl::Selection SweepFileWriter::Impl::select_range(
+    hid_t dataset, std::uint64_t begin, std::uint64_t n, const std::vector<std::uint64_t>& dims) {
   Handle fspace(PARADISE_H5(H5Dget_space(dataset)), H5Sclose);
   const auto slabs = n > 0 ? cover_range(dims, begin, begin + n) : std::vector<Slab>{};
   // A range that is one hyperslab gets a memory space of the same shape: HDF5 then maps
@@ -108,11 +104,27 @@ void SweepFileWriter::Impl::write_slabs(hid_t dataset, hid_t mem_type, const voi
       first = false;
     }
   }
+  return {std::move(fspace), std::move(mspace)};
+}
+
+Handle SweepFileWriter::Impl::collective_xfer() {
   Handle dxpl(PARADISE_H5(H5Pcreate(H5P_DATASET_XFER)), H5Pclose);
   PARADISE_H5(H5Pset_dxpl_mpio(dxpl.id, H5FD_MPIO_COLLECTIVE));  // filtered datasets need it
+  return dxpl;
+}
+
+void SweepFileWriter::Impl::write_slabs(hid_t dataset, hid_t mem_type, const void* data,
+                                        std::uint64_t begin, std::uint64_t n,
+                                        const std::vector<std::uint64_t>& dims) {
+  // an empty dataset (no Pareto point, a zero-length axis) has no storage to write: HDF5
+  // refuses even an empty selection of it; every rank knows dims, so all skip alike
+  if (std::find(dims.begin(), dims.end(), std::uint64_t{0}) != dims.end()) return;
+  const Selection sel = select_range(dataset, begin, n, dims);
+  const Handle dxpl = collective_xfer();
   // a full disk fails the write on some ranks only: agree before the next collective
   agreed([&] {
-    PARADISE_H5(H5Dwrite(dataset, mem_type, mspace.id, fspace.id, dxpl.id, n > 0 ? data : nullptr));
+    PARADISE_H5(
+        H5Dwrite(dataset, mem_type, sel.memory.id, sel.file.id, dxpl.id, n > 0 ? data : nullptr));
   });
 }
 

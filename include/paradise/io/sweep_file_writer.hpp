@@ -143,6 +143,10 @@ class SweepFileWriter {
   };
   void arrays(const std::string& group, const std::vector<GroupAxis>& axes,
               const std::vector<GroupArray>& arrays);
+  /// Collective: reads this rank's flat range [begin, begin + n) of every data variable back
+  /// through the filters (n may be 0), so that a resumed run keeps only values that read
+  /// back; an unreadable one (a damaged chunk) is an agreed Error naming variable and points.
+  void check_readable(std::uint64_t begin, std::uint64_t n);
   /// Collective: everything written so far reaches the file (a checkpoint); the temporary
   /// file is kept if the run dies or fails after this.
   void flush();
