@@ -285,7 +285,7 @@ int run_calibrate(const Args& args) {
   // and '#' or ';' would start a comment there
   if (vm.count("name") && (trim(name).empty() || trim(name) != name ||
                            name.find_first_of("#;\n\r") != std::string::npos))
-    throw InputError("--name '" + name +
+    throw InputError("--name '" + printable(name, false, 160) +
                      "': expected a non-empty name without surrounding spaces, '#', ';' or "
                      "line breaks");
   const bool default_layers_out = !profile.empty() && layers_out.empty();

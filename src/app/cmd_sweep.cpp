@@ -17,6 +17,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
 #include "paradise/io/sweep_file_writer.hpp"
 #include "paradise/mpi/comm.hpp"
 #include "paradise/sweep/evaluator.hpp"
@@ -84,15 +85,16 @@ struct Buffers {
 // and every rank ends with exit code 2: through MPI_Finalize while no file is open, else after
 // a barrier without it: parallel HDF5 would close the file there, and its close is not safe
 // after a write error (mpiexec's own exit code may then be a signal's: comm.hpp).
-// `advice`, if given, replaces the "rerun with --resume" line (a checkpoint that cannot be
-// resumed from).
+// A kept value that does not read back (check_readable) says to start over instead.
 template <class Step>
 void together(const mpi::Comm& comm, const std::string& output,
-              std::optional<io::SweepFileWriter>& out, Step&& step,
-              const std::string& advice = "") {
-  std::string error;  // first byte: 'E' this rank's own failure, 'P' a peer's
+              std::optional<io::SweepFileWriter>& out, Step&& step) {
+  // first byte: 'E' this rank's own failure, 'D' an unreadable value, 'P' a peer's failure
+  std::string error;
   try {
     step();
+  } catch (const io::UnreadableError& e) {
+    error = std::string("D") + e.what();
   } catch (const io::PeerError& e) {
     error = std::string("P") + e.what();
   } catch (const std::exception& e) {
@@ -104,16 +106,22 @@ void together(const mpi::Comm& comm, const std::string& output,
       comm.gather_bytes({reinterpret_cast<const std::uint8_t*>(error.c_str()), error.size() + 1});
   if (comm.is_root()) {
     std::string message, fallback;
+    bool damaged = false;
     for (std::size_t at = 0; at < all.size() && message.empty();) {
       const std::string m(reinterpret_cast<const char*>(all.data() + at));
       at += m.size() + 1;
-      if (m.starts_with("E")) message = m.substr(1);
+      if (m.starts_with("E") || m.starts_with("D")) message = m.substr(1);
+      damaged = m.starts_with("D");
       if (m.starts_with("P") && fallback.empty()) fallback = m.substr(1);
     }
-    std::cerr << "paradise sweep: error: -o " << output << ": "
-              << (message.empty() ? fallback : message) << '\n';
-    if (!advice.empty())
-      std::cerr << "paradise sweep: " << advice << '\n';
+    std::cerr << printable("paradise sweep: error: -o " + output + ": " +
+                           (message.empty() ? fallback : message))
+              << '\n';
+    if (damaged)
+      std::cerr << printable("paradise sweep: " + output +
+                             ".tmp was damaged after its last checkpoint, unless the read failed "
+                             "for a passing I/O error: rerun without --resume, which starts over")
+                << '\n';
     else if (kept)
       std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
                 << checkpoint_path(output) << ": fix the cause and rerun with --resume\n";
@@ -362,11 +370,7 @@ int run_sweep(const Args& args) {
     for (std::uint64_t round = 0; round < (first_chunk + n - 1) / n; ++round) {
       const std::uint64_t chunk = round * n + static_cast<std::uint64_t>(comm.rank());
       const auto [begin, end] = chunk < first_chunk ? ranges[chunk] : ranges[chunks];
-      together(
-          comm, output, out, [&] { out->check_readable(begin, end - begin); },
-          output +
-              ".tmp was damaged after its last checkpoint (a value kept there does not read "
-              "back): rerun without --resume, which starts over");
+      together(comm, output, out, [&] { out->check_readable(begin, end - begin); });
     }
   }
 

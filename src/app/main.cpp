@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "paradise/core/error.hpp"
+#include "paradise/core/text.hpp"
 
 namespace {
 
@@ -56,20 +57,23 @@ int main(int argc, char** argv) {
   }
   const auto it = commands.find(argv[1]);
   if (it == commands.end()) {
-    std::cerr << "paradise: unknown command '" << argv[1] << "'\n\n";
+    std::cerr << "paradise: unknown command '" << paradise::printable(argv[1], false, 160)
+              << "'\n\n";
     usage(std::cerr);
     return 2;
   }
   try {
     return it->second(Args(argv + 2, argv + argc));
   } catch (const paradise::InputError& e) {
-    std::cerr << "paradise " << argv[1] << ": error: " << e.what() << '\n';
+    std::cerr << "paradise " << argv[1] << ": error: " << paradise::printable(e.what()) << '\n';
     return 2;
   } catch (const boost::program_options::error& e) {
-    std::cerr << "paradise " << argv[1] << ": error: " << e.what() << " (see --help)\n";
+    std::cerr << "paradise " << argv[1] << ": error: " << paradise::printable(e.what())
+              << " (see --help)\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "paradise " << argv[1] << ": internal error: " << e.what() << '\n';
+    std::cerr << "paradise " << argv[1] << ": internal error: " << paradise::printable(e.what())
+              << '\n';
     return 1;
   }
 }

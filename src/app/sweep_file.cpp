@@ -65,14 +65,20 @@ std::string value_at(const std::string& text, int n) {
 }
 
 // The first line that is neither blank, a [section] nor key = value once its # comment is
-// cut off: the one Boost's parser refuses (it knows no other comments).
+// cut off: the one Boost's parser refuses (it knows no other comments, and trims only
+// " \t\r\n": a line of a form feed is no blank line to it).
+std::string_view trim_as_boost(std::string_view t) {
+  t.remove_prefix(std::min(t.size(), t.find_first_not_of(" \t\r\n")));
+  t.remove_suffix(t.size() - std::min(t.size(), t.find_last_not_of(" \t\r\n") + 1));
+  return t;
+}
 int first_malformed_line(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {
     ++n;
-    const std::string_view t = trim(std::string_view(line).substr(0, line.find('#')));
+    const std::string_view t = trim_as_boost(std::string_view(line).substr(0, line.find('#')));
     if (t.empty()) continue;
     if (t.front() == '[' ? t.back() != ']' : t.find('=') == std::string_view::npos) return n;
   }
@@ -245,14 +251,15 @@ SweepFile read_sweep_file(const std::string& path) {
         e.get_option_name().substr(e.get_option_name().starts_with("--") ? 2 : 0);
     fail_input({path, line_of(f.text, key, 2)}, key, value_at(f.text, line_of(f.text, key, 2)),
                "set more than once (one line per key; a list is A, B, C)");
-  } catch (const po::invalid_config_file_syntax&) {
+  } catch (const po::invalid_config_file_syntax& e) {
     // Boost's message is the raw line; said here as every other error (escaped, cut short)
     const int bad = first_malformed_line(f.text);
+    if (bad == 0) throw InputError(path + ": " + printable(e.what(), false, 200));
     std::istringstream lines(f.text);
     std::string line;
     for (int n = 0; n < bad && std::getline(lines, line); ++n) {
     }
-    fail_input({path, bad}, "line", trim(line),
+    fail_input({path, bad}, "line", trim_as_boost(line),
                "expected [section], key = value, a # comment or a blank line");
   } catch (const po::error& e) {
     throw InputError(path + ": " + e.what());

@@ -40,7 +40,8 @@ std::string read_input_file(const std::string& path, const std::string& what,
         1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
     throw InputError(path + ":" + std::to_string(line) + ": a NUL byte (byte " +
                      with_commas(static_cast<std::int64_t>(nul) + 1) + "): not a " + what +
-                     " (binary, or UTF-16 text: save it as UTF-8)");
+                     " (binary; UTF-16 text: save it as UTF-8; NUL padding left by a crash: "
+                     "tr -d '\\000')");
   }
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   return text;

@@ -150,13 +150,22 @@ void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
     Handle type(PARADISE_H5(H5Dget_type(v.dataset.id)), H5Tclose);
     Handle native(PARADISE_H5(H5Tget_native_type(type.id, H5T_DIR_ASCEND)), H5Tclose);
     std::vector<unsigned char> values(std::max<std::uint64_t>(n, 1) * H5Tget_size(native.id));
-    impl_->agreed([&] {
-      // through the filters: a chunk whose deflated bytes were damaged fails zlib's check
-      if (H5Dread(v.dataset.id, native.id, sel.memory.id, sel.file.id, dxpl.id, values.data()) < 0)
-        throw Error(impl_->tmp_ + ": " + name + " at points " + std::to_string(begin) + ".." +
-                    std::to_string(begin + n - 1) + " does not read back (" + h5_error_cause() +
-                    ")");
-    });
+    bool unreadable = false;  // this rank's read failed (agreed() throws a plain Error)
+    try {
+      impl_->agreed([&] {
+        // through the filters: a chunk whose deflated bytes were damaged fails zlib's check
+        if (H5Dread(v.dataset.id, native.id, sel.memory.id, sel.file.id, dxpl.id, values.data()) <
+            0) {
+          unreadable = true;
+          throw Error(impl_->tmp_ + ": " + name + " at flat indices " + std::to_string(begin) +
+                      ".." + std::to_string(begin + n - 1) + " does not read back (" +
+                      h5_error_cause() + ")");
+        }
+      });
+    } catch (const Error& e) {
+      if (unreadable) throw UnreadableError(e.what());
+      throw;
+    }
   }
 }
 

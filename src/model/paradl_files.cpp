@@ -104,10 +104,11 @@ double paradl_forward_flops(Op op, const Shape& x, const Shape& y,
 // Checks that every ParaDL file we hold satisfies (../shared/reference/paradl/model): a
 // layer's x and y have the Input's spatial rank; CONV, FC and pooling w are C_in x C_out x
 // K... (rank + 2 numbers; 0x0xK... for pooling), with CONV/FC C_in and C_out those of x and
-// y, since the FLOP and weight counts above read them from there.
+// y, since the FLOP and weight counts above read them from there (an FC's w may also be
+// inputs x outputs).
 void check_layer_shapes(const LayerStats& l, int rank, const Origin& o,
                         const std::vector<std::string_view>& f) {
-  const std::string spatial = rank == 3 ? "C x D x H x W" : "C x W x H";
+  const std::string spatial = rank == 3 ? "C x W x H x D" : "C x W x H";  // ParaDL's order
   if (l.input.rank != rank)
     fail_input(o, "x", f[1], "expected " + spatial + ", the rank of the file's Input line");
   if (l.output.rank != rank)
@@ -115,6 +116,18 @@ void check_layer_shapes(const LayerStats& l, int rank, const Origin& o,
   const bool weighted = l.op == Op::Conv || l.op == Op::Dense;
   if (!weighted && l.op != Op::MaxPool && l.op != Op::AvgPool) return;
   const auto& w = l.weight_dims;
+  // an FC's w may also be written as a matrix: inputs (all of x) x outputs
+  if (l.op == Op::Dense && w.size() == 2) {
+    if (w[0] != l.input.elements())
+      fail_input(o, "w", f[2],
+                 "inputs " + std::to_string(w[0]) + " are not x's " +
+                     std::to_string(l.input.elements()) + " elements (w = inputs x outputs)");
+    if (w[1] != l.output.channels)
+      fail_input(o, "w", f[2],
+                 "outputs " + std::to_string(w[1]) + " are not y's " +
+                     std::to_string(l.output.channels) + " channels");
+    return;
+  }
   if (static_cast<int>(w.size()) != rank + 2)
     fail_input(o, "w", f[2],
                std::string("expected ") + (weighted ? "C_in x C_out" : "0 x 0") + " x " +
@@ -157,7 +170,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
   const Origin input_origin{file_name, lines[1].number};
   const auto input_dims = parse_dims(input, input_origin, "Input");
   if (input_dims.size() != 4 && input_dims.size() != 5)
-    fail_input(input_origin, "Input", input, "expected N x C x W x H or N x C x D x H x W");
+    fail_input(input_origin, "Input", input, "expected N x C x W x H [x D] (N samples)");
   net.samples = input_dims[0];
   net.stats.input =
       shape_of({input_dims.begin() + 1, input_dims.end()}, input_origin, "Input", input);

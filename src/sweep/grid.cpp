@@ -59,6 +59,8 @@ std::vector<std::int64_t> parse_int_values(std::string_view text, const Origin& 
       try {
         return parse_int(part, where, key);
       } catch (const InputError&) {
+        if (trim(part).empty())
+          fail_input(where, key, item, "a bound or the step is missing: A..B *F or A..B +S");
         fail_input(
             where, key, item,
             "'" + std::string(trim(part)) +

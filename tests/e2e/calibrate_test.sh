@@ -204,6 +204,10 @@ bad_input "--name '': expected a non-empty name" -- --system dgx-a100 --nccl "$t
   -o "$tmp/x.system" --name ""
 bad_input "--name 'a#b': expected a non-empty name without surrounding spaces, '#', ';'" -- --system dgx-a100 \
   --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/x.system" --name "a#b"
+bad_input "--name 'a\x0ab': expected a non-empty name" -- --system dgx-a100 \
+  --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/x.system" --name $'a\nb'
+bad_input "GPUS 'x': expected a whole number >= 2" -- --system abci \
+  --nccl "$tmp/all_reduce_perf.out:host_level.rack:x" -o "$tmp/x.system"
 [ ! -e "$tmp/x.system" ] && ok || bad "a refused calibration left $tmp/x.system"
 bad_input "zero_all_reduce.out:" -- --system dgx-a100 --nccl "$tmp/zero_all_reduce.out:nvlink" -o "$tmp/x.system"
 grep -qF "time '0.0000': must be > 0" "$tmp/err" && ok || bad "zero time: $(cat "$tmp/err")"

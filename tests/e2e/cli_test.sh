@@ -807,7 +807,7 @@ for c in "predict ${small[*]} --system $tmp/elf.bin|system file" \
          "predict --model $tmp/elf.bin --dataset imagenet --gpus 4 --batch 32|model file" \
          "validate --measured $tmp/elf.bin|measured-runs file" "sweep $tmp/elf.bin|sweep file"; do
   expect_rc 2 "binary input: ${c%|*}" -- "$paradise" ${c%|*}
-  grep -qxF -- "paradise ${c%% *}: error: $tmp/elf.bin:2: a NUL byte (byte 10): not a ${c#*|} (binary, or UTF-16 text: save it as UTF-8)" "$tmp/err" && ok \
+  grep -qxF -- "paradise ${c%% *}: error: $tmp/elf.bin:2: a NUL byte (byte 10): not a ${c#*|} (binary; UTF-16 text: save it as UTF-8; NUL padding left by a crash: tr -d '\\000')" "$tmp/err" && ok \
     || bad "binary input ${c%|*}: $(od -c "$tmp/err" | head -5)"
 done
 # UTF-16 (a byte-order mark FF FE, then '[' 00): the NUL is byte 4
@@ -820,4 +820,16 @@ grep -qF "u16.ini:1: a NUL byte (byte 4): not a sweep file" "$tmp/err" && ok || 
 expect_rc 2 "a 3,001-byte malformed line" -- "$paradise" sweep $bad_ini --dry-run
 grep -qxF "paradise sweep: error: $bad_ini:7: line '$(printf 'y%.0s' $(seq 160))... (3001 bytes)': expected [section], key = value, a # comment or a blank line" "$tmp/err" \
   && ok || bad "long malformed line: $(head -c 400 "$tmp/err")"
+# control characters reach no terminal: an escape sequence in a value is \x1b both in the
+# quote and in the text after it (an unknown model's name was echoed raw there), in the
+# unknown command, and a form feed line (no blank line to Boost) is said with its number
+printf "${base}" | sed 's/^model = resnet50/model = \x1b[31mred/' >$bad_ini
+expect_rc 2 "escape sequence in a model name" -- "$paradise" sweep $bad_ini --dry-run
+! grep -q $'\x1b' "$tmp/err" && grep -qF "cli_sweep.ini:2: model '\x1b[31mred': unknown model '\x1b[31mred';" "$tmp/err" && ok \
+  || bad "escaped model name: $(od -c "$tmp/err" | head -3)"
+expect_rc 2 "escape sequence as a command" -- "$paradise" $'fo\x1bo'
+grep -qxF "paradise: unknown command 'fo\x1bo'" "$tmp/err" && ok || bad "escaped command: $(od -c "$tmp/err" | head -3)"
+printf "${base}\f\n" >$bad_ini
+expect_rc 2 "a form-feed line" -- "$paradise" sweep $bad_ini --dry-run
+grep -qF "cli_sweep.ini:7: line '\x0c': expected [section], key = value" "$tmp/err" && ok || bad "form feed: $(cat "$tmp/err")"
 finish cli_test

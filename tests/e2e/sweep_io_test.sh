@@ -93,36 +93,44 @@ for sig in TERM INT; do
 done
 mpiexec -n 2 "$paradise" sweep kill.ini -o stopped.h5 --resume --quiet >resume.out 2>&1 && ok ||
   bad "resume after SIGINT: $(cat resume.out)"
-# a checkpointed OUT.h5.tmp damaged before the resume (16 bytes written into the middle of a
-# kept chunk of status, the first one, whose deflated data zlib then refuses): the resume
-# reads its kept chunks back first and stops, exit 2, naming the variable and points and
-# saying to start over; it completed the file around the damage before, which h5py could
-# not read. Starting over without --resume then gives the uninterrupted file.
-rm -f damaged.h5*
-mpiexec -n 2 "$paradise" sweep kill.ini -o damaged.h5 --checkpoint 100 >stop.out 2>&1 &
-launcher=$!
-for _ in $(seq 100); do [ -e damaged.h5.tmp ] && break; sleep 0.05; done
-sleep 1
-kill -TERM $launcher
-wait $launcher
-grep -Eq "stopped by SIGTERM after [1-9][0-9,]* of" stop.out && ok || bad "damaged: no chunk kept: $(tr '\r' '\n' <stop.out | tail -n 2)"
-$py - <<'PY' && ok || bad "damaging the kept chunk"
-import h5py
+# a checkpointed OUT.h5.tmp damaged before the resume (16 bytes written into the middle of
+# the first chunk of a variable, whose deflated data zlib then refuses): the resume reads its
+# kept chunks back first and stops, exit 2, naming the variable and indices and saying to
+# start over; it completed the file around the damage before, which h5py could not read.
+# Starting over without --resume then gives the uninterrupted file. Twice: the maps stopped
+# and resumed on 2 ranks; reduced maps (storage = summary, reduce = batch: 48,000 cells of
+# 250 points) stopped on 1 rank and resumed on 2, so that the kept chunks need not fill
+# the last round of reads.
+damage_resume() {  # damage_resume SWEEP VARIABLE STOP_RANKS UNDAMAGED_OUTPUT
+  rm -f damaged.h5*
+  mpiexec -n "$3" "$paradise" sweep "$1" -o damaged.h5 --checkpoint 100 >stop.out 2>&1 &
+  local launcher=$! rc=0
+  for _ in $(seq 100); do [ -e damaged.h5.tmp ] && break; sleep 0.05; done
+  sleep 1
+  kill -TERM $launcher
+  wait $launcher
+  grep -Eq "stopped by SIGTERM after [1-9][0-9,]* of" stop.out && ok || bad "$1: no chunk kept: $(tr '\r' '\n' <stop.out | tail -n 2)"
+  $py - "$2" <<'PY' && ok || bad "$1: damaging the kept chunk of $2"
+import sys, h5py
 with h5py.File("damaged.h5.tmp", "r") as f:
-    d = f["status"]
+    d = f[sys.argv[1]]
     info = d.id.get_chunk_info_by_coord((0,) * d.ndim)
 with open("damaged.h5.tmp", "r+b") as fh:
     fh.seek(info.byte_offset + info.size // 2)
     fh.write(b"\xaa" * 16)
 PY
-rc=0
-mpiexec -n 2 "$paradise" sweep kill.ini -o damaged.h5 --resume --quiet >resume.out 2>&1 || rc=$?
-[ "$rc" = 2 ] && [ ! -e damaged.h5 ] &&
-  grep -q "error: -o damaged.h5: damaged.h5.tmp: status at points 0\.\.[0-9]* does not read back" resume.out &&
-  grep -q "damaged.h5.tmp was damaged after its last checkpoint (a value kept there does not read back): rerun without --resume, which starts over" resume.out &&
-  ! grep -q "rerun with --resume" resume.out && ok || bad "resume of a damaged file: exit $rc, $(cat resume.out)"
-mpiexec -n 2 "$paradise" sweep kill.ini -o damaged.h5 --quiet >/dev/null 2>&1 && same_sweep whole.h5 damaged.h5 &&
-  [ ! -e damaged.h5.resume ] && ok || bad "starting over after a damaged checkpoint: $(differing whole.h5 damaged.h5)"
+  mpiexec -n 2 "$paradise" sweep "$1" -o damaged.h5 --resume --quiet >resume.out 2>&1 || rc=$?
+  [ "$rc" = 2 ] && [ ! -e damaged.h5 ] &&
+    grep -q "error: -o damaged.h5: damaged.h5.tmp: $2 at flat indices 0\.\.[0-9]* does not read back" resume.out &&
+    grep -q "damaged.h5.tmp was damaged after its last checkpoint, unless the read failed for a passing I/O error: rerun without --resume, which starts over" resume.out &&
+    ! grep -q "rerun with --resume" resume.out && ok || bad "$1: resume of a damaged file: exit $rc, $(cat resume.out)"
+  mpiexec -n 2 "$paradise" sweep "$1" -o damaged.h5 --quiet >/dev/null 2>&1 && same_sweep "$4" damaged.h5 &&
+    [ ! -e damaged.h5.resume ] && ok || bad "$1: starting over after a damaged checkpoint: $(differing "$4" damaged.h5)"
+}
+damage_resume kill.ini status 2 whole.h5
+sed 's/^storage = maps/storage = summary\nreduce = batch/' kill.ini >reduced.ini
+mpiexec -n 2 "$paradise" sweep reduced.ini -o reduced_whole.h5 --quiet >/dev/null 2>&1 && ok || bad "uninterrupted reduced run"
+damage_resume reduced.ini min_epoch_time_s 1 reduced_whole.h5
 # byte for byte: stopped and resumed on 2 ranks, the file is the uninterrupted one-rank run's
 # (the same command line, kept from the first run, and SOURCE_DATE_EPOCH, exported above):
 # rank 0 rewrites it in a canonical layout at commit

@@ -145,6 +145,16 @@ TEST(InputMessage, EscapesControlAndNonUtf8Bytes) {
   EXPECT_EQ(message_of("\xe2\x82"), "f.csv:3: col '\\xe2\\x82': bad");
 }
 
+// Whole messages keep their newlines; what a terminal would act on is escaped: ESC (an
+// escape sequence), U+0085 (a C1 control, C2 85), U+202E (right-to-left override, E2 80 AE),
+// an overlong "/" (C0 AF) and a UTF-16 surrogate (ED A0 80); "×" (C3 97) stays.
+TEST(Printable, EscapesWhatATerminalActsOn) {
+  EXPECT_EQ(printable("a\nb \x1b[31mred"), "a\nb \\x1b[31mred");
+  EXPECT_EQ(printable("a\nb", false), "a\\x0ab");
+  EXPECT_EQ(printable("\xc2\x85|\xe2\x80\xae|\xc0\xaf|\xed\xa0\x80|\xc3\x97"),
+            "\\xc2\\x85|\\xe2\\x80\\xae|\\xc0\\xaf|\\xed\\xa0\\x80|\xc3\x97");
+}
+
 // A 10,000-byte value (a whole unterminated line) is cut after 160 bytes, its length said.
 TEST(InputMessage, CutsLongValuesSayingTheirLength) {
   EXPECT_EQ(message_of(std::string(10000, 'x')),

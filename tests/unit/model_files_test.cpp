@@ -226,9 +226,20 @@ TEST(ParadlNet, ConvolutionWeightsMustMatchChannels) {
             "w.net:5: w '0x0x0x2': a kernel size must be at least 1");
 }
 
+// An FC's w as inputs x outputs: AlexNet's FC6 reads 256x6x6 = 9,216 inputs (its file
+// writes w = 256x4096x6x6, the same 37,748,736 weights).
+TEST(ParadlNet, FullyConnectedWeightsMayBeAMatrix) {
+  std::istringstream in("Dataset|X\nInput|10x256x6x6\nModel|M\nFC6|256x6x6|9216x4096|4096x1x1\n");
+  const auto net = parse_paradl_net(in, "fc.net");
+  EXPECT_EQ(net.stats.layers.front().params, 9216 * 4096);
+  EXPECT_EQ(
+      net_error("Dataset|X\nInput|10x256x6x6\nModel|M\nFC6|256x6x6|256x4096|4096x1x1\n", "fc.net"),
+      "fc.net:4: w '256x4096': inputs 256 are not x's 9216 elements (w = inputs x outputs)");
+}
+
 TEST(ParadlNet, InputNeedsTwoOrThreeSpatialSizes) {
   EXPECT_EQ(net_error("Dataset|X\nInput|10x3x8\nModel|M\nCONV_1|3x8|3x4x3|4x6\n", "in.net"),
-            "in.net:2: Input '10x3x8': expected N x C x W x H or N x C x D x H x W");
+            "in.net:2: Input '10x3x8': expected N x C x W x H [x D] (N samples)");
 }
 
 TEST(LayerConfig, ResnetFilterConfigMarksConvolutions) {

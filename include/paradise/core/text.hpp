@@ -22,6 +22,11 @@ inline std::size_t heap_bytes(const std::string& s) {
   return s.capacity() > 15 ? s.capacity() + 1 : 0;
 }
 std::string lower(std::string_view s);
+/// Text as a terminal should show it in a message: control characters (C0, DEL, C1), a
+/// bidirectional override and bytes that are not UTF-8 written \xNN (a tab \t; a newline
+/// kept when keep_newlines), and past max_shown characters cut, its length in bytes said.
+std::string printable(std::string_view text, bool keep_newlines = true,
+                      std::size_t max_shown = std::string_view::npos);
 
 /// Parses a whole decimal integer (no sign unless allow_negative); throws via fail_input.
 std::int64_t parse_int(std::string_view text, const Origin& where, std::string_view key,

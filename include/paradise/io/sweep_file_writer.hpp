@@ -28,6 +28,11 @@ class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+/// A value of a resumed file that does not read back (check_readable).
+class UnreadableError : public Error {
+ public:
+  using Error::Error;
+};
 /// An I/O failure seen by another rank (this rank's own call succeeded).
 class PeerError : public Error {
  public:
@@ -145,7 +150,8 @@ class SweepFileWriter {
               const std::vector<GroupArray>& arrays);
   /// Collective: reads this rank's flat range [begin, begin + n) of every data variable back
   /// through the filters (n may be 0), so that a resumed run keeps only values that read
-  /// back; an unreadable one (a damaged chunk) is an agreed Error naming variable and points.
+  /// back; an unreadable one (a damaged chunk) is an agreed UnreadableError naming the
+  /// variable and its flat indices.
   void check_readable(std::uint64_t begin, std::uint64_t n);
   /// Collective: everything written so far reaches the file (a checkpoint); the temporary
   /// file is kept if the run dies or fails after this.
