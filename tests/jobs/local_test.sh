@@ -135,4 +135,23 @@ rc=0; PARADISE_BIN=$dir/nosummary "$root/jobs/run-sweep" --launcher none small.i
 rc=0; PARADISE_NODES=200 PARADISE_RANKS=100 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >nodes.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "PARADISE_NODES = 200 is more nodes than PARADISE_RANKS = 100 ranks" nodes.log ||
   fail "submit with more nodes than ranks: exit $rc, $(cat nodes.log)"
+# absurd settings are refused, not printed as 2147483647 ranks (awk's printf %d of 10^23)
+rc=0; PARADISE_RANKS=99999999999999999999999 PARADISE_BIN=$bin "$root/jobs/suggest" small.ini >huge.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_RANKS = '99999999999999999999999' is more than 10000000" huge.log ||
+  fail "suggest with 10^23 ranks: exit $rc, $(cat huge.log)"
+rc=0; PARADISE_SAFETY=1000 PARADISE_BIN=$bin "$root/jobs/suggest" small.ini >huge.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_SAFETY = '1000' is more than 100" huge.log || fail "suggest with safety 1000: exit $rc, $(cat huge.log)"
+# sbatch --export splits at commas: a PARADISE_ROOT holding one is refused before the queue
+rc=0; PARADISE_ROOT=/tmp/a,b PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >rootcomma.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_ROOT '/tmp/a,b' holds a comma, which sbatch --export cannot pass" rootcomma.log ||
+  fail "submit with a comma in PARADISE_ROOT: exit $rc, $(cat rootcomma.log)"
+# PBS's node file: empty is named as the source of the 0 ranks; unreadable is an error (it
+# ran on 1 rank silently)
+: >empty_nodes
+rc=0; env -u SLURM_NTASKS -u PARADISE_RANKS PBS_NODEFILE=$dir/empty_nodes PARADISE_BIN=$dir/stub "$root/jobs/run-sweep" --launcher none small.ini o.h5 >pbs.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "rank count '0' (the lines of PBS_NODEFILE '$dir/empty_nodes') is not a positive integer" pbs.log ||
+  fail "empty PBS_NODEFILE: exit $rc, $(cat pbs.log)"
+rc=0; env -u SLURM_NTASKS -u PARADISE_RANKS PBS_NODEFILE=$dir/no_nodes PARADISE_BIN=$dir/stub "$root/jobs/run-sweep" --launcher none small.ini o.h5 >pbs.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PBS_NODEFILE '$dir/no_nodes' is not readable: give --ranks" pbs.log ||
+  fail "missing PBS_NODEFILE: exit $rc, $(cat pbs.log)"
 echo "local_test: PASS"
