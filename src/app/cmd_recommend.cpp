@@ -17,6 +17,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/system/catalog.hpp"
@@ -331,6 +332,9 @@ int run_recommend(const Args& args) {
     batches = batch_values(lo, hi);
   }
   std::vector<Kind> kinds;
+  if (vm.count("strategies") && trim(strategies).empty())  // it was taken as "all"
+    throw InputError("--strategies '': expected a comma-separated list of " +
+                     strategy::kind_list());
   if (strategies.empty()) {
     for (const Kind k : strategy::all_kinds())  // what the variant models
       if (strategy::models(*variant, k)) kinds.push_back(k);
@@ -339,9 +343,11 @@ int run_recommend(const Args& args) {
     while (start <= strategies.size()) {
       auto end = strategies.find(',', start);
       if (end == std::string::npos) end = strategies.size();
-      const std::string name = strategies.substr(start, end - start);
+      const std::string name(trim(std::string_view(strategies).substr(start, end - start)));
       const auto k = strategy::kind_from_name(name);
-      if (!k) throw InputError("--strategies '" + name + "': expected " + strategy::kind_list());
+      if (!k)
+        throw InputError("--strategies '" + strategies + "': '" + name + "' is not one of " +
+                         strategy::kind_list());
       if (std::find(kinds.begin(), kinds.end(), *k) == kinds.end()) kinds.push_back(*k);
       start = end + 1;
     }

@@ -137,7 +137,13 @@ std::vector<std::int64_t> parse_dims(std::string_view text, const Origin& where,
                                      std::string_view key) {
   std::vector<std::int64_t> dims;
   for (std::string_view part : split(trim(text), 'x')) {
-    const std::int64_t d = parse_int(part, where, key);
+    std::int64_t d = 0;
+    try {
+      d = parse_int(part, where, key);
+    } catch (const InputError&) {  // the whole shape quoted, not the fragment ('-5')
+      fail_input(where, key, text,
+                 "'" + std::string(trim(part)) + "' is not a whole number: expected sizes AxBxC");
+    }
     if (d <= 0) fail_input(where, key, text, "every dimension must be positive");
     dims.push_back(d);
   }

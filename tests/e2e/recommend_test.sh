@@ -236,7 +236,11 @@ bad_input "--batch or --batch-range" -- "${base[@]}" --max-gpus 8
 bad_input "--batch '0'" -- "${base[@]}" --max-gpus 8 --batch 0
 bad_input "--model: unknown model 'resnet51'" -- --model resnet51 --dataset imagenet --max-gpus 8 --batch 64
 bad_input "--system: unknown system 'nosuch'" -- --model resnet50 --dataset imagenet --system nosuch --max-gpus 8 --batch 64
-bad_input "--strategies 'zigzag'" -- "${base[@]}" --max-gpus 8 --batch 64 --strategies data,zigzag
+bad_input "--strategies 'data,zigzag': 'zigzag' is not one of serial," -- "${base[@]}" --max-gpus 8 --batch 64 --strategies data,zigzag
+# an empty list was taken as every strategy; a space after the comma is no part of a name
+bad_input "--strategies '': expected a comma-separated list of serial," -- "${base[@]}" --max-gpus 8 --batch 64 --strategies ""
+expect_rc 0 "recommend --strategies 'data, filter'" -- "$paradise" recommend "${base[@]}" --max-gpus 8 --batch 64 --strategies "data, filter" --format json
+grep -q '"filter"' "$tmp/out" && ok || bad "--strategies 'data, filter': $(head -c 300 "$tmp/out")"
 bad_input "--objective 'speed'" -- "${base[@]}" --max-gpus 8 --batch 64 --objective speed
 bad_input "--variant 'paradl2'" -- "${base[@]}" --max-gpus 8 --batch 64 --variant paradl2
 bad_input "--top '0'" -- "${base[@]}" --max-gpus 8 --batch 64 --top 0

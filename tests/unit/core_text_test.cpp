@@ -90,6 +90,14 @@ TEST(ParseDims, SplitsOnXAndRejectsZero) {
   EXPECT_EQ(parse_dims("4x512x512x512", {}, "k"), (std::vector<std::int64_t>{4, 512, 512, 512}));
   EXPECT_THROW(parse_dims("3x0x2", {}, "k"), InputError);
   EXPECT_THROW(parse_dims("3xx2", {}, "k"), InputError);
+  // a part that is no number is said with the whole shape (it quoted '-5' alone)
+  try {
+    parse_dims("3x224x-5", {"--input", 0}, "shape");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "--input: shape '3x224x-5': '-5' is not a whole number: expected sizes AxBxC");
+  }
 }
 
 TEST(ParseDouble, RejectsTrailingGarbageAndInfinity) {
