@@ -14,9 +14,13 @@ from matplotlib.patches import Patch
 
 import command
 import paradise_h5 as h5
-from figure_output import axes_title, plt, save, strategy_colors
+from figure_output import axes_title, check_outputs, plt, save, strategy_colors
 
 PARTS = ("compute_time_s", "communication_time_s", "epoch_time_s")
+# Bar groups (GPU counts) one chart shows: 1.1 inch each, so 32 make a figure 38 inches
+# (5,700 pixels) wide; 512 counts made one matplotlib refused (84,930 pixels) and no one
+# could read. More are refused, with a --gpus choice to suggest.
+MAX_GPU_COUNTS = 32
 
 
 def series(path, filters):
@@ -26,6 +30,7 @@ def series(path, filters):
     h5.require(root, PARTS + ("status",), path,
                "the compute/communication bars need a storage = full sweep")
     ds = h5.select(root[list(PARTS) + ["status"]], filters, path, root)
+    check_gpu_counts(ds.gpus.values, path)
     out, fixed = {}, {}
     for s in ds.strategy.values:
         ok, fixed = h5.fix_axes(ds.status.sel(strategy=s) == h5.STATUS_OK, ("gpus",))
@@ -35,6 +40,18 @@ def series(path, filters):
     if not any(np.isfinite(v[PARTS[0]]).any() for v in out.values()):
         raise h5.InputError(f"{path}: no feasible configuration at {h5.panel_title(fixed)}")
     return out, fixed, ds
+
+
+def check_gpu_counts(gpus, path):
+    """InputError when there are more GPU counts than bar groups one chart shows, suggesting
+    --gpus with counts spread over the axis."""
+    if len(gpus) <= MAX_GPU_COUNTS:
+        return
+    picks = np.unique(np.linspace(0, len(gpus) - 1, 8).round().astype(int))
+    example = ",".join(str(gpus[i]) for i in picks)
+    raise h5.InputError(f"{path}: {len(gpus)} GPU counts ({gpus[0]}..{gpus[-1]}), more than the "
+                        f"{MAX_GPU_COUNTS} bar groups one chart shows; choose some with --gpus, "
+                        f"e.g. --gpus {example}")
 
 
 def plot(bars, fixed, ds):
@@ -72,6 +89,7 @@ def plot(bars, fixed, ds):
 
 def main():
     args = command.parser(__doc__.split("\n\n")[0]).parse_args()
+    check_outputs(args, "breakdown")  # before any work: a refused path wastes none
     with h5.reading(args.file):
         bars, fixed, ds = series(args.file, h5.parse_filters(args))
     save(plot(bars, fixed, ds), args, "breakdown", notes={"fixed": h5.panel_title(fixed)})

@@ -16,6 +16,7 @@ from matplotlib.container import BarContainer  # noqa: E402
 from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
+import command  # noqa: E402
 from paradise_h5 import InputError  # noqa: E402
 
 DPI = 150
@@ -106,29 +107,54 @@ def figure_data(fig):
     }
 
 
-def save(fig, args, command, notes=None):
-    """Writes the PNG (and the PDF with --pdf, or only the PDF for -o X.pdf) and the sidecar.
-
-    notes: extra values for the sidecar (e.g. the contour level). Returns the paths written."""
-    path = args.output or _default(args.file, command)
+def outputs(args, command_name):
+    """[(option, path, kind)]: every file the run writes, the image(s) first, then --data."""
+    path = args.output if args.output is not None else _default(args.file, command_name)
     stem, ext = os.path.splitext(path)
     if ext.lower() not in (".png", ".pdf"):
-        raise InputError(f"{path}: the output must end in .png or .pdf")
-    paths = [path] + ([stem + ".pdf"] if args.pdf and ext.lower() == ".png" else [])
-    for p in paths:
-        try:
-            fig.savefig(p, dpi=DPI)
-        except OSError as e:
-            raise InputError(f"{p}: cannot write ({e.strerror})") from None
-        print(f"wrote {p}")
-    if args.data:
-        data = figure_data(fig)
-        data["notes"] = notes or {}
-        with open(args.data, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-        print(f"wrote {args.data}")
+        raise InputError(f"-o '{path}': the output must end in .png or .pdf")
+    out = [("-o", path, ext.lower()[1:])]
+    if args.pdf and ext.lower() == ".png":
+        out.append(("--pdf", stem + ".pdf", "pdf"))
+    if args.data is not None:
+        out.append(("--data", args.data, "json"))
+    return out
+
+
+def check_outputs(args, command_name, inputs=()):
+    """InputError unless every output path may be written (see command.check_output): called
+    first, before the file is read, and again by save. inputs: [(what, path)] the run reads
+    besides FILE (e.g. a system file)."""
+    planned = outputs(args, command_name)
+    reads = [("the input file", args.file)] + list(inputs)
+    for option, path, kind in planned:
+        others = [(o, p) for o, p, _ in planned if (o, p) != (option, path)]
+        command.check_output(path, option, kind, reads, others)
+    return planned
+
+
+def save(fig, args, command_name, notes=None, inputs=()):
+    """Writes the PNG (and the PDF with --pdf, or only the PDF for -o X.pdf) and the sidecar,
+    all or none: each under a temporary name, renamed when every one is complete.
+
+    notes: extra values for the sidecar (e.g. the contour level). Returns the paths written."""
+    planned = check_outputs(args, command_name, inputs)
+    with command.staged() as staging:
+        for option, path, kind in planned:  # the sidecar last: it reads the drawn figure
+            temp = staging.path(path, option)
+            try:
+                if kind == "json":
+                    data = {**figure_data(fig), "notes": notes or {}}
+                    with open(temp, "w", encoding="utf-8") as f:
+                        json.dump(data, f, indent=1)
+                else:
+                    fig.savefig(temp, dpi=DPI, format=kind)
+            except OSError as e:
+                raise InputError(f"{option} '{path}': cannot write ({e.strerror})") from None
     plt.close(fig)
-    return paths
+    for _, path, _ in planned:
+        print(f"wrote {path}")
+    return [p for o, p, _ in planned if o != "--data"]
 
 
 def _default(file, command):

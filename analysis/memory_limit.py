@@ -11,7 +11,7 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import axes_title, gpu_axis, plt, save, strategy_styles
+from figure_output import axes_title, check_outputs, gpu_axis, plt, save, strategy_styles
 
 LIMITS = {
     "largest_resolution": ("largest input side that fits", "largest input side "
@@ -62,6 +62,7 @@ def main():
     p.add_argument("--limit", choices=sorted(LIMITS), default="largest_resolution",
                    help="which memlimit table (default largest_resolution)")
     args = p.parse_args()
+    check_outputs(args, "memory-limit")  # before any work: a refused path wastes none
     with h5.reading(args.file):
         lines, fixed, root = series(args.file, h5.parse_filters(args), args.limit)
     save(plot(lines, fixed, root, args.limit), args, "memory-limit",

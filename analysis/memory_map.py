@@ -7,6 +7,7 @@ memory (device memory less the margin kept free; see device_memory.py).
 Axes not shown (model, dataset, system, ...) are fixed at their first value unless chosen
 with --model, --dataset, --system, ...; the title says which values are shown.
 """
+import os
 import warnings
 
 import numpy as np
@@ -17,7 +18,7 @@ from matplotlib.patches import Patch
 import command
 import device_memory
 import paradise_h5 as h5
-from figure_output import grid_of, plt, save, suptitle
+from figure_output import check_outputs, grid_of, plt, save, suptitle
 
 ROW_LABELS = {"batch": "global batch (samples)",
               "resolution": "input side (pixels or voxels per edge)"}
@@ -89,17 +90,20 @@ def main():
                    help="vertical axis (default batch)")
     device_memory.add_options(p)
     args = p.parse_args()
+    check_outputs(args, "memory-map")  # before any work: a refused path wastes none
+    device_memory.check_options(args)
     with h5.reading(args.file):
         maps, gpus, row_values, fixed = series(args.file, h5.parse_filters(args), args.rows)
-    usable, device_gb, margin = device_memory.usable_memory_bytes(str(fixed["system"]), args,
-                                                                  args.file)
+    system = str(fixed["system"])
+    usable, device_gb, margin = device_memory.usable_memory_bytes(system, args, args.file)
     fig = plot(maps, gpus, row_values, args.rows, fixed, usable / 1e9, device_gb, margin,
                h5.source_label(h5.open_sweep(args.file)))
     save(fig, args, "memory-map", notes={"usable_memory_gb": usable / 1e9,
                                           "device_memory_gb": device_gb, "rows": args.rows,
                                           "row_values": [int(v) for v in row_values],
                                           "gpus": [int(g) for g in gpus],
-                                          "fixed": h5.panel_title(fixed)})
+                                          "fixed": h5.panel_title(fixed)},
+         inputs=[("the system file", system)] if os.path.isfile(system) else [])
 
 
 if __name__ == "__main__":

@@ -12,7 +12,10 @@ axis is refused instead of narrowing a coordinate no map uses.
 """
 import contextlib
 import itertools
+import math
 import os
+import signal
+import time
 
 import h5py
 import numpy as np
@@ -61,6 +64,7 @@ def open_sweep(path, group=None):
         raise InputError(f"{path}: no such file")
     if not h5py.is_hdf5(path):
         raise InputError(f"{path}: not an HDF5 file (expected the output of paradise sweep)")
+    probe_structure(path)
     try:
         with h5py.File(path, "r") as f:
             if "storage" not in f.attrs:
@@ -74,6 +78,7 @@ def open_sweep(path, group=None):
                                  "run, or finish this one with paradise sweep --resume")
             if group is not None and group not in f:
                 raise InputError(f"{path}: no group '{group}'")
+            _check_objects(f, path)
     except (OSError, KeyError) as e:  # HDF5 cannot open it: truncated, damaged superblock or
         # object header (a copy cut short: "bad object header version number")
         if isinstance(e, KeyError) and not _from_hdf5(e):
@@ -85,6 +90,101 @@ def open_sweep(path, group=None):
         raise InputError(f"{path}: not a paradise sweep file ({_cause(e)})") from None
     except OSError as e:
         raise InputError(f"{path}: cannot read the HDF5 file ({_cause(e)})") from None
+    except (KeyError, AttributeError, TypeError, IndexError, RuntimeError) as e:
+        # damage _check_objects did not see (an attribute, a dimension list): h5netcdf fails
+        # on what h5py hands it, e.g. None for an object it cannot open
+        raise InputError(f"{path}: cannot read the HDF5 file (the netCDF reader failed: "
+                         f"{type(e).__name__}); the file is damaged") from None
+
+
+PROBE_SECONDS = 30  # a sweep file's structure reads in well under a second
+_probed = set()  # files probed in this process (a command opens its file several times)
+
+
+def _probe_seconds():
+    """PROBE_SECONDS, or $PARADISE_PROBE_SECONDS where it is a positive number (the tests
+    shorten the wait for a file that hangs HDF5)."""
+    try:
+        seconds = float(os.environ.get("PARADISE_PROBE_SECONDS", PROBE_SECONDS))
+    except ValueError:
+        return PROBE_SECONDS
+    return seconds if 0 < seconds < math.inf else PROBE_SECONDS
+
+
+def probe_structure(path):
+    """InputError when reading the file's structure crashes or hangs the HDF5 library.
+
+    Some damage (a group's link storage, a dimension list) makes HDF5 abort ("free(): invalid
+    size") or loop for ever in C, where Python can neither catch nor interrupt it. So a forked
+    child reads the structure first, as open_sweep will (every object, every group through
+    h5netcdf); the parent only watches how it ends. Its Python errors are the parent's to
+    report (the same reads raise them again there, as InputErrors naming the cause)."""
+    key = os.path.realpath(path)
+    if key in _probed or not hasattr(os, "fork"):
+        return
+    _probed.add(key)
+    pid = os.fork()
+    if pid == 0:  # the child: no output (glibc's abort message), no exit handlers
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            _read_structure(path)
+        finally:
+            os._exit(0)
+    seconds = _probe_seconds()
+    status = _wait(pid, seconds)
+    if status is None:
+        raise InputError(f"{path}: reading the file's structure did not end in {seconds:g} s "
+                         "(a loop in the HDF5 library); the file is damaged")
+    if os.WIFSIGNALED(status):
+        name = signal.Signals(os.WTERMSIG(status)).name
+        raise InputError(f"{path}: the HDF5 library crashed reading the file's structure "
+                         f"({name}); the file is damaged")
+
+
+def _wait(pid, seconds):
+    """The child's wait status, or None after killing it when it ran past seconds (killed
+    too when the parent is interrupted: no child is left behind)."""
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                pid = 0  # reaped: nothing to kill
+                return status
+            time.sleep(0.005)
+        return None
+    finally:
+        if pid:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+
+def _read_structure(path):
+    """What open_sweep reads of every group (in the probe's child; errors are ignored there)."""
+    groups = [None]
+    with h5py.File(path, "r") as f:
+        _check_objects(f, path)
+        f.visit(lambda name: groups.append(name) if isinstance(f[name], h5py.Group) else None)
+    for group in groups:
+        xr.open_dataset(path, engine="h5netcdf", group=group).close()
+
+
+def _check_objects(group, path):
+    """InputError naming the first object of the file HDF5 cannot open (a damaged object
+    header: h5py's KeyError, which h5netcdf turned into None and then an AttributeError)."""
+    for name in group:
+        try:
+            obj = group[name]
+        except KeyError as e:
+            if not _from_hdf5(e):
+                raise
+            raise InputError(f"{path}: cannot read the HDF5 file's object '{group.name.rstrip('/')}"
+                             f"/{name}' ({_cause(e)}); the file is damaged") from None
+        if isinstance(obj, h5py.Group):
+            _check_objects(obj, path)
 
 
 @contextlib.contextmanager
@@ -180,14 +280,24 @@ PRECISION_ALIASES = {"fp16": "mixed", "bf16": "mixed"}
 
 
 def parse_filters(args):
-    """{axis: [text values]} from the --model/--dataset/... options that were given."""
+    """{axis: [text values]} from the --model/--dataset/... options that were given.
+
+    InputError for an empty value or list item (`--model ""` chose everything, `--model ,`
+    nothing: said as "no feasible configuration")."""
     out = {}
     for axis in AXES:
         text = getattr(args, axis, None)
-        if text:
-            out[axis] = [v.strip() for v in text.split(",") if v.strip()]
+        if text is None:
+            continue
+        option = "--" + axis.replace("_", "-")
+        items = [v.strip() for v in text.split(",")]
+        if not text.strip():  # an unset variable in a script: `--model "$MODEL"`
+            raise InputError(f"{option} '{text}': an empty value; give comma-separated values")
+        if not all(items):  # `--model ,` or `a,,b`: a slip, not a choice of nothing
+            raise InputError(f"{option} '{text}': an empty item in the list")
+        out[axis] = list(dict.fromkeys(items))
     if "precision" in out:
-        out["precision"] = [PRECISION_ALIASES.get(v.lower(), v.lower()) for v in out["precision"]]
+        out["precision"] = [PRECISION_ALIASES.get(v.lower(), v) for v in out["precision"]]
     return out
 
 
@@ -207,7 +317,7 @@ def _fixed_setting(root, axis, texts, path):
     if value is None:
         return False
     value = value.decode() if isinstance(value, bytes) else str(value)
-    wrong = [t for t in texts if t != value]
+    wrong = [t for t in texts if t.casefold() != value.casefold()]  # as on an axis (_typed)
     if wrong:
         raise InputError(f"{path}: no {axis} '{wrong[0]}': every point of the file is "
                          f"{axis} {value} (it has no {axis} axis)")
@@ -215,23 +325,52 @@ def _fixed_setting(root, axis, texts, path):
 
 
 def _typed(ds, axis, texts, path):
-    """The filter values as the axis stores them; InputError for values not on the axis."""
+    """The filter values as the axis stores them; InputError for values not on the axis.
+
+    Text is compared ignoring case (`--recompute True` as `--precision FP32`), numbers by
+    value (`--network-bandwidth-gbps 100.0` is the integer axis's 100)."""
     have = list(ds[axis].values)
     out = []
     for t in texts:
-        value = t
-        if axis not in CATEGORICAL_AXES:
-            real = ds[axis].dtype.kind == "f"  # network_latency_us: 0.5, 1.5, ...
-            try:
-                value = float(t) if real else int(t)
-            except ValueError:
-                kind = "a number" if real else "an integer"
-                raise InputError(f"{path}: {axis} '{t}' is not {kind}") from None
-        if value not in have:
+        if axis in CATEGORICAL_AXES:
+            value = _text_value(have, axis, t, path)
+        else:
+            value = _number_value(ds[axis].dtype.kind == "f", axis, t, path)
+        if value is None or value not in have:
             listed = ", ".join(str(v) for v in have)
-            raise InputError(f"{path}: no {axis} '{t}' in the file (it has: {listed})")
+            how = "; compared ignoring case" if axis in CATEGORICAL_AXES else ""
+            raise InputError(f"{path}: no {axis} '{t}' in the file (it has: {listed}{how})")
         out.append(value)
-    return out
+    return list(dict.fromkeys(out))  # `--model resnet50,RESNET50`: one panel, not two
+
+
+def _text_value(have, axis, text, path):
+    """The value of a text axis text names: itself, else the one equal to it ignoring case
+    (None if there is none; InputError if several differ only in case)."""
+    if text in have:
+        return text
+    folded = [v for v in have if str(v).casefold() == text.casefold()]
+    if len(folded) > 1:
+        raise InputError(f"{path}: {axis} '{text}' is {' and '.join(map(str, folded))} "
+                         "ignoring case; give the exact value")
+    return folded[0] if folded else None
+
+
+def _number_value(real, axis, text, path):
+    """text as a number of a float (real) or integer axis; InputError if it is none."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise InputError(f"{path}: {axis} '{text}' is not {'a number' if real else 'an integer'}") \
+            from None
+    if real:
+        return x
+    if not (math.isfinite(x) and x.is_integer()):  # 100.5, inf: no integer's text
+        raise InputError(f"{path}: {axis} '{text}' is not an integer")
+    try:
+        return int(text)  # exact beyond 2**53
+    except ValueError:  # 100.0, 1e2
+        return int(x)
 
 
 def select(ds, filters, path, root=None, where=""):

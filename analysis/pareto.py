@@ -14,11 +14,14 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import (axes_title, gpu_axis, grid_of, log_value_axis, save, strategy_styles,
-                           suptitle)
+from figure_output import (axes_title, check_outputs, gpu_axis, grid_of, log_value_axis, save,
+                           strategy_styles, suptitle)
 
 FACETS = ("model", "dataset", "resolution", "precision", "optimizer")  # the default group
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
+# Panels one figure holds: 48 make a 7 x 7 grid of 6 x 4.2 inches (6,300 x 4,500 pixels);
+# a 2,000-value resolution axis made 2,000 panels (9.6 GB, minutes, then MemoryError).
+MAX_PANELS = 48
 
 
 def from_map(epoch, status, panel):
@@ -80,6 +83,7 @@ def series(path, filters, x="gpus", source="auto"):
         table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
         h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/", root)
         lines_of = lambda panel: from_table(table, panel)  # noqa: E731
+    check_panel_count(axes, path)
     out = []
     for panel in h5.panels(axes, FACETS):
         lines = lines_of(panel)
@@ -92,6 +96,19 @@ def series(path, filters, x="gpus", source="auto"):
         raise h5.InputError(f"{path}: no feasible configuration in the selection")
     shown = [a for a in h5.grid_axes(root) if a not in needs]
     return out, ("epoch map" if use_map else "pareto group"), shown, root
+
+
+def check_panel_count(axes, path):
+    """InputError, before any panel is computed, when the chosen values make more panels than
+    MAX_PANELS, naming the options that narrow them."""
+    sizes = {a: axes.sizes[a] for a in FACETS if a in axes.dims}
+    count = int(np.prod(list(sizes.values()), dtype=float))
+    if count <= MAX_PANELS:
+        return
+    product = " × ".join(f"{a} {n}" for a, n in sizes.items())
+    options = ", ".join("--" + a for a, n in sizes.items() if n > 1)
+    raise h5.InputError(f"{path}: {count} panels ({product}), more than the {MAX_PANELS} one "
+                        f"figure holds; choose fewer values with {options}")
 
 
 def plot(panels, source, best_over, root, x):
@@ -131,6 +148,7 @@ def main():
                    help="per-strategy lines from the epoch map or the pareto group "
                         "(default: the map when the file has one)")
     args = p.parse_args()
+    check_outputs(args, "pareto")  # before any work: a refused path wastes none
     with h5.reading(args.file):
         panels, source, best_over, root = series(args.file, h5.parse_filters(args), args.x,
                                                  args.source)

@@ -21,6 +21,8 @@ CSV: '#' comment lines (command, torch version, device), then
 layer,forward_s,backward_s,batch,precision,peak_memory_bytes,calls,device
 """
 import argparse
+import contextlib
+import math
 import os
 import sys
 import time
@@ -203,6 +205,114 @@ def row_name(base, call, calls):
     return base if call == calls else f"{base}{call}"
 
 
+def parse_batches(text):
+    """--batch as positive integers; InputError otherwise."""
+    try:
+        batches = [int(b) for b in text.split(",")]
+        if any(b < 1 for b in batches):
+            raise ValueError
+    except ValueError:
+        raise InputError(f"--batch '{text}': expected positive integers, e.g. 8,32") from None
+    return batches
+
+
+def parse_device(text):
+    """--device as a torch.device: cpu, cuda or cuda:N of a GPU this machine has."""
+    try:
+        device = torch.device(text)
+    except RuntimeError:  # torch's list of every device type it knows, in a traceback
+        device = None
+    if device is None or device.type not in ("cpu", "cuda"):
+        raise InputError(f"--device '{text}': expected cpu, cuda or cuda:N")
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            raise InputError(f"--device {text}: no CUDA device")
+        if device.index is not None and device.index >= count:
+            raise InputError(f"--device {text}: no such CUDA device ({count} here)")
+    return device
+
+
+def parse_input(text, default, model):
+    """--input as a sample shape the model takes: positive sizes, as many as its default
+    (CxHxW or CxDxHxW) and its number of channels; InputError otherwise (torch's errors
+    came at every batch, as tracebacks)."""
+    form = "CxHxW" if len(default) == 3 else "CxDxHxW"
+    parts = text.split("x")
+    if not all(p.strip().isdigit() for p in parts):
+        raise InputError(f"--input '{text}': expected sizes {form}, e.g. "
+                         f"{'x'.join(map(str, default))}")
+    shape = tuple(int(p) for p in parts)
+    if len(shape) != len(default):
+        raise InputError(f"--input '{text}': {model} takes a {len(default)}-part shape {form}")
+    if min(shape) < 1:
+        raise InputError(f"--input '{text}': every size must be positive")
+    if shape[0] != default[0]:
+        raise InputError(f"--input '{text}': {model} takes {default[0]} channels (C of {form})")
+    return shape
+
+
+def device_memory_bytes(device):
+    """The memory of the device the model runs on: the GPU's, or the machine's for the CPU."""
+    if device.type == "cuda":
+        return torch.cuda.get_device_properties(device).total_memory
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_input_size(batches, shape, device):
+    """InputError when the largest batch's input and its gradient alone exceed the device's
+    memory (`--batch 100000000000`: torch's allocator error, or the kernel's OOM killer)."""
+    need = 2 * 4 * max(batches) * math.prod(shape)  # fp32 input and its gradient
+    have = device_memory_bytes(device)
+    if need > have:
+        raise InputError(f"--batch {max(batches)} at input {'x'.join(map(str, shape))}: the "
+                         f"input and its gradient alone take {need / 1e9:.4g} GB, more than "
+                         f"the {have / 1e9:.4g} GB of the device ({device})")
+
+
+@contextlib.contextmanager
+def model_run(model_name, batch, shape):
+    """Around the calls into torch that run the model: what torch refuses (BatchNorm's one
+    value per channel in training, an input too small for the pools, out of memory) becomes
+    an InputError naming the model, batch and input."""
+    try:
+        yield
+    except (RuntimeError, ValueError) as e:
+        cause = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        raise InputError(f"{model_name} at batch {batch}, input {'x'.join(map(str, shape))}: "
+                         f"torch cannot run it ({cause})") from None
+
+
+def output_shape(model, x):
+    """The model's output shape for one sample, in eval mode and without gradients: in
+    training mode BatchNorm refuses a batch of one at 1x1 (resnet18 at 3x32x32)."""
+    model.eval()
+    try:
+        with torch.no_grad():
+            return model(x[:1]).shape
+    finally:
+        model.train()
+
+
+def write_csv(path, rows, shape, device):
+    """The CSV, written under a temporary name and renamed when complete (a full disk or
+    `ulimit -f` left a partial file)."""
+    with command.staged() as staging:
+        temp = staging.path(path, "-o")
+        try:
+            with open(temp, "w", encoding="utf-8") as f:
+                f.write(f"# {' '.join([os.path.basename(sys.argv[0])] + sys.argv[1:])}\n")
+                f.write(f"# torch {torch.__version__}, {device}, input "
+                        f"{'x'.join(map(str, shape))}; seconds per sample, mean of the timed "
+                        "iterations\n")
+                f.write("layer,forward_s,backward_s,batch,precision,peak_memory_bytes,calls,"
+                        "device\n")
+                for r in rows:
+                    f.write(f"{r[0]},{r[1]!r},{r[2]!r},{r[3]},{r[4]},{r[5]},{r[6]},{device}\n")
+        except OSError as e:
+            raise InputError(f"-o '{path}': cannot write ({e.strerror})") from None
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="torchvision model name, cosmoflow or unet3d")
@@ -210,34 +320,30 @@ def main():
     p.add_argument("--batch", default="8", help="comma-separated batch sizes (default 8)")
     p.add_argument("--input", help="sample shape CxHxW or CxDxHxW (default: the model's)")
     p.add_argument("--precision", default="fp32", choices=("fp32", "tf32", "mixed"))
-    p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu",
+                   help="cpu, cuda or cuda:N (default: cuda where there is one)")
     p.add_argument("--iters", type=int, default=5, help="timed iterations (default 5)")
     p.add_argument("--warmup", type=int, default=2, help="untimed iterations first (default 2)")
     p.add_argument("--threads", type=int, help="CPU threads (torch.set_num_threads)")
     args = p.parse_args()
-    try:
-        batches = [int(b) for b in args.batch.split(",")]
-        if any(b < 1 for b in batches):
-            raise ValueError
-    except ValueError:
-        raise InputError(f"--batch '{args.batch}': expected positive integers, e.g. 8,32") from None
+    command.check_output(args.output, "-o", "csv")  # first: profiling takes minutes
+    batches = parse_batches(args.batch)
     if args.iters < 1 or args.warmup < 0:
         raise InputError("--iters must be >= 1 and --warmup >= 0")
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    cuda = args.device.startswith("cuda")
-    if cuda and not torch.cuda.is_available():
-        raise InputError(f"--device {args.device}: no CUDA device")
+    if args.threads is not None and args.threads < 1:  # 0 was ignored, -1 a traceback
+        raise InputError(f"--threads {args.threads}: must be >= 1")
+    dev = parse_device(args.device)
+    cuda = dev.type == "cuda"
     model, shape, segmentation = build(args.model)
     if args.input:
-        try:
-            shape = tuple(int(d) for d in args.input.split("x"))
-        except ValueError:
-            raise InputError(f"--input '{args.input}': expected CxHxW or CxDxHxW") from None
+        shape = parse_input(args.input, shape, args.model)
+    check_input_size(batches, shape, dev)
+    if args.threads is not None:
+        torch.set_num_threads(args.threads)
     if cuda:
         torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = \
             args.precision == "tf32"
-    model = model.to(args.device).train()
+    model = model.to(dev).train()
     names = leaf_names(model)
     loss_fn = nn.CrossEntropyLoss()
     names_with_loss = {**names, loss_fn: "loss"}
@@ -245,34 +351,26 @@ def main():
     timer = Timer(cuda)
     for b in batches:
         torch.manual_seed(0)
-        x = torch.randn(b, *shape, device=args.device, requires_grad=True)  # conv1's data gradient
-        with torch.no_grad():
-            out_shape = model(x[:1]).shape
+        with model_run(args.model, b, shape):
+            x = torch.randn(b, *shape, device=dev, requires_grad=True)  # conv1's data gradient
+            out_shape = output_shape(model, x)
         classes = out_shape[1]
         target = torch.randint(0, classes, (b, *out_shape[2:]) if segmentation else (b,),
-                               device=args.device)
+                               device=dev)
         if cuda:
-            torch.cuda.reset_peak_memory_stats()
+            torch.cuda.reset_peak_memory_stats(dev)
         autocast = torch.autocast(device_type="cuda" if cuda else "cpu",
                                   dtype=torch.float16 if cuda else torch.bfloat16,
                                   enabled=args.precision == "mixed")
-        with autocast:
+        with autocast, model_run(args.model, b, shape):
             totals = profile(model, names, x, target, loss_fn, timer, args.iters, args.warmup)
-        peak = torch.cuda.max_memory_allocated() if cuda else 0
+        peak = torch.cuda.max_memory_allocated(dev) if cuda else 0
         for (m, call, calls), (f, bw) in totals.items():
             rows.append((row_name(names_with_loss[m], call, calls), f / args.iters / b,
                          bw / args.iters / b, b, args.precision, peak, calls))
-    device = (torch.cuda.get_device_name() if cuda else "cpu").replace(",", " ")
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(f"# {' '.join([os.path.basename(sys.argv[0])] + sys.argv[1:])}\n")
-            f.write(f"# torch {torch.__version__}, {device}, input {'x'.join(map(str, shape))}; "
-                    "seconds per sample, mean of the timed iterations\n")
-            f.write("layer,forward_s,backward_s,batch,precision,peak_memory_bytes,calls,device\n")
-            for r in rows:
-                f.write(f"{r[0]},{r[1]!r},{r[2]!r},{r[3]},{r[4]},{r[5]},{r[6]},{device}\n")
-    except OSError as e:
-        raise InputError(f"{args.output}: cannot write ({e.strerror})") from None
+    device = (torch.cuda.get_device_name(dev) if cuda else "cpu").replace(",", " ")
+    command.check_output(args.output, "-o", "csv")  # again: it may have changed meanwhile
+    write_csv(args.output, rows, shape, device)
     print(f"wrote {args.output}: {len(rows)} rows ({len(rows) // len(batches)} layers x "
           f"{len(batches)} batches) on {device}")
 

@@ -11,7 +11,8 @@ from matplotlib.lines import Line2D
 
 import command
 import paradise_h5 as h5
-from figure_output import axes_title, gpu_axis, log_value_axis, plt, save, strategy_styles
+from figure_output import (axes_title, check_outputs, gpu_axis, log_value_axis, plt, save,
+                           strategy_styles)
 
 
 def series(path, filters):
@@ -54,6 +55,7 @@ def plot(lines, fixed, root):
 
 def main():
     args = command.parser(__doc__.split("\n\n")[0]).parse_args()
+    check_outputs(args, "scaling")  # before any work: a refused path wastes none
     with h5.reading(args.file):
         lines, fixed, root = series(args.file, h5.parse_filters(args))
     save(plot(lines, fixed, root), args, "scaling", notes={"fixed": h5.panel_title(fixed)})

@@ -12,29 +12,104 @@ import math
 from matplotlib.ticker import FuncFormatter
 
 import command
-from figure_output import axes_title, plt, save, strategy_styles
+from figure_output import axes_title, check_outputs, plt, save, strategy_styles
 from paradise_h5 import InputError
+
+
+MOST_BYTES = 64 << 20  # as paradise bounds what it reads: /dev/zero was read forever
+MOST_SECONDS = 1e100  # a time beyond is garbage, and 1.5 times it overflowed the axis limits
+# The fields read, by where they are: what each must hold (None: null allowed)
+# (anomaly: paradise validate's {part, cause, hint} or null; true/false also read)
+ROW_FIELDS = {"strategy": "text", "projected_s": "number", "measured_s": "number",
+              "anomaly": "anomaly"}
+
+
+def read_json(path):
+    """The JSON document in path; InputError if it cannot be read, is over MOST_BYTES, is not
+    JSON or is nested deeper than Python's parser goes."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MOST_BYTES + 1)
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+    if len(raw) > MOST_BYTES:
+        raise InputError(f"{path}: larger than {MOST_BYTES >> 20} MiB; expected paradise "
+                         "validate --format json")
+    try:
+        return json.loads(raw)
+    except ValueError as e:  # also a UnicodeDecodeError
+        raise InputError(f"{path}: not JSON ({e}); expected paradise validate --format json") \
+            from None
+    except RecursionError:  # [[[[...]]]]: paradise's output is three levels deep
+        raise InputError(f"{path}: JSON nested too deeply; expected paradise validate "
+                         "--format json") from None
+
+
+def _is_number(v):
+    """A finite JSON number (not true/false; 1e400 reads as inf)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an integer of 400 digits
+        return False
+
+
+# kind: (test, how the message says it)
+KINDS = {"text": (lambda v: isinstance(v, str), "text"),
+         "number": (_is_number, "a finite number"),
+         "anomaly": (lambda v: isinstance(v, (bool, dict)), "an object, true or false"),
+         "object": (lambda v: isinstance(v, dict), "an object"),
+         "list": (lambda v: isinstance(v, list), "a list")}
+
+
+def _expect(v, kind, where, path, null=True):
+    """InputError naming the field unless v is of kind (or null where allowed)."""
+    test, expected = KINDS[kind]
+    if (v is None and null) or (v is not None and test(v)):
+        return v
+    shown = json.dumps(v)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    raise InputError(f"{path}: {where} is {shown}, expected {expected}"
+                     + (" or null" if null else ""))
+
+
+def check_document(doc, path):
+    """InputError naming the field (and row) of the first value of a wrong type: the fields
+    the plot reads, as paradise validate writes them."""
+    if not isinstance(doc, dict) or "rows" not in doc or "summary" not in doc:
+        raise InputError(f"{path}: no 'rows' and 'summary' keys: expected the output of "
+                         "paradise validate --format json")
+    _expect(doc["rows"], "list", "'rows'", path, null=False)
+    for i, r in enumerate(doc["rows"], start=1):
+        _expect(r, "object", f"row {i}", path, null=False)
+        for key, kind in ROW_FIELDS.items():
+            if key not in r:
+                raise InputError(f"{path}: row {i} has no '{key}'")
+            _expect(r[key], kind, f"row {i}: '{key}'", path, null=key != "strategy")
+            if kind == "number" and r[key] is not None and abs(r[key]) > MOST_SECONDS:
+                raise InputError(f"{path}: row {i}: '{key}' is {r[key]:g}, more than "
+                                 f"{MOST_SECONDS:g} s (implausible)")
+        _expect(r.get("basis"), "text", f"row {i}: 'basis'", path)
+    summary = _expect(doc["summary"], "object", "'summary'", path, null=False)
+    _expect(summary.get("mean_accuracy"), "number", "'summary.mean_accuracy'", path)
+    per = _expect(summary.get("per_strategy", {}), "object", "'summary.per_strategy'", path,
+                  null=False)
+    for name, value in per.items():
+        _expect(value, "number", f"'summary.per_strategy.{name}'", path)
+    if "threshold" in doc:
+        t = _expect(doc["threshold"], "number", "'threshold'", path, null=False)
+        if t <= 0:
+            raise InputError(f"{path}: 'threshold' is {t}, expected a number > 0")
+    _expect(doc.get("variant"), "text", "'variant'", path)
 
 
 def load(path):
     """The validate JSON: (compared rows, all rows, threshold, summary, variant); InputError if
     it is not paradise validate's output."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})") from None
-    except ValueError as e:
-        raise InputError(f"{path}: not JSON ({e}); expected paradise validate --format json") \
-            from None
-    if not isinstance(doc, dict) or "rows" not in doc or "summary" not in doc:
-        raise InputError(f"{path}: no 'rows' and 'summary' keys: expected the output of "
-                         "paradise validate --format json")
+    doc = read_json(path)
+    check_document(doc, path)
     rows = doc["rows"]
-    for i, r in enumerate(rows):
-        for key in ("strategy", "projected_s", "measured_s", "anomaly"):
-            if key not in r:
-                raise InputError(f"{path}: row {i + 1} has no '{key}'")
     compared = [r for r in rows if r["projected_s"] is not None and r["measured_s"] is not None
                 and r["projected_s"] > 0 and r["measured_s"] > 0]
     if not compared:
@@ -102,10 +177,11 @@ def main():
     p.add_argument("--pdf", action="store_true", help="also write the PDF next to the PNG")
     p.add_argument("--data", metavar="JSON", help="also write the plotted values as JSON")
     args = p.parse_args()
+    check_outputs(args, "validate")  # before any work: a refused path wastes none
+    if args.threshold is not None and not (args.threshold > 0 and math.isfinite(args.threshold)):
+        raise InputError(f"--threshold {args.threshold}: must be > 0")
     rows, all_rows, threshold, summary, variant = load(args.file)
     if args.threshold is not None:
-        if not (args.threshold > 0 and math.isfinite(args.threshold)):
-            raise InputError(f"--threshold {args.threshold}: must be > 0")
         threshold = args.threshold
     source = f"{len(all_rows)} runs" + (f", {variant} model" if variant else "")
     fig = plot(rows, len(all_rows), threshold, summary, source)

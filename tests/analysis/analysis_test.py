@@ -7,14 +7,20 @@ the values computed here, independently, from the HDF5 file with h5py and numpy.
     analysis_test.py --paradise BUILD/src/app/paradise [unittest arguments, e.g. ParetoPlot]
 """
 import csv
+import hashlib
 import io
 import json
 import os
+import re
+import resource
 import shutil
+import signal
 import struct
 import subprocess
 import sys
+import time
 import unittest
+from unittest import mock
 
 import h5py
 import numpy as np
@@ -86,9 +92,13 @@ def pareto_rows(f):
             for k, d in f["pareto"].items() if k != "point"}
 
 
-def run(script, *args):
-    return subprocess.run([sys.executable, os.path.join(ANALYSIS, script), *args],
-                          capture_output=True, text=True, cwd=WORK, timeout=120)
+def run(script, *args, **kwargs):
+    """Runs an analysis command in the scratch directory (kwargs: subprocess.run's, e.g. env)."""
+    options = {"capture_output": True, "text": True, "cwd": WORK, "timeout": 120, **kwargs}
+    if "stdout" in kwargs:  # a given stdout (/dev/full) and capture_output exclude each other
+        options.pop("capture_output")
+        options.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, os.path.join(ANALYSIS, script), *args], **options)
 
 
 def plot(script, sweep, name, *args):
@@ -850,6 +860,357 @@ class BadInput(unittest.TestCase):
         ini = os.path.join(HERE, "full.ini")
         self.assert_refused("summary.py", [ini], ini, "not an HDF5 file")
 
+
+def digest(path):
+    """The SHA-256 of a file's bytes (to show a refused run left it as it was)."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def folder(name):
+    """A new empty scratch folder (to list what a run left there)."""
+    path = os.path.join(WORK, name)
+    os.makedirs(path)
+    return path
+
+
+def damaged_copy(name, signature, start, length):
+    """A copy of full.h5 with `length` bytes zeroed from `start` after the first `signature`
+    (an HDF5 structure's tag: the damage lands on that structure whatever the layout)."""
+    with open(FILES["full"], "rb") as f:
+        data = bytearray(f.read())
+    at = data.find(signature)
+    assert at >= 0, f"full.h5 has no {signature!r} structure to damage"
+    data[at + start:at + start + length] = bytes(length)
+    path = os.path.join(WORK, name)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+class Refusals(unittest.TestCase):
+    def assert_one_line(self, r, *words):
+        """r: a refusal, one line on stderr with each of words, exit code 2, no traceback."""
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        for w in words:
+            self.assertIn(w, r.stderr)
+
+    def assert_refused(self, script, args, *words, **kwargs):
+        self.assert_one_line(run(script, *args, **kwargs), *words)
+
+
+class OutputPaths(Refusals):
+    def test_an_input_or_another_output_of_the_run_is_never_replaced(self):
+        # `--data full.h5` replaced the sweep file read with JSON, `--data` equal to the image
+        # (or its --pdf twin) replaced the image: refused, before any work, the file unchanged
+        d = folder("same")
+        sweep = shutil.copyfile(FILES["full"], os.path.join(d, "full.h5"))
+        link = os.path.join(d, "link.json")
+        os.symlink(sweep, link)  # the same file under another name
+        png, before = os.path.join(d, "p.png"), digest(sweep)
+        for script in ("pareto.py", "breakdown.py", "scaling.py"):
+            self.assert_refused(script, [sweep, "-o", png, "--data", sweep], "--data", sweep,
+                                "is the input file")
+        self.assert_refused("pareto.py", [sweep, "-o", png, "--data", link], "is the input file")
+        self.assert_refused("pareto.py", [sweep, "-o", png, "--data", png],
+                            "is also the --data output")
+        self.assert_refused("pareto.py", [sweep, "-o", png, "--pdf", "--data",
+                                          os.path.join(d, "p.pdf")], "--pdf", "--data output")
+        self.assertEqual(digest(sweep), before)
+        self.assertEqual(sorted(os.listdir(d)), ["full.h5", "link.json"])  # nothing written
+
+    def test_an_existing_file_of_another_kind_is_refused_an_earlier_output_replaced(self):
+        # a path holding something else (a sweep output, text that is no JSON) is not
+        # replaced; a previous output of the same kind is (a re-run)
+        d = folder("kinds")
+        png, data = os.path.join(d, "p.png"), os.path.join(d, "p.json")
+        victim = shutil.copyfile(FILES["maps"], os.path.join(d, "victim.h5"))
+        hdf5_png = shutil.copyfile(FILES["maps"], os.path.join(d, "h5.png"))
+        notes = os.path.join(d, "notes.json")
+        with open(notes, "w", encoding="utf-8") as f:
+            f.write("my notes\n")
+        kept = {p: digest(p) for p in (victim, hdf5_png, notes)}
+        self.assert_refused("pareto.py", [FILES["full"], "-o", png, "--data", victim], "--data",
+                            "an HDF5 file, not a JSON file")
+        self.assert_refused("pareto.py", [FILES["full"], "-o", hdf5_png], "-o",
+                            "an HDF5 file, not a PNG image")
+        self.assert_refused("pareto.py", [FILES["full"], "-o", png, "--data", notes],
+                            "text, not a JSON file")
+        self.assertEqual({p: digest(p) for p in kept}, kept)
+        self.assertFalse(os.path.exists(png))  # checked before the image was drawn
+        for _ in range(2):  # the second run replaces the first's image, PDF and sidecar
+            r = run("pareto.py", FILES["full"], "-o", png, "--pdf", "--data", data)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        with open(data, encoding="utf-8") as f:
+            self.assertTrue(json.load(f)["axes"])
+
+    def test_a_bad_output_path_is_refused_before_any_file_is_written(self):
+        # --data in a folder that does not exist or naming a folder failed only after the image
+        # was written (a traceback, the image left); `-o q.png --pdf` with q.pdf a folder left
+        # q.png behind
+        d = folder("bad-path")
+        png = os.path.join(d, "q.png")
+        os.mkdir(os.path.join(d, "q.pdf"))
+        for args, words in ((["--data", "/nonexist/d.json"], ("--data", "no such directory")),
+                            (["--data", d], ("--data", "is a directory")),
+                            (["--data", ""], ("--data", "an empty path")),
+                            (["--pdf"], ("--pdf", "q.pdf", "is a directory"))):
+            with self.subTest(args=args):
+                self.assert_refused("pareto.py", [FILES["full"], "-o", png, *args], *words)
+                self.assertEqual(os.listdir(d), ["q.pdf"])
+
+    def test_a_write_that_fails_leaves_no_file_and_the_earlier_output_intact(self):
+        # a write cut short (here by `ulimit -f` under the image's size) left a partial image
+        # and no sidecar: the files are written under temporary names and renamed when all
+        # are complete, so the earlier run's image stays whole and nothing else is left
+        d = folder("fsize")
+        png, data = os.path.join(d, "p.png"), os.path.join(d, "p.json")
+        r = run("pareto.py", FILES["full"], "-o", png)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        before = digest(png)
+        self.assertGreater(os.path.getsize(png), 64_000)
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
+
+        r = run("pareto.py", FILES["full"], "-o", png, "--pdf", "--data", data, preexec_fn=limit)
+        self.assert_one_line(r, "-o", png, "cannot write")
+        self.assertEqual(os.listdir(d), ["p.png"])  # no PDF, sidecar or temporary file
+        self.assertEqual(digest(png), before)
+
+
+class DamagedFiles(Refusals):
+    def test_zeroed_bytes_of_a_real_output_are_one_line_in_every_command(self):
+        # bytes 10,000-11,999 of a sweep output zeroed: h5py handed h5netcdf None for an
+        # object HDF5 could not open ("AttributeError: 'NoneType' object has no attribute
+        # 'attrs'" in all the HDF5 commands)
+        path = copy_of("full", "zeroed.h5")
+        with open(path, "r+b") as f:
+            f.seek(10_000)
+            f.write(bytes(2_000))
+        for script in ("pareto.py", "memory_map.py", "memory_limit.py", "breakdown.py",
+                       "scaling.py", "summary.py"):
+            with self.subTest(script=script):
+                extra = ["--device-memory-gb", "40"] if script == "memory_map.py" else []
+                self.assert_refused(script, [path, *extra], path, "the file is damaged")
+
+    def test_damage_that_crashes_or_hangs_the_hdf5_library_is_one_line(self):
+        # a zeroed fractal heap header (a group's links) made HDF5 abort or segfault in C, a
+        # zeroed global heap (the dimension lists) made it loop for ever: the structure is
+        # read first in a forked child, whose crash or endless run is one line (whatever
+        # this HDF5 build does with the damage, the answer is one line and exit code 2)
+        env = {**os.environ, "PARADISE_PROBE_SECONDS": "3"}
+        for name, signature, start, length in (("heap.h5", b"FRHP", 0, 64),
+                                               ("gcol.h5", b"GCOL", 16, 2_000)):
+            with self.subTest(damage=name):
+                path = damaged_copy(name, signature, start, length)
+                begun = time.monotonic()
+                self.assert_refused("summary.py", [path], path, "damaged", env=env)
+                self.assertLess(time.monotonic() - begun, 60)
+
+    def test_the_structure_probe_reports_its_childs_crash_or_endless_run(self):
+        # the probe itself, with the child's reading replaced by a crash and by an endless
+        # sleep: an InputError naming the file, in about the time given, and no child left
+        sys.path.insert(0, ANALYSIS)
+        import paradise_h5
+        for reading, words in ((lambda path: os.kill(os.getpid(), signal.SIGSEGV),
+                                "crashed reading the file's structure (SIGSEGV)"),
+                               (lambda path: time.sleep(60), "did not end in 1 s")):
+            paradise_h5._probed.clear()
+            with mock.patch.object(paradise_h5, "_read_structure", reading), \
+                    mock.patch.dict(os.environ, {"PARADISE_PROBE_SECONDS": "1"}):
+                begun = time.monotonic()
+                with self.assertRaises(paradise_h5.InputError) as caught:
+                    paradise_h5.probe_structure(FILES["full"])
+            self.assertIn(FILES["full"], str(caught.exception))
+            self.assertIn(words, str(caught.exception))
+            self.assertLess(time.monotonic() - begun, 10)
+            with self.assertRaises(ChildProcessError):  # reaped: nothing left running
+                os.waitpid(-1, os.WNOHANG)
+        paradise_h5._probed.clear()
+
+
+class SelectionOptions(Refusals):
+    def test_an_empty_value_or_list_item_is_refused(self):
+        # `--model ""` was ignored (every model shown), `--model ,` said "no feasible
+        # configuration"
+        for value, words in (("", "an empty value"), (" ", "an empty value"),
+                             (",", "an empty item"), ("resnet50,,vgg16", "an empty item")):
+            with self.subTest(value=value):
+                self.assert_refused("summary.py", [FILES["full"], "--model", value],
+                                    f"--model '{value}'", words)
+
+    def test_text_is_compared_ignoring_case_and_numbers_by_value(self):
+        # `--precision FP32` was accepted but `--recompute True` refused;
+        # `--network-bandwidth-gbps 100.0` was "not an integer" on the integer axis
+        path = sweep_of("case", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                        "system = dgx-a100\nnetwork_bandwidth_gbps = 100, 200\nstrategy = data\n"
+                        "recompute = false, true\ngpus = 1, 8\nbatch = 256\n"
+                        "[output]\nstorage = full\n")
+        exact = run("summary.py", path, "--recompute", "true", "--network-bandwidth-gbps", "100",
+                    "--top", "9", "--csv")
+        self.assertEqual(exact.returncode, 0, exact.stderr)
+        rows = list(csv.DictReader(io.StringIO(exact.stdout)))
+        self.assertTrue(rows)
+        self.assertEqual({(x["recompute"], x["network_bandwidth_gbps"]) for x in rows},
+                         {("true", "100")})
+        for recompute, bandwidth in (("True", "100.0"), ("TRUE", "1e2")):
+            r = run("summary.py", path, "--recompute", recompute, "--network-bandwidth-gbps",
+                    bandwidth, "--top", "9", "--csv")
+            self.assertEqual((r.returncode, r.stdout), (0, exact.stdout), r.stderr)
+        self.assert_refused("summary.py", [path, "--network-bandwidth-gbps", "100.5"],
+                            "network_bandwidth_gbps '100.5' is not an integer")
+        self.assert_refused("summary.py", [path, "--recompute", "maybe"],
+                            "no recompute 'maybe'", "compared ignoring case")
+        # a one-valued setting (root attribute) alike: full.ini is fp32
+        r = run("summary.py", FILES["full"], "--precision", "FP32")
+        self.assertEqual((r.returncode, r.stdout), (0, run("summary.py", FILES["full"]).stdout))
+
+
+SYSTEM_FILE = b"""[system]
+name = mine   ; a comment
+gpus_per_node = 4
+max_gpus = 4
+memory_margin = 0.1
+[gpu]
+name = G
+memory_GB = 32  # a comment
+memory_bandwidth_GBps = 900
+peak_fp32_TFLOPs = 15
+[level.node]
+span_gpus = 4
+bandwidth_GBps = 50
+latency_us = 5
+"""
+
+
+class MemoryMapOptions(Refusals):
+    def test_device_memory_and_margin_out_of_range_are_refused_before_any_work(self):
+        # -5, nan, inf, 1e308 GB and margins 1, 1.5, nan, -1 gave tracebacks (or were taken);
+        # 0 GB was ignored silently
+        png = os.path.join(WORK, "mm-range.png")
+        cases = [("--device-memory-gb", v) for v in ("-5", "0", "nan", "inf", "1e308")]
+        cases += [("--memory-margin", v) for v in ("1", "1.5", "nan", "-1")]
+        for option, value in cases:
+            with self.subTest(option=option, value=value):
+                self.assert_refused("memory_map.py", [FILES["maps"], "--system", "abci", "-o",
+                                                      png, option, value], option, "must be")
+        self.assertFalse(os.path.exists(png))
+
+    def test_a_paradise_binary_named_but_missing_is_an_error_never_another_binary(self):
+        # --paradise /nonexist or PARADISE=/nonexist fell back to paradise on PATH or the
+        # repository's build, silently
+        png, missing = os.path.join(WORK, "mm-binary.png"), os.path.join(WORK, "no-paradise")
+        args = [FILES["maps"], "--system", "abci", "-o", png]
+        self.assert_refused("memory_map.py", args + ["--paradise", missing], "--paradise",
+                            missing, "no such file")
+        self.assert_refused("memory_map.py", args + ["--paradise", WORK], "--paradise",
+                            "not an executable file")
+        self.assert_refused("memory_map.py", args, "$PARADISE", missing, "no such file",
+                            env={**os.environ, "PARADISE": missing})
+        self.assertFalse(os.path.exists(png))
+
+    def test_a_system_file_is_refused_exactly_where_paradise_refuses_it(self):
+        # configparser disagreed with paradise: a section given twice (DuplicateSectionError),
+        # a bad or missing memory_GB, a key before the first section, non-UTF-8 bytes gave
+        # tracebacks. Each variant here is refused in one line naming the file, line and key
+        # where paradise refuses it (`paradise calibrate --system FILE` loads it first), and
+        # read where paradise reads it: the contour at memory_GB x (1 - memory_margin)
+        system = os.path.join(WORK, "mine.system")
+        with open(system, "wb") as f:
+            f.write(SYSTEM_FILE)
+        sweep_of("system-file", f"[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                 f"system = {system}\nstrategy = data\ngpus = 1, 2\nbatch = 32, 64\n"
+                 "[output]\nstorage = maps\n")
+        variants = {
+            "as written": (SYSTEM_FILE, None),
+            "non-UTF-8 comment": (SYSTEM_FILE + b"# caf\xe9\n", None),
+            "section twice": (SYSTEM_FILE.replace(b"[level.node]", b"[gpu]\n[level.node]"),
+                              ":11: section '[gpu]': given twice"),
+            "memory_GB abc": (SYSTEM_FILE.replace(b"= 32 ", b"= abc "),
+                              ":8: memory_GB 'abc': expected a finite number"),
+            "memory_GB +32": (SYSTEM_FILE.replace(b"= 32 ", b"= +32 "), ":8: memory_GB '+32'"),
+            "memory_GB 1e7": (SYSTEM_FILE.replace(b"= 32 ", b"= 1e7 "), ":8: memory_GB '1e7'"),
+            "memory_GB non-UTF-8": (SYSTEM_FILE.replace(b"= 32 ", b"= \xff "), ":8: memory_GB"),
+            "no memory_GB": (SYSTEM_FILE.replace(b"memory_GB = 32  # a comment\n", b""),
+                             ":6: section 'gpu': missing key 'memory_GB'"),
+            "key before a section": (b"key = 1\n" + SYSTEM_FILE, ":1: line 'key = 1'"),
+            "margin 1": (SYSTEM_FILE.replace(b"margin = 0.1", b"margin = 1"),
+                         ":5: memory_margin '1': must be in [0, 1)"),
+        }
+        for name, (text, words) in variants.items():
+            with self.subTest(variant=name):
+                with open(system, "wb") as f:
+                    f.write(text)
+                refused = subprocess.run([PARADISE, "calibrate", "--system", system],
+                                         capture_output=True, text=True, errors="replace")
+                self.assertEqual("--system: " in refused.stderr, words is not None,
+                                 refused.stderr)
+                if words is not None:
+                    self.assert_refused("memory_map.py", [FILES["system-file"], "-o",
+                                                          os.path.join(WORK, "mm-sys.png")],
+                                        "system file " + system + words, errors="replace")
+                    continue
+                _, data = plot("memory_map.py", "system-file", "mm-sys")
+                self.assertAlmostEqual(data["notes"]["usable_memory_gb"], 32 * (1 - 0.1))
+        # the system file is read by the run: never its --data
+        with open(system, "wb") as f:
+            f.write(SYSTEM_FILE)
+        self.assert_refused("memory_map.py", [FILES["system-file"], "-o",
+                                              os.path.join(WORK, "mm-sys.png"), "--data",
+                                              system], "--data", "is the system file")
+        self.assertEqual(digest(system), hashlib.sha256(SYSTEM_FILE).hexdigest())
+
+
+class StandardOutput(Refusals):
+    @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
+    def test_a_full_disk_is_one_line_and_a_closed_pipe_ends_quietly(self):
+        # `summary.py > /dev/full` ended in an OSError traceback
+        with open("/dev/full", "w", encoding="utf-8") as full:
+            r = run("summary.py", FILES["full"], stdout=full)
+        self.assert_one_line(r, "cannot write to standard output", "No space left on device")
+        # a reader that stops early (`| head`): exit 0, nothing on stderr ('Exception ignored')
+        p = subprocess.Popen([sys.executable, os.path.join(ANALYSIS, "summary.py"),
+                              FILES["full"]], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=WORK)
+        p.stdout.close()
+        _, err = p.communicate(timeout=120)
+        self.assertEqual((p.returncode, err), (0, b""))
+
+
+class SizeLimits(Refusals):
+    def test_pareto_refuses_more_panels_than_a_figure_holds_before_plotting(self):
+        # a 2,000-value resolution axis made 2,000 panels (9.6 GB, 250 s, then MemoryError);
+        # 50 here: refused at once, naming the option that narrows them, which then plots
+        path = sweep_of("panels", "[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\n"
+                        "resolution = 32..424 +8\nsystem = abci\nstrategy = data\n"
+                        "gpus = 1, 2\nbatch = 4\n[output]\nstorage = full\n")
+        png = os.path.join(WORK, "panels.png")
+        begun = time.monotonic()
+        self.assert_refused("pareto.py", [path, "-o", png], path,
+                            "50 panels (model 1 × dataset 1 × resolution 50), more than the 48",
+                            "--resolution")
+        self.assertLess(time.monotonic() - begun, 30)
+        self.assertFalse(os.path.exists(png))
+        r = run("pareto.py", path, "-o", png, "--resolution", "128,256")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_breakdown_refuses_more_gpu_counts_than_bar_groups_and_suggests_some(self):
+        # gpus = 8..4096 +8, 512 counts: an 84,930-pixel-wide figure matplotlib refused
+        # (ValueError); refused with a --gpus choice, which then draws a figure of sane width
+        path = sweep_of("wide", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                        "system = dgx-a100\nstrategy = data\ngpus = 8..4096 +8\n"
+                        "batch = 8192\n[output]\nstorage = full\n")
+        png = os.path.join(WORK, "wide.png")
+        r = run("breakdown.py", path, "-o", png)
+        self.assert_one_line(r, path, "512 GPU counts (8..4096)", "more than the 32", "--gpus")
+        self.assertFalse(os.path.exists(png))
+        suggested = re.search(r"--gpus (\S+)$", r.stderr.strip()).group(1)
+        r = run("breakdown.py", path, "-o", png, "--gpus", suggested)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertLess(png_size(png)[0], 10_000)
 
 if __name__ == "__main__":
     SCRATCH.take_argv()

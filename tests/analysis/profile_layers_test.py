@@ -11,6 +11,7 @@ import csv
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import unittest
@@ -139,6 +140,74 @@ class ProfileLayers(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("model 'resnet51'", r.stderr)
         self.assertNotIn("Traceback", r.stderr)
+
+    def assert_refused(self, args, *words, **kwargs):
+        """One line on stderr with each of words, exit code 2, no traceback."""
+        r = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True,
+                           timeout=120, **kwargs)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        for w in words:
+            self.assertIn(w, r.stderr)
+
+    def test_bad_options_are_one_line_before_profiling(self):
+        # torch's tracebacks, at every batch: a shape of the wrong length or channels, a zero
+        # size, an unknown device, --threads -1, a batch whose input alone fills no memory
+        out = os.path.join(WORK, "bad.csv")
+        for args, words in ((["--input", "3x8"], "--input '3x8': resnet18 takes a 3-part shape"),
+                            (["--input", "3x1x1x1"], "--input '3x1x1x1'"),
+                            (["--input", "0x32x32"], "every size must be positive"),
+                            (["--input", "1x32x32"], "resnet18 takes 3 channels"),
+                            (["--device", "tpu"], "--device 'tpu': expected cpu, cuda or cuda:N"),
+                            (["--threads", "-1"], "--threads -1: must be >= 1"),
+                            (["--input", "3x32x32", "--batch", "100000000000"],
+                             "--batch 100000000000 at input 3x32x32")):
+            with self.subTest(args=args):
+                self.assert_refused(["resnet18", "-o", out, *args], words)
+        self.assertFalse(os.path.exists(out))
+
+    def test_what_torch_refuses_is_one_line_naming_model_batch_and_input(self):
+        # one sample at 1x1 in BatchNorm's training mode, the model's own limit
+        self.assert_refused(["resnet18", "--input", "3x32x32", "--batch", "1", "--iters", "1",
+                             "--warmup", "0", "--device", "cpu", "-o",
+                             os.path.join(WORK, "one.csv")],
+                            "resnet18 at batch 1, input 3x32x32: torch cannot run it",
+                            "Expected more than 1 value per channel")
+
+    def test_small_input_profiles_the_shape_probe_in_eval_mode(self):
+        # 3x32x32: the output-shape probe ran one sample in training mode, and BatchNorm
+        # refused it at every batch ("Expected more than 1 value per channel when training")
+        out = os.path.join(WORK, "small.csv")
+        r = subprocess.run([sys.executable, SCRIPT, "resnet18", "--input", "3x32x32", "--batch",
+                            "2", "--iters", "1", "--warmup", "0", "--device", "cpu",
+                            "--threads", "2", "-o", out],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows, header = read_rows(out)
+        self.assertEqual(header, COLUMNS)
+        self.assertIn("conv1", {x["layer"] for x in rows})
+
+    def test_output_is_checked_first_and_never_left_half_written(self):
+        # `-o victim.h5` replaced a sweep output with CSV (and only after profiling); a write
+        # cut short (`ulimit -f`) left a partial CSV: it is written under a temporary name
+        victim = os.path.join(WORK, "victim.h5")
+        with open(victim, "wb") as f:
+            f.write(b"\x89HDF\r\n\x1a\n" + bytes(1000))
+        self.assert_refused(["resnet18", "-o", victim], "-o", "an HDF5 file, not a CSV file")
+        self.assert_refused(["resnet18", "-o", "/nonexist/x.csv"], "no such directory")
+        with open(victim, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89HDF\r\n\x1a\n")
+        folder = os.path.join(WORK, "fsize")
+        os.mkdir(folder)
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (2_000, 2_000))  # under the CSV's size
+
+        self.assert_refused(["resnet18", "--input", "3x32x32", "--batch", "2", "--iters", "1",
+                             "--warmup", "0", "--device", "cpu", "-o",
+                             os.path.join(folder, "x.csv")], "cannot write", preexec_fn=limit)
+        self.assertEqual(os.listdir(folder), [])  # no partial CSV, no temporary file
 
 
 if __name__ == "__main__":

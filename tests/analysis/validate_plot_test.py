@@ -97,6 +97,63 @@ class ValidatePlot(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("nosuch.json: cannot read", r.stderr)
 
+    def assert_refused(self, args, *words):
+        """One line on stderr with each of words, exit code 2, no traceback."""
+        r = run_plot(*args)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        for w in words:
+            self.assertIn(w, r.stderr)
+
+    def test_a_value_of_the_wrong_type_is_named_by_field_and_row(self):
+        # wrong types in an otherwise valid document gave tracebacks (TypeError, KeyError,
+        # AttributeError, ValueError; 1e400 read as inf and broke the axis limits)
+        _, doc = validate_json(0.25)
+        cases = [
+            (lambda d: d["rows"][0].update(projected_s="abc"), "row 1: 'projected_s' is \"abc\""),
+            (lambda d: d["rows"][1].update(strategy=5), "row 2: 'strategy' is 5, expected text"),
+            (lambda d: d["rows"].__setitem__(0, 3), "row 1 is 3, expected an object"),
+            (lambda d: d.update(summary=[]), "'summary' is [], expected an object"),
+            (lambda d: d["summary"].update(per_strategy=5), "'summary.per_strategy' is 5"),
+            (lambda d: d.update(threshold="x"), "'threshold' is \"x\", expected a finite number"),
+            (lambda d: d["summary"].update(per_strategy={"data": "x"}),
+             "'summary.per_strategy.data' is \"x\""),
+            (lambda d: d["rows"][0].update(measured_s=float("inf")),
+             "row 1: 'measured_s' is Infinity, expected a finite number"),
+            (lambda d: d["rows"][0].update(anomaly=5), "row 1: 'anomaly' is 5"),
+        ]
+        path = os.path.join(WORK, "typed.json")
+        for change, words in cases:
+            with self.subTest(words=words):
+                bad = json.loads(json.dumps(doc))
+                change(bad)
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(bad, f)  # inf is written as Infinity, as 1e400 reads
+                self.assert_refused([path, "-o", os.path.join(WORK, "typed.png")], path, words)
+
+    def test_an_endless_or_deeply_nested_input_is_refused(self):
+        # /dev/zero was read for ever (no bound, as paradise has); [[[...]]] 100,000 deep
+        # raised RecursionError
+        self.assert_refused(["/dev/zero", "-o", os.path.join(WORK, "zero.png")], "/dev/zero",
+                            "larger than 64 MiB")
+        deep = os.path.join(WORK, "deep.json")
+        with open(deep, "w", encoding="utf-8") as f:
+            f.write("[" * 100_000 + "]" * 100_000)
+        self.assert_refused([deep, "-o", os.path.join(WORK, "deep.png")], deep,
+                            "nested too deeply")
+
+    def test_data_path_that_is_the_input_is_refused_and_the_input_kept(self):
+        # `validate_plot.py v.json --data v.json` replaced its input with the sidecar
+        path, _ = validate_json(0.2)
+        with open(path, "rb") as f:
+            before = f.read()
+        png = os.path.join(WORK, "same.png")
+        self.assert_refused([path, "-o", png, "--data", path], "--data", "is the input file")
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertFalse(os.path.exists(png))
+
 
 if __name__ == "__main__":
     SCRATCH.take_argv()
