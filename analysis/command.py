@@ -96,6 +96,19 @@ KIND_NAMES = {"png": "a PNG image", "pdf": "a PDF file", "json": "a JSON file",
 SNIFF_BYTES = 4096  # enough to tell a kind apart; a file is never read whole to check it
 
 
+def read_bounded(path, most, shown, expected):
+    """The bytes of path, at most `most` (as paradise bounds what it reads: /dev/zero was read
+    forever); InputError "SHOWN: cannot read (...)" or "SHOWN: larger than N MiB; EXPECTED"."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(most + 1)
+    except OSError as e:
+        raise InputError(f"{shown}: cannot read ({e.strerror})") from None
+    if len(raw) > most:
+        raise InputError(f"{shown}: larger than {most >> 20} MiB; {expected}")
+    return raw
+
+
 def _text(head):
     """head as text, or None for binary data (a NUL byte, or not UTF-8 before the cut)."""
     if b"\0" in head:

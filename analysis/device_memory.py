@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 
+import command
 from paradise_h5 import InputError
 
 DEFAULT_MARGIN = 0.05  # with --device-memory-gb and no --memory-margin
@@ -113,14 +114,8 @@ def _fail(file, line, key, value, why):
 def read_ini(path):
     """{section: {key: (value, line)}} and {section: line} of a system file, by paradise's
     rules (src/core/ini.cpp); InputError naming the file, line, key and value."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(SYSTEM_FILE_MOST_BYTES + 1)
-    except OSError as e:
-        raise InputError(f"system file {path}: cannot read ({e.strerror})") from None
-    if len(raw) > SYSTEM_FILE_MOST_BYTES:
-        raise InputError(f"system file {path}: larger than {SYSTEM_FILE_MOST_BYTES >> 20} MiB; "
-                         "not a system file")
+    raw = command.read_bounded(path, SYSTEM_FILE_MOST_BYTES, f"system file {path}",
+                               "not a system file")
     sections, lines_of = {}, {}
     current = None
     # bytes paradise takes as they are: shown with U+FFFD rather than failing to decode

@@ -27,14 +27,7 @@ ROW_FIELDS = {"strategy": "text", "projected_s": "number", "measured_s": "number
 def read_json(path):
     """The JSON document in path; InputError if it cannot be read, is over MOST_BYTES, is not
     JSON or is nested deeper than Python's parser goes."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MOST_BYTES + 1)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})") from None
-    if len(raw) > MOST_BYTES:
-        raise InputError(f"{path}: larger than {MOST_BYTES >> 20} MiB; expected paradise "
-                         "validate --format json")
+    raw = command.read_bounded(path, MOST_BYTES, path, "expected paradise validate --format json")
     try:
         return json.loads(raw)
     except ValueError as e:  # also a UnicodeDecodeError
