@@ -121,24 +121,23 @@ def outputs(args, command_name):
     return out
 
 
-def check_outputs(args, command_name, inputs=()):
+def check_outputs(args, command_name):
     """InputError unless every output path may be written (see command.check_output): called
-    first, before the file is read, and again by save. inputs: [(what, path)] the run reads
-    besides FILE (e.g. a system file)."""
+    first, before the file is read, and again by save."""
     planned = outputs(args, command_name)
-    reads = [("the input file", args.file)] + list(inputs)
+    reads = [("the input file", args.file)]
     for option, path, kind in planned:
         others = [(o, p) for o, p, _ in planned if (o, p) != (option, path)]
         command.check_output(path, option, kind, reads, others)
     return planned
 
 
-def save(fig, args, command_name, notes=None, inputs=()):
+def save(fig, args, command_name, notes=None):
     """Writes the PNG (and the PDF with --pdf, or only the PDF for -o X.pdf) and the sidecar,
     all or none: each under a temporary name, renamed when every one is complete.
 
     notes: extra values for the sidecar (e.g. the contour level). Returns the paths written."""
-    planned = check_outputs(args, command_name, inputs)
+    planned = check_outputs(args, command_name)
     with command.staged() as staging:
         for option, path, kind in planned:  # the sidecar last: it reads the drawn figure
             temp = staging.path(path, option)

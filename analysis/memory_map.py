@@ -2,12 +2,12 @@
 """memory_map.py FILE.h5 [-o OUT.png] [--pdf] [--rows batch|resolution]: memory-feasibility
 heat maps, one panel per strategy: memory per GPU over GPUs × batch (or × input side),
 out-of-memory cells crossed, invalid cells grey, and the contour of the usable device
-memory (device memory less the margin kept free; see device_memory.py).
+memory (device memory less the margin kept free, as the sweep recorded it in its `systems`
+group; see device_memory.py).
 
 Axes not shown (model, dataset, system, ...) are fixed at their first value unless chosen
 with --model, --dataset, --system, ...; the title says which values are shown.
 """
-import os
 import warnings
 
 import numpy as np
@@ -102,8 +102,7 @@ def main():
                                           "device_memory_gb": device_gb, "rows": args.rows,
                                           "row_values": [int(v) for v in row_values],
                                           "gpus": [int(g) for g in gpus],
-                                          "fixed": h5.panel_title(fixed)},
-         inputs=[("the system file", system)] if os.path.isfile(system) else [])
+                                          "fixed": h5.panel_title(fixed)})
 
 
 if __name__ == "__main__":

@@ -489,6 +489,7 @@ int run_sweep(const Args& args) {
   if (out) {
     timed([&] {
       write_pareto(*out, merged, comm, grid);
+      write_systems(*out, e);
       write_memlimit(*out, search->tables(), limits);
       out->commit();
       if (comm.is_root()) remove_checkpoint(output);

@@ -1,6 +1,7 @@
 #include "sweep_output.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -214,6 +215,29 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
     }
   }
   out.group_attribute("pareto", "group", group);
+}
+
+void write_systems(io::SweepFileWriter& out, const sweep::Evaluator& e) {
+  std::vector<std::string> labels;  // the system axis: the sweep's `systems` values, in order
+  for (const auto& a : e.grid().axes()) {
+    if (a.name == "system") labels = a.labels;
+  }
+  io::SweepFileWriter::GroupArray device{
+      "device_memory_bytes", "device memory of one GPU", {"system"}, {}};
+  // the bound a point's memory per GPU is tested against (strategy::predict)
+  io::SweepFileWriter::GroupArray usable{
+      "usable_memory_bytes", "device memory less the margin kept free", {"system"}, {}};
+  io::SweepFileWriter::GroupArray per_node{"gpus_per_node", "GPUs per node", {"system"}, {}};
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const auto& s = e.system(i);
+    device.values.push_back(std::llround(s.gpu.memory_bytes));
+    usable.values.push_back(std::llround(s.gpu.memory_bytes * (1 - s.memory_margin_fraction)));
+    per_node.values.push_back(s.gpus_per_node);
+  }
+  out.arrays("systems", {{"system", labels, {}}}, {device, usable, per_node});
+  out.dataset_attribute("systems/device_memory_bytes", "units", "byte");
+  out.dataset_attribute("systems/usable_memory_bytes", "units", "byte");
+  out.dataset_attribute("systems/gpus_per_node", "units", "1");
 }
 
 void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitTable>& tables,

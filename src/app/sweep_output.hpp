@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "paradise/io/sweep_file_writer.hpp"
 #include "paradise/mpi/comm.hpp"
+#include "paradise/sweep/evaluator.hpp"
 #include "paradise/sweep/memlimit_tables.hpp"
 #include "paradise/sweep/reduction.hpp"
 #include "paradise/sweep/summary.hpp"
@@ -28,6 +29,11 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
 /// merged one on rank 0 (ignored elsewhere).
 void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::Comm& comm,
                   const sweep::Grid& grid);
+
+/// Group "systems": per value of the system axis the device memory and the usable part
+/// (less the margin) that the points' out-of-memory test used, and GPUs per node, so that
+/// a reader needs neither the system file nor the catalogue.
+void write_systems(io::SweepFileWriter& out, const sweep::Evaluator& e);
 
 /// Group "memlimit": one array per search, `values[t]` the entries of table t (rank 0).
 void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitTable>& tables,

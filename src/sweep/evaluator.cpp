@@ -137,7 +137,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   // 3-D data; resolution too small) makes its points invalid, with the reason.
   for (const auto& m : spec.models) model::ModelSource::load(m);
   for (const auto& d : spec.datasets) model::find_dataset(d);
-  for (const auto& s : spec.systems) system::find_system(s);
+  for (const auto& s : spec.systems) named_systems_.push_back(system::find_system(s));
   for (const auto& [key, path] : spec.layer_times) check_layer_times(spec, key, path);
   // One workload per combination of the axes before strategy, in grid order. A model that
   // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points

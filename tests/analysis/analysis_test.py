@@ -311,17 +311,17 @@ class ParetoPlot(PlotFileChecks):
 class MemoryMap(PlotFileChecks):
     def test_cells_are_memory_in_gb_crosses_are_out_of_memory_and_invalid_cells_blank(self):
         png, data = plot("memory_map.py", "maps", "memory-map", "--model", "alexnet",
-                         "--system", "abci", "--paradise", PARADISE)
+                         "--system", "abci")
         self.assert_real_figure(png, data)
-        # ABCI's V100 has 16 GB (`paradise systems`) and no margin (ParaDL's model, as
-        # src/system/catalog.cpp); the contour must be the limit behind the status: every
+        # ABCI's V100 has 16 GB and no margin (ParaDL's model, as src/system/catalog.cpp;
+        # the sweep's `systems` group records them); the contour must be the limit behind the status: every
         # ok point of the system at or below it, every out-of-memory point above it (with the
         # DGX systems' 5% it was drawn at 15.2 GB, under ok points of 15.8 GB)
         usable = data["notes"]["usable_memory_gb"]
         self.assertAlmostEqual(usable, 16)
         # --device-memory-gb keeps the system's margin (it took 0.05 for every system)
         _, given = plot("memory_map.py", "maps", "memory-map-gb", "--model", "alexnet",
-                        "--system", "abci", "--device-memory-gb", "16", "--paradise", PARADISE)
+                        "--system", "abci", "--device-memory-gb", "16")
         self.assertAlmostEqual(given["notes"]["usable_memory_gb"], 16)
         with h5py.File(FILES["maps"]) as f:
             s = axis_labels(f, "system").index("abci")
@@ -355,7 +355,7 @@ class MemoryMap(PlotFileChecks):
         kinds = set()
         for model in ("alexnet", "resnet50"):
             _, data = plot("memory_map.py", "maps", f"memory-map-line-{model}", "--model", model,
-                           "--system", "abci", "--paradise", PARADISE)
+                           "--system", "abci")
             usable = data["notes"]["usable_memory_gb"]
             for ax in data["axes"]:
                 cells = [v for row in ax["images"][0]["array"] for v in row if v is not None]
@@ -1069,14 +1069,15 @@ class SelectionOptions(Refusals):
         self.assertEqual((r.returncode, r.stdout), (0, run("summary.py", FILES["full"]).stdout))
 
 
+# A system file (src/system/system_file.cpp's keys): 32 GB per GPU, 10% kept free
 SYSTEM_FILE = b"""[system]
-name = mine   ; a comment
+name = mine
 gpus_per_node = 4
 max_gpus = 4
 memory_margin = 0.1
 [gpu]
 name = G
-memory_GB = 32  # a comment
+memory_GB = 32
 memory_bandwidth_GBps = 900
 peak_fp32_TFLOPs = 15
 [level.node]
@@ -1099,69 +1100,71 @@ class MemoryMapOptions(Refusals):
                                                       png, option, value], option, "must be")
         self.assertFalse(os.path.exists(png))
 
-    def test_a_paradise_binary_named_but_missing_is_an_error_never_another_binary(self):
-        # --paradise /nonexist or PARADISE=/nonexist fell back to paradise on PATH or the
-        # repository's build, silently
-        png, missing = os.path.join(WORK, "mm-binary.png"), os.path.join(WORK, "no-paradise")
-        args = [FILES["maps"], "--system", "abci", "-o", png]
-        self.assert_refused("memory_map.py", args + ["--paradise", missing], "--paradise",
-                            missing, "no such file")
-        self.assert_refused("memory_map.py", args + ["--paradise", WORK], "--paradise",
-                            "not an executable file")
-        self.assert_refused("memory_map.py", args, "$PARADISE", missing, "no such file",
-                            env={**os.environ, "PARADISE": missing})
-        self.assertFalse(os.path.exists(png))
-
-    def test_a_system_file_is_refused_exactly_where_paradise_refuses_it(self):
-        # configparser disagreed with paradise: a section given twice (DuplicateSectionError),
-        # a bad or missing memory_GB, a key before the first section, non-UTF-8 bytes gave
-        # tracebacks. Each variant here is refused in one line naming the file, line and key
-        # where paradise refuses it (`paradise calibrate --system FILE` loads it first), and
-        # read where paradise reads it: the contour at memory_GB x (1 - memory_margin)
+    def test_the_contour_is_the_memory_the_sweep_recorded_even_after_the_system_file_changed(self):
+        # memory_map.py re-read a system file (with its own copy of paradise's parser), so a
+        # file edited or removed after the sweep moved the contour away from the limit behind
+        # the points' status, or failed. The sweep now records the memory it tested against:
+        # SYSTEM_FILE's 32 GB less its 10% margin is 28.8 GB
         system = os.path.join(WORK, "mine.system")
         with open(system, "wb") as f:
             f.write(SYSTEM_FILE)
         sweep_of("system-file", f"[sweep]\nmodel = resnet50\ndataset = imagenet\n"
-                 f"system = {system}\nstrategy = data\ngpus = 1, 2\nbatch = 32, 64\n"
+                 f"system = {system}\nstrategy = data\ngpus = 1, 2\nbatch = 32..1024 *2\n"
                  "[output]\nstorage = maps\n")
-        variants = {
-            "as written": (SYSTEM_FILE, None),
-            "non-UTF-8 comment": (SYSTEM_FILE + b"# caf\xe9\n", None),
-            "section twice": (SYSTEM_FILE.replace(b"[level.node]", b"[gpu]\n[level.node]"),
-                              ":11: section '[gpu]': given twice"),
-            "memory_GB abc": (SYSTEM_FILE.replace(b"= 32 ", b"= abc "),
-                              ":8: memory_GB 'abc': expected a finite number"),
-            "memory_GB +32": (SYSTEM_FILE.replace(b"= 32 ", b"= +32 "), ":8: memory_GB '+32'"),
-            "memory_GB 1e7": (SYSTEM_FILE.replace(b"= 32 ", b"= 1e7 "), ":8: memory_GB '1e7'"),
-            "memory_GB non-UTF-8": (SYSTEM_FILE.replace(b"= 32 ", b"= \xff "), ":8: memory_GB"),
-            "no memory_GB": (SYSTEM_FILE.replace(b"memory_GB = 32  # a comment\n", b""),
-                             ":6: section 'gpu': missing key 'memory_GB'"),
-            "key before a section": (b"key = 1\n" + SYSTEM_FILE, ":1: line 'key = 1'"),
-            "margin 1": (SYSTEM_FILE.replace(b"margin = 0.1", b"margin = 1"),
-                         ":5: memory_margin '1': must be in [0, 1)"),
-        }
-        for name, (text, words) in variants.items():
-            with self.subTest(variant=name):
-                with open(system, "wb") as f:
-                    f.write(text)
-                refused = subprocess.run([PARADISE, "calibrate", "--system", system],
-                                         capture_output=True, text=True, errors="replace")
-                self.assertEqual("--system: " in refused.stderr, words is not None,
-                                 refused.stderr)
-                if words is not None:
-                    self.assert_refused("memory_map.py", [FILES["system-file"], "-o",
-                                                          os.path.join(WORK, "mm-sys.png")],
-                                        "system file " + system + words, errors="replace")
-                    continue
+        with h5py.File(FILES["system-file"]) as f:
+            group = f["systems"]
+            self.assertEqual([n.decode() for n in group["system"][()]], [system])
+            self.assertEqual(group["device_memory_bytes"][0], 32_000_000_000)
+            self.assertEqual(group["usable_memory_bytes"][0], 28_800_000_000)
+            self.assertEqual(group["gpus_per_node"][0], 4)
+            status, memory = f["status"][()], f["memory_per_gpu_bytes"][()]
+            # the record is the limit behind the status: both kinds of point on either side
+            self.assertTrue((status == OUT_OF_MEMORY).any() and (status == OK).any())
+            self.assertLessEqual(memory[status == OK].max(), 28.8e9)
+            self.assertGreater(memory[status == OUT_OF_MEMORY].min(), 28.8e9)
+        for change in ("as written", "edited to 64 GB", "removed"):
+            with self.subTest(change=change):
+                if change == "edited to 64 GB":
+                    with open(system, "wb") as f:
+                        f.write(SYSTEM_FILE.replace(b"memory_GB = 32", b"memory_GB = 64"))
+                elif change == "removed":
+                    os.remove(system)
                 _, data = plot("memory_map.py", "system-file", "mm-sys")
-                self.assertAlmostEqual(data["notes"]["usable_memory_gb"], 32 * (1 - 0.1))
-        # the system file is read by the run: never its --data
-        with open(system, "wb") as f:
-            f.write(SYSTEM_FILE)
-        self.assert_refused("memory_map.py", [FILES["system-file"], "-o",
-                                              os.path.join(WORK, "mm-sys.png"), "--data",
-                                              system], "--data", "is the system file")
-        self.assertEqual(digest(system), hashlib.sha256(SYSTEM_FILE).hexdigest())
+                self.assertAlmostEqual(data["notes"]["usable_memory_gb"], 28.8)
+                self.assertAlmostEqual(data["notes"]["device_memory_gb"], 32)
+                self.assertIn("usable device memory 28.8 GB (32 GB less 10%)", data["legend"])
+
+    def test_options_replace_the_recorded_memory_and_margin_one_by_one(self):
+        # dgx-a100 (src/system/catalog.cpp): 80 GB, 5% kept free; --device-memory-gb keeps the
+        # recorded margin (it once took 0.05 for every system, ABCI's is 0), --memory-margin
+        # keeps the recorded memory
+        sweep_of("a100", "[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
+                 "strategy = data\ngpus = 1, 2\nbatch = 32, 64\n[output]\nstorage = maps\n")
+        cases = {(): 76, ("--device-memory-gb", "40"): 38, ("--memory-margin", "0.5"): 40,
+                 ("--device-memory-gb", "40", "--memory-margin", "0.25"): 30}
+        for args, usable in cases.items():
+            with self.subTest(args=args):
+                _, data = plot("memory_map.py", "a100", "mm-a100", *args)
+                self.assertAlmostEqual(data["notes"]["usable_memory_gb"], usable)
+
+    def test_a_file_without_the_record_needs_both_options(self):
+        # a sweep file written before paradise recorded device memory: refused, naming the
+        # options, never drawn at a guessed margin; with both, drawn where they say
+        path = os.path.join(WORK, "no-systems.h5")
+        shutil.copyfile(FILES["maps"], path)
+        with h5py.File(path, "r+") as f:
+            del f["systems"]
+        FILES["no-systems"] = path
+        png = os.path.join(WORK, "mm-old.png")
+        for given in ([], ["--device-memory-gb", "16"], ["--memory-margin", "0"]):
+            with self.subTest(given=given):
+                self.assert_refused("memory_map.py", [path, "--system", "abci", "-o", png,
+                                                      *given], path, "no 'systems' group",
+                                    "--device-memory-gb and --memory-margin")
+        self.assertFalse(os.path.exists(png))
+        _, data = plot("memory_map.py", "no-systems", "mm-old", "--system", "abci",
+                       "--device-memory-gb", "16", "--memory-margin", "0.25")
+        self.assertAlmostEqual(data["notes"]["usable_memory_gb"], 12)
 
 
 class StandardOutput(Refusals):

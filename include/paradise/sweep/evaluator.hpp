@@ -13,6 +13,7 @@
 #include "paradise/strategy/workload.hpp"
 #include "paradise/sweep/grid.hpp"
 #include "paradise/sweep/memlimit.hpp"
+#include "paradise/system/system.hpp"
 
 namespace paradise::sweep {
 
@@ -82,11 +83,15 @@ class Evaluator {
   strategy::ComputeMemo* memo(std::uint64_t w) const { return &memos_[w / variants_]; }
   /// The workload's model, dataset, system and network, re-sizeable (memory-limit searches).
   const ResolutionFamily& family(std::uint64_t w) const { return families_[w]; }
+  /// The system of the spec's i-th `systems` value as read when the sweep started (a
+  /// catalogue entry or a system file), before any network axis changes it.
+  const system::System& system(std::size_t i) const { return named_systems_[i]; }
 
  private:
   SweepSpec spec_;
   Grid grid_;
   std::vector<strategy::Kind> kinds_;
+  std::vector<system::System> named_systems_;  // per spec.systems value
   // every combination of the training settings (their axes, or their one value), in grid
   // order: a point's configuration is one of these with its strategy, GPUs and batch
   std::vector<strategy::Config> settings_;
