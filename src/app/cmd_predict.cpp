@@ -36,6 +36,7 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
   j.key("strategy").value(strategy::kind_name(c.kind));
   j.key("gpus").value(c.gpus);
   j.key("batch").value(c.batch);
+  j.key("input").value(w.model.input.str());  // a sample, C x spatial (--resolution)
   j.key("variant").value(strategy::variant_name(c.variant));
   write_training_json(j, c);
   j.key("status").value(strategy::status_name(p.status));
@@ -177,6 +178,7 @@ int run_predict(const Args& args) {
       "[options]");
   strategy::WorkloadSpec spec;
   std::string spatial_split = "w";
+  std::int64_t side = 0;  // --resolution
   std::string kind = "data", variant = "paradise", format = "table", allreduce = "ring";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
        keep_gradients = false, leader_reduce = false, allreduce_sums = false, marked_only = false;
@@ -227,6 +229,7 @@ int run_predict(const Args& args) {
   TrainingOptions training;
   add_training_options(desc, training);
   add_spatial_split_option(desc, spatial_split);
+  add_resolution_option(desc, side);
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
                      "Predicts time and memory per GPU of one training configuration."))
@@ -305,7 +308,7 @@ int run_predict(const Args& args) {
     throw InputError(
         "--fix-paradl-bugs: fixes ParaDL's code quirks, which the paradise "
         "variant does not have (use it with --variant paradl)");
-  const strategy::Workload w = strategy::make_workload(spec);
+  const strategy::Workload w = workload_at_resolution(spec, vm, side);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + spec.layer_times + "' and --precision " +
                      training.precision + ": " + why +

@@ -296,9 +296,11 @@ int run_recommend(const Args& args) {
       "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
       "format", po::value(&format), "table or json");
   std::string spatial_split = "w";
+  std::int64_t side = 0;  // --resolution
   TrainingOptions training;
   add_training_options(desc, training);
   add_spatial_split_option(desc, spatial_split);
+  add_resolution_option(desc, side);
   po::variables_map vm;
   if (!parse_options(args, desc, vm,
                      "Ranks every strategy, GPU count and batch by an objective and says why the "
@@ -367,7 +369,7 @@ int run_recommend(const Args& args) {
     throw InputError(std::string("--model: ") + e.what());
   }
   // Every configuration, from one workload and its layer sums.
-  const strategy::Workload w = strategy::make_workload(spec);
+  const strategy::Workload w = workload_at_resolution(spec, vm, side);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + spec.layer_times + "' and --precision " +
                      training.precision + ": " + why +
@@ -439,6 +441,7 @@ int run_recommend(const Args& args) {
                   src.default_input().str();
     }
     j.key("dataset").value(dataset);
+    j.key("input").value(w.model.input.str());  // a sample, C x spatial (--resolution)
     j.key("system").value(w.system.name);
     j.key("variant").value(strategy::variant_name(*variant));
     write_training_json(j, c);

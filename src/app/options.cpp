@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "paradise/core/error.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
 
 namespace paradise::app {
 
@@ -99,6 +101,38 @@ bool spatial_all_dims(const std::string& text) {
   if (text != "w" && text != "all")
     throw InputError("--spatial-split '" + text + "': expected w or all");
   return text == "all";
+}
+
+void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side) {
+  desc.add_options()("resolution", boost::program_options::value(&side),
+                     "every spatial extent of the dataset's samples set to this side (a "
+                     "square, or a cube for 3-D data), as a sweep's resolution axis; measured "
+                     "times (--time-per-sample, --layer-times) must be of this resolution");
+}
+
+strategy::Workload workload_at_resolution(const strategy::WorkloadSpec& spec,
+                                          const boost::program_options::variables_map& vm,
+                                          std::int64_t side) {
+  if (!vm.count("resolution")) return strategy::make_workload(spec);
+  const std::string option = "--resolution " + std::to_string(side) + ": ";
+  if (side < 1) throw InputError(option + "must be >= 1");
+  const auto source = model::ModelSource::load(spec.model);
+  if (!source.reshapeable())
+    throw InputError(option + "model '" + spec.model +
+                     "' is a ParaDL .net file, whose input shape is fixed");
+  if (spec.dataset.empty())
+    throw InputError(option + "re-sizes the samples of --dataset, which is not given");
+  strategy::WorkloadSpec at = spec;
+  at.dataset = model::dataset_at_side(spec.dataset, side);  // the sweep's rule
+  // what the model cannot take at this side is said of the option; other errors (a layer
+  // times file) as without it
+  const model::Shape sample = model::find_dataset(at.dataset).sample;
+  try {
+    source.stats(sample);
+  } catch (const InputError& e) {
+    throw InputError(option + "samples " + sample.str() + ": " + e.what());
+  }
+  return strategy::make_workload(at);
 }
 
 }  // namespace paradise::app

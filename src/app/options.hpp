@@ -2,11 +2,13 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <string>
 
 #include "commands.hpp"
 #include "paradise/core/json_writer.hpp"
 #include "paradise/strategy/config.hpp"
+#include "paradise/strategy/workload.hpp"
 
 namespace paradise::app {
 
@@ -39,5 +41,14 @@ void add_spatial_split_option(boost::program_options::options_description& desc,
 /// Whether --spatial-split's `text` asks for every spatial dimension; InputError naming the
 /// option and value unless w or all.
 bool spatial_all_dims(const std::string& text);
+
+/// Adds --resolution SIDE to `desc`: every spatial extent of the dataset's samples set to
+/// SIDE (a square, or a cube for 3-D data), as a sweep's resolution axis does.
+void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side);
+/// The workload of `spec`, re-sized to --resolution when given (sweep::ResolutionFamily, the
+/// sweep's rule); InputError naming the option and value when the model cannot take it.
+strategy::Workload workload_at_resolution(const strategy::WorkloadSpec& spec,
+                                          const boost::program_options::variables_map& vm,
+                                          std::int64_t side);
 
 }  // namespace paradise::app

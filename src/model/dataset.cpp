@@ -43,4 +43,11 @@ Dataset find_dataset(std::string_view spec, const Origin& where) {
   return d;
 }
 
+std::string dataset_at_side(std::string_view spec, std::int64_t side) {
+  const Dataset d = find_dataset(spec);
+  Shape shape = d.sample;
+  for (int i = 0; i < shape.rank; ++i) shape.size[static_cast<std::size_t>(i)] = side;
+  return d.name + ":" + std::to_string(d.samples) + ":" + shape.str();
+}
+
 }  // namespace paradise::model

@@ -41,11 +41,8 @@ strategy::Workload ResolutionFamily::make(std::int64_t side) const {
   if (!model::ModelSource::load(spec.model).reshapeable())
     throw InputError("model '" + spec.model +
                      "' has a fixed input shape (ParaDL .net file): no resolution search");
-  model::Dataset d = model::find_dataset(spec.dataset);
   strategy::WorkloadSpec s = spec;
-  model::Shape shape = d.sample;
-  for (int i = 0; i < shape.rank; ++i) shape.size[static_cast<std::size_t>(i)] = side;
-  s.dataset = d.name + ":" + std::to_string(d.samples) + ":" + shape.str();
+  s.dataset = model::dataset_at_side(spec.dataset, side);
   strategy::Workload w = strategy::make_workload(s);
   w.system = system::with_inter_node(w.system, inter_node_bandwidth_Bps, inter_node_latency_s);
   return w;

@@ -24,4 +24,9 @@ const std::vector<Dataset>& builtin_datasets();
 /// "NAME:SAMPLES:CxDxHxW"; throws InputError naming the value.
 Dataset find_dataset(std::string_view spec, const Origin& where = {"--dataset", 0});
 
+/// The dataset `spec` (as find_dataset takes it) with every spatial extent of its samples
+/// set to `side` (a square, or a cube for 3-D data), as "NAME:SAMPLES:SHAPE": a sweep's
+/// resolution axis, predict's --resolution.
+std::string dataset_at_side(std::string_view spec, std::int64_t side);
+
 }  // namespace paradise::model

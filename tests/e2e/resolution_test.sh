@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# End-to-end checks of --resolution SIDE (predict, recommend): the dataset's samples re-sized
+# as a sweep's resolution axis does, and the errors of a side a model cannot take.
+# Usage: resolution_test.sh PATH/TO/paradise TESTS_DATA_DIR
+set -uo pipefail
+paradise=$1
+data=$2
+source "$(dirname "$0")/harness.sh"
+net="$data/paradl/model/ALEXNET_ImageNet.net"
+
+# --resolution 256 is the dataset written out at that shape (cosmoflow: 524,288 samples of
+# 4 channels, `paradise datasets`): the same prediction, byte for byte
+for k in data spatial; do
+  expect_rc 0 "predict --resolution ($k)" -- "$paradise" predict --model unet3d --dataset cosmoflow --resolution 256 \
+    --strategy $k --gpus 8 --batch 8 --format json
+  mv "$tmp/out" "$tmp/by-option.json"
+  expect_rc 0 "predict explicit shape ($k)" -- "$paradise" predict --model unet3d --dataset cosmoflow:524288:4x256x256x256 \
+    --strategy $k --gpus 8 --batch 8 --format json
+  cmp -s "$tmp/out" "$tmp/by-option.json" && ok || bad "--resolution 256 differs from the explicit shape ($k)"
+done
+
+# by hand: unet3d's convolutions keep the size ('same' padding) and its poolings halve it
+# evenly from 128 and 256, so every activation holds 8x the values at twice the side; the
+# weights do not change
+for side in 128 256; do
+  "$paradise" predict --model unet3d --dataset cosmoflow --resolution $side --gpus 8 --batch 8 --format json >"$tmp/at-$side.json"
+done
+$py - "$tmp/at-128.json" "$tmp/at-256.json" <<'PY' && ok || bad "unet3d memory from 128 to 256"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert (a["input"], b["input"]) == ("4x128x128x128", "4x256x256x256"), (a["input"], b["input"])
+for part in ("saved activations (autograd)", "activation gradients"):
+    assert b["memory"][part] == 8 * a["memory"][part], (part, a["memory"][part], b["memory"][part])
+assert b["memory"]["weights"] == a["memory"]["weights"] == 4 * 19074051  # fp32, 19,074,051 parameters
+PY
+
+# the sweep's resolution axis at the same side: the same memory and time per point
+cat >"$tmp/res.ini" <<'INI'
+[sweep]
+model = unet3d
+dataset = cosmoflow
+resolution = 64, 256
+system = abci
+strategy = spatial
+gpus = 8
+batch = 8
+[output]
+storage = full
+INI
+expect_rc 0 "sweep with a resolution axis" -- "$paradise" sweep "$tmp/res.ini" -o "$tmp/res.h5" --quiet
+"$paradise" predict --model unet3d --dataset cosmoflow --resolution 256 --strategy spatial --gpus 8 --batch 8 --format json >"$tmp/p.json"
+$py - "$tmp/res.h5" "$tmp/p.json" <<'PY' && ok || bad "predict --resolution against the sweep's axis"
+import json, sys
+import h5py
+p = json.load(open(sys.argv[2]))
+with h5py.File(sys.argv[1]) as f:
+    r = list(f["resolution"][()]).index(256)
+    at = (0, 0, r, 0, 0, 0, 0)  # model, dataset, resolution, system, strategy, gpus, batch
+    assert f["memory_per_gpu_bytes"].ndim == 7
+    assert f["memory_per_gpu_bytes"][at] == p["memory_per_gpu_bytes"]
+    assert f["epoch_time_s"][at] == p["epoch_time_s"]
+PY
+
+# recommend: the same ranking as with the shape written out; its JSON names the shape
+expect_rc 0 "recommend --resolution" -- "$paradise" recommend --model resnet50 --dataset imagenet --resolution 448 \
+  --max-gpus 16 --batch 256 --format json
+mv "$tmp/out" "$tmp/rec-option.json"
+expect_rc 0 "recommend explicit shape" -- "$paradise" recommend --model resnet50 --dataset imagenet:1281167:3x448x448 \
+  --max-gpus 16 --batch 256 --format json
+$py - "$tmp/rec-option.json" "$tmp/out" <<'PY' && ok || bad "recommend --resolution against the explicit shape"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["input"] == b["input"] == "3x448x448"
+assert a["dataset"] == "imagenet" and b["dataset"] == "imagenet:1281167:3x448x448"
+del a["dataset"], b["dataset"]
+assert a == b
+assert a["feasible"] > 0
+PY
+
+# a side the model cannot take: exit 2, the option, the side and the reason
+check_refused() {  # check_refused DESCRIPTION WORDS... -- command...
+  local what=$1; shift
+  local words=()
+  while [ "$1" != "--" ]; do words+=("$1"); shift; done
+  expect_rc 2 "$what" "$@"
+  local w
+  for w in "${words[@]}"; do
+    grep -qF -- "$w" "$tmp/err" && ok || bad "$what: no '$w' in: $(cat "$tmp/err")"
+  done
+}
+check_refused "side 0" "--resolution 0: must be >= 1" -- \
+  "$paradise" predict --model resnet50 --dataset imagenet --resolution 0 --gpus 4 --batch 32
+check_refused "side -3" "--resolution -3: must be >= 1" -- \
+  "$paradise" recommend --model resnet50 --dataset imagenet --resolution -3 --max-gpus 4 --batch 32
+check_refused "side abc" "'abc'" "--resolution" -- \
+  "$paradise" predict --model resnet50 --dataset imagenet --resolution abc --gpus 4 --batch 32
+check_refused "ParaDL .net" "--resolution 64: model '$net' is a ParaDL .net file, whose input shape is fixed" -- \
+  "$paradise" predict --model "$net" --resolution 64 --gpus 4 --batch 32
+check_refused "ParaDL .net (recommend)" "--resolution 64:" "input shape is fixed" -- \
+  "$paradise" recommend --model "$net" --resolution 64 --max-gpus 4 --batch 32
+check_refused "no dataset" "--resolution 64: re-sizes the samples of --dataset, which is not given" -- \
+  "$paradise" predict --model resnet50 --resolution 64 --gpus 4 --batch 32
+# 100 -> 50 -> 25 -> 12: unet3d's decoder concatenates 24^3 with 25^3
+check_refused "unet3d at 100" "--resolution 100: samples 4x100x100x100: model 'unet3d'" "inputs differ in spatial size" -- \
+  "$paradise" predict --model unet3d --dataset cosmoflow --resolution 100 --gpus 4 --batch 4
+check_refused "2-D model, 3-D data" "--resolution 64: samples 4x64x64x64: model 'resnet50' takes 2-D inputs" -- \
+  "$paradise" recommend --model resnet50 --dataset cosmoflow --resolution 64 --max-gpus 4 --batch 4
+# an error that is not the side's is said as without the option
+: >"$tmp/empty.csv"
+expect_rc 2 "layer times error" -- "$paradise" predict --model resnet50 --dataset imagenet --resolution 448 \
+  --gpus 4 --batch 32 --layer-times "$tmp/empty.csv"
+grep -q "^paradise predict: error: $tmp/empty.csv: no header row" "$tmp/err" && ok || bad "layer times error: $(cat "$tmp/err")"
+
+finish resolution_test
