@@ -241,15 +241,16 @@ int run_predict(const Args& args) {
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   c.variant = *v;
   apply_training_options(vm, training, c);
-  // the policies are the paradise variant's: the paradl variant reproduces ParaDL, which has
-  // none of them, and would ignore them without a word
+  // the policies are the paradise variant's, their help says so ("paradise: ...", "daso: ...",
+  // a strategy of that variant only): the paradl variant reproduces ParaDL, which has none of
+  // them, and would ignore them without a word
   if (c.variant == strategy::Variant::Paradl) {
-    for (const char* policy :
-         {"no-roofline", "no-overlap", "no-algorithm-choice", "gpipe", "leader-reduce",
-          "daso-epochs", "daso-blocking-epochs", "allreduce-partial-sums",
-          "keep-activation-gradients", "split-marked-layers-only"}) {
-      if (vm.count(policy) && !vm[policy].defaulted())
-        throw InputError(std::string("--") + policy +
+    for (const auto& option : desc.options()) {
+      const std::string& help = option->description();
+      const std::string& name = option->long_name();
+      if ((help.starts_with("paradise: ") || help.starts_with("daso: ")) && vm.count(name) &&
+          !vm[name].defaulted())
+        throw InputError("--" + name +
                          ": a policy of the paradise variant; the paradl variant reproduces "
                          "ParaDL, which has none (drop it, or --variant paradise)");
     }

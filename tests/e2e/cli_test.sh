@@ -724,6 +724,24 @@ done
 # the paradise variant's policies with --variant paradl are refused, not ignored
 expect_rc 2 "paradl with --zero" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --variant paradl --zero 3
 grep -qF -- "--zero '3': a policy of the paradise variant; the paradl variant reproduces ParaDL" "$tmp/err" && ok || bad "paradl --zero: $(cat "$tmp/err")"
+# every option predict's help marks as the paradise variant's ("paradise: ...", "daso: ..."),
+# and at least the policies of README's predict options: each refused with --variant paradl
+"$paradise" predict --help >"$tmp/help"
+marked=$(sed -n 's/^  --\([a-z0-9-]*\)\( arg\)\? *\(paradise\|daso\): .*/\1/p' "$tmp/help" | sort)
+for want in no-roofline no-overlap no-algorithm-choice gpipe leader-reduce daso-epochs daso-blocking-epochs \
+  allreduce-partial-sums keep-activation-gradients split-marked-layers-only precision optimizer zero recompute; do
+  grep -qx -- "$want" <<<"$marked" && ok || bad "predict --help does not mark --$want as the paradise variant's: $marked"
+done
+for name in $marked; do
+  value=""
+  grep -q "^  --$name arg" "$tmp/help" && value=1
+  [ "$name" = precision ] && value=mixed
+  [ "$name" = optimizer ] && value=adam
+  expect_rc 2 "paradl with --$name" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 \
+    --batch 256 --variant paradl --$name $value
+  grep -qF -- "--$name" "$tmp/err" && grep -qE "paradise variant|paradl variant models fp32 only" "$tmp/err" && ok \
+    || bad "paradl --$name: $(cat "$tmp/err")"
+done
 # --allreduce with the paradise variant replaces NCCL's choice (it was ignored without
 # --no-algorithm-choice): the same as with it
 expect_rc 0 "--allreduce alone" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --allreduce binomial-tree --format json
