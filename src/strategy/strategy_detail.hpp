@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "paradise/core/table.hpp"
 #include "paradise/cost/overlap.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
@@ -114,9 +115,9 @@ class Builder {
     const double capacity = w_.system.gpu.memory_bytes * (1 - w_.system.memory_margin_fraction);
     if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
       p_.status = Status::OutOfMemory;
-      p_.reason = "needs " + std::to_string(std::llround(p_.memory_per_gpu_bytes / 1e6)) +
-                  " MB per GPU, the GPU has " + std::to_string(std::llround(capacity / 1e6)) +
-                  " MB";
+      // usable: device memory less the system's margin (what `paradise systems` lists)
+      p_.reason = "needs " + human_bytes(p_.memory_per_gpu_bytes) + " per GPU, the GPU has " +
+                  human_bytes(capacity) + " usable";
     }
     const double exposed = p_.epoch_communication_s - p_.epoch_overlapped_s;
     p_.limit = p_.status == Status::OutOfMemory ? Limit::Memory

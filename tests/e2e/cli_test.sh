@@ -55,6 +55,17 @@ grep -q "compute   FLOPs at the GPU's fp32 peak" "$tmp/out" && ok || bad "paradl
 expect_rc 0 "predict invalid" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy filter --gpus 128 --batch 64 --format json
 grep -q '"status":"invalid"' "$tmp/out" && grep -q 'smallest filter count 64' "$tmp/out" && ok || bad "invalid status with reason"
 
+# out of memory is data too: the reason gives the need and the usable memory, 80 GB less
+# the DGX A100's 5% margin (src/system/catalog.cpp) = 76.00 GB
+expect_rc 0 "predict out of memory" -- "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 1 --batch 8192 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "out-of-memory reason: $(cat "$tmp/out")"
+import json, sys
+p = json.load(open(sys.argv[1]))
+need = p["memory_per_gpu_bytes"]
+assert p["status"] == "out_of_memory" and need > 76e9, p
+assert p["reason"] == f"needs {need / 1e9:.2f} GB per GPU, the GPU has 76.00 GB usable", p["reason"]
+PY
+
 # bad input: exit 2 with a message naming the value
 expect_rc 2 "unknown model" -- "$paradise" predict --model resnet51 --dataset imagenet --gpus 1 --batch 1
 grep -q "unknown model 'resnet51'" "$tmp/err" && ok || bad "unknown model message"
