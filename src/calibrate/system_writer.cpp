@@ -1,15 +1,22 @@
 #include "paradise/calibrate/system_writer.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <ostream>
 #include <sstream>
 
 namespace paradise::calibrate {
 namespace {
 
-std::string number(double v) {
+// `value` in a key's unit (value / scale): the fewest significant digits that read back to
+// `value` exactly by the reader's rule (system_file.cpp: text x scale), so 3.4 us is written
+// 3.4, not 3.3999999999999995; 17 digits where no shorter text does
+std::string number(double value, double scale = 1) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, value / scale);
+    if (std::strtod(buf, nullptr) * scale == value) return buf;
+  }
   return buf;
 }
 
@@ -25,8 +32,8 @@ void write_levels(std::ostream& out, const char* section,
   for (const auto& l : levels) {
     out << '[' << section << '.' << value(l.name) << "]\n"
         << "span_gpus = " << l.span_gpus << '\n'
-        << "bandwidth_GBps = " << number(l.bandwidth_Bps / 1e9) << '\n'
-        << "latency_us = " << number(l.latency_s * 1e6) << '\n'
+        << "bandwidth_GBps = " << number(l.bandwidth_Bps, 1e9) << '\n'
+        << "latency_us = " << number(l.latency_s, 1e-6) << '\n'
         << "oversubscription = " << number(l.oversubscription) << '\n'
         << (l.node_bandwidth ? "node_bandwidth = true\n" : "") << '\n';
   }
@@ -47,11 +54,11 @@ void write_system_file(std::ostream& out, const system::System& s, const std::st
   out << '\n'
       << "[gpu]\n"
       << "name = " << value(s.gpu.name) << '\n'
-      << "memory_GB = " << number(s.gpu.memory_bytes / 1e9) << '\n'
-      << "memory_bandwidth_GBps = " << number(s.gpu.memory_bandwidth_Bps / 1e9) << '\n'
-      << "peak_fp32_TFLOPs = " << number(s.gpu.peak_fp32_flops / 1e12) << '\n'
-      << "peak_tf32_TFLOPs = " << number(s.gpu.peak_tf32_flops / 1e12) << '\n'
-      << "peak_fp16_TFLOPs = " << number(s.gpu.peak_fp16_flops / 1e12) << '\n'
+      << "memory_GB = " << number(s.gpu.memory_bytes, 1e9) << '\n'
+      << "memory_bandwidth_GBps = " << number(s.gpu.memory_bandwidth_Bps, 1e9) << '\n'
+      << "peak_fp32_TFLOPs = " << number(s.gpu.peak_fp32_flops, 1e12) << '\n'
+      << "peak_tf32_TFLOPs = " << number(s.gpu.peak_tf32_flops, 1e12) << '\n'
+      << "peak_fp16_TFLOPs = " << number(s.gpu.peak_fp16_flops, 1e12) << '\n'
       << "gemm_efficiency_max = " << number(s.gpu.gemm_efficiency_max) << '\n'
       << "gemm_half_dim = " << number(s.gpu.gemm_half_dim) << "\n\n";
   write_levels(out, "level", s.levels);

@@ -146,6 +146,50 @@ grep -q "cli_bad.model:3: k 'x'" "$tmp/err" && ok || bad "model file error names
 # systems and CSV output
 expect_rc 0 "systems" -- "$paradise" systems
 grep -q "abci-plx15" "$tmp/out" && grep -q "dgx-h100" "$tmp/out" && ok || bad "systems lists the built-ins"
+# systems --show: one system in full. Values from the systems' sources (src/system/catalog.cpp,
+# cost-model-notes): ABCI's V100 15.7 TFLOP/s fp32, 16 GB, no margin, 2 EDR adapters for 4
+# GPUs, the 1:3 over-subscribed top level; DGX A100 80 GB less 5% = 76 GB usable, NVSwitch
+# 300 GB/s over 8 GPUs
+expect_rc 0 "systems --show abci" -- "$paradise" systems --show abci
+grep -q "^memory   16.00 GB per GPU, margin 0.000: 16.00 GB usable$" "$tmp/out" && grep -q "^nodes    4 GPUs, 2 network adapters" "$tmp/out" \
+  && grep -Eq "^machine +4,352 +12.500 +40.980 +3.00" "$tmp/out" && grep -q "^host-staged level" "$tmp/out" && ok || bad "systems --show abci: $(cat "$tmp/out")"
+expect_rc 0 "systems --show json" -- "$paradise" systems --show dgx-a100 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "systems --show dgx-a100 json: $(cat "$tmp/out")"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["gpu"]["memory_bytes"] == 80e9 and s["memory_margin"] == 0.05 and s["usable_memory_bytes"] == 76e9, s
+assert s["gpus_per_node"] == 8 and s["levels"][0]["span_gpus"] == 8 and s["levels"][0]["bandwidth_Bps"] == 300e9, s
+assert s["host_staged_levels"] == []
+PY
+expect_rc 0 "systems json" -- "$paradise" systems --format json
+$py - "$tmp/out" <<'PY' && ok || bad "systems json"
+import json, sys
+s = {x["name"]: x for x in json.load(open(sys.argv[1]))}
+assert {"abci", "abci-plx15", "dgx1-v100", "dgx-a100", "dgx-h100", "dgx-h200"} <= set(s), s.keys()
+a = s["abci"]
+assert a["gpu"]["peak_fp32_flops"] == 15.7e12 and a["nics_per_node"] == 2 and a["levels"][-1]["oversubscription"] == 3
+PY
+# --format ini writes the system file that reads back as the same system, for every built-in
+# (the JSON byte for byte), and predicts the same
+for name in $(sed -n 's/.*"name":"\([a-z0-9-]*\)","description".*/\1/p' <("$paradise" systems --format json | tr '{' '\n')); do
+  "$paradise" systems --show "$name" --format ini >"$tmp/$name.system" || bad "systems --show $name --format ini"
+  cmp -s <("$paradise" systems --show "$name" --format json) <("$paradise" systems --show "$tmp/$name.system" --format json) \
+    && ok || bad "$name: the written system file reads back differently"
+done
+grep -q "^latency_us = 3.4$" "$tmp/dgx-a100.system" && grep -q "^memory_margin = 0.05$" "$tmp/dgx-a100.system" \
+  && ok || bad "ini numbers are not the shortest: $(cat "$tmp/dgx-a100.system")"
+cmp -s <("$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 64 --batch 2048 --format json) \
+  <("$paradise" predict --model resnet50 --dataset imagenet --system "$tmp/abci.system" --strategy data+filter --gpus 64 --batch 2048 --format json) \
+  && ok || bad "predict on the written abci system file differs"
+expect_rc 2 "systems --show unknown" -- "$paradise" systems --show abcd
+grep -q "error: --show: unknown system 'abcd'" "$tmp/err" && ok || bad "systems --show abcd: $(cat "$tmp/err")"
+expect_rc 2 "systems --format ini alone" -- "$paradise" systems --format ini
+grep -q "error: --format ini: writes one system's file; name it with --show" "$tmp/err" && ok || bad "systems --format ini: $(cat "$tmp/err")"
+expect_rc 2 "systems --format xml" -- "$paradise" systems --show abci --format xml
+grep -q "error: --format 'xml': expected table, json or ini" "$tmp/err" && ok || bad "systems --format xml: $(cat "$tmp/err")"
+printf '[system]\nname = x\ngpus_per_node = 0\n' >"$tmp/bad.system"
+expect_rc 2 "systems --show bad file" -- "$paradise" systems --show "$tmp/bad.system"
+grep -q "bad.system:3: gpus_per_node '0': must be >= 1" "$tmp/err" && ok || bad "systems --show bad file: $(cat "$tmp/err")"
 expect_rc 0 "predict csv" -- "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 8 --batch 256 --format csv
 [ "$(wc -l < "$tmp/out")" -eq 2 ] && head -1 "$tmp/out" | grep -q "^strategy,gpus,batch" && ok || bad "csv: header and one row"
 # part names with commas ("gradient allreduce (in the group, across groups)") are quoted: the

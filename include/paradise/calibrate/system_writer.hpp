@@ -9,7 +9,8 @@
 
 namespace paradise::calibrate {
 
-/// Writes every field in the file's units (GB, GB/s, TFLOP/s, us), 17 significant digits;
+/// Writes every field in the file's units (GB, GB/s, TFLOP/s, us), each with the fewest
+/// digits that read back to the same double;
 /// `comment` (may span lines) goes first as '#' lines.
 void write_system_file(std::ostream& out, const system::System& s, const std::string& comment);
 
