@@ -34,7 +34,8 @@ MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e
                        std::to_string(spec.batch_hi) + " is empty or below 1");
     add("largest_batch",
         "largest feasible global batch in " + std::to_string(spec.batch_lo) + ".." +
-            std::to_string(spec.batch_hi) + " (0: none fits)",
+            std::to_string(spec.batch_hi) +
+            " (0: none fits; -1: the model cannot take the samples, e.g. at this resolution)",
         without(axes, "batch"), 0);
   }
   if (spec.resolution) {
@@ -44,7 +45,8 @@ MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e
     add("largest_resolution",
         "largest feasible input side (cube edge for 3-D data) in " +
             std::to_string(spec.resolution_lo) + ".." + std::to_string(spec.resolution_hi) +
-            " step " + std::to_string(spec.resolution_step) + " (0: none fits)",
+            " step " + std::to_string(spec.resolution_step) +
+            " (0: none fits; -1: the model takes no side of the range)",
         without(axes, "resolution"), 1);
   }
   if (!spec.sides.empty()) {
@@ -107,12 +109,33 @@ const strategy::Workload* MemlimitSearch::at(std::uint64_t workload, std::int64_
   return it->second.workload ? &*it->second.workload : nullptr;
 }
 
+bool MemlimitSearch::takes_a_side(std::uint64_t workload) {
+  const auto known = takes_a_side_.find(workload);
+  if (known != takes_a_side_.end()) return known->second;
+  // the range's sides from the bottom, as `paradise memlimit` says why none fits: at most
+  // 4,096 (a side too large for the supported sizes counts as taken: nothing fits there)
+  bool taken = e_.family(workload).no_side_reason().empty();
+  if (taken) {
+    taken = false;
+    std::int64_t side = spec_.resolution_lo;
+    for (int tried = 0; tried < 4096 && !taken; ++tried, side += spec_.resolution_step) {
+      bool too_large = false;
+      taken = at(workload, side, &too_large) != nullptr || too_large;
+      if (side > spec_.resolution_hi - spec_.resolution_step) break;
+    }
+    if (!taken && (spec_.resolution_hi - spec_.resolution_lo) / spec_.resolution_step >= 4096)
+      taken = true;  // not known beyond the first 4,096 sides: "none fits", as before
+  }
+  return takes_a_side_.emplace(workload, taken).first->second;
+}
+
 std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
   std::int64_t side = 0;
   const auto p = e_.point(grid_index(tables_[t], entry, &side));
   switch (kinds_[t]) {
     case 0: {  // largest batch
-      if (!e_.unusable_reason(p.workload).empty()) return 0;
+      // not "nothing fits": the model cannot take the samples (the status map: invalid)
+      if (!e_.unusable_reason(p.workload).empty()) return -1;
       strategy::Config c = p.config;
       c.compute_memo = e_.memo(p.workload);
       const auto r = largest_batch(e_.workload(p.workload), c, spec_.batch_lo, spec_.batch_hi,
@@ -122,10 +145,7 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
     }
     case 1: {  // largest resolution
       // a family with no side at all (2-D model, 3-D data) would be tried side by side
-      auto known = no_side_.find(p.workload);
-      if (known == no_side_.end())
-        known = no_side_.emplace(p.workload, !e_.family(p.workload).no_side_reason().empty()).first;
-      if (known->second) return 0;
+      if (!e_.family(p.workload).no_side_reason().empty()) return -1;
       const auto r = largest_side(
           [&](std::int64_t s) {
             bool too_large = false;
@@ -136,7 +156,7 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
           },
           spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step);
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
-      return r.value;
+      return r.value == 0 && !takes_a_side(p.workload) ? -1 : r.value;
     }
     default: {  // fewest GPUs at a side
       const strategy::Workload* w = at(p.workload, side);

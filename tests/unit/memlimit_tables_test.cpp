@@ -97,13 +97,13 @@ bool ok(const strategy::Workload& w, const strategy::Config& c) {
   return strategy::predict(w, c).status == Status::Ok;
 }
 
-// Largest batch: every batch of [lo, hi], the largest that is ok; 0 when none (also when
-// the model cannot take the entry's data: all its points are invalid).
+// Largest batch: every batch of [lo, hi], the largest that is ok; 0 when none, -1 when the
+// model cannot take the entry's data (all its points are invalid: not "nothing fits").
 std::int64_t brute_batch(const SweepSpec& s, const MemlimitSpec& m, const Entry& x, Workloads& ws) {
   const std::int64_t res = x.coord.count("resolution") ? s.resolution[x.coord.at("resolution")] : 0;
   const auto* w = ws.get(s.models[x.coord.at("model")], s.datasets[x.coord.at("dataset")],
                          s.systems[x.coord.at("system")], res);
-  if (!w) return 0;
+  if (!w) return -1;
   strategy::Config c = config_of(s, x);
   std::int64_t best = 0;
   for (std::int64_t b = m.batch_lo; b <= m.batch_hi; ++b) {
@@ -114,15 +114,16 @@ std::int64_t brute_batch(const SweepSpec& s, const MemlimitSpec& m, const Entry&
 }
 
 // Largest resolution: every side lo, lo + step, ... <= hi, the largest that is ok with the
-// entry's strategy, GPUs and batch; 0 when none.
+// entry's strategy, GPUs and batch; 0 when none, -1 when the model takes no side of the
+// range (a 2-D model on 3-D data).
 std::int64_t brute_resolution(const SweepSpec& s, const MemlimitSpec& m, const Entry& x,
                               Workloads& ws) {
   const strategy::Config c = config_of(s, x);
-  std::int64_t best = 0;
+  std::int64_t best = -1;
   for (std::int64_t side = m.resolution_lo; side <= m.resolution_hi; side += m.resolution_step) {
     const auto* w = ws.get(s.models[x.coord.at("model")], s.datasets[x.coord.at("dataset")],
                            s.systems[x.coord.at("system")], side);
-    if (w && ok(*w, c)) best = side;
+    if (w) best = std::max<std::int64_t>(best, ok(*w, c) ? side : 0);
   }
   return best;
 }
@@ -259,6 +260,40 @@ TEST(MemlimitSearch, EveryEntryEqualsABruteForceScan) {
     EXPECT_GT(sp.inside, 0) << name;
   }
   EXPECT_GT(spreads.at("fewest_gpus").untaken, 0);  // resnet50's 3-D sides
+  // resnet50 on 3-D data: no batch and no side, told apart from "nothing fits"
+  EXPECT_GT(spreads.at("largest_batch").untaken, 0);
+  EXPECT_GT(spreads.at("largest_resolution").untaken, 0);
+}
+
+TEST(MemlimitSearch, ARangeOfSidesTheModelCannotTakeIsMinusOneNotNothingFits) {
+  // unet3d's three poolings halve a side evenly only if it is a multiple of 8 (its decoder
+  // concatenates the halved-and-doubled tensor with the skip): 20, 28, ..., 100 has none,
+  // and a sweep said 0, "nothing fits", at every GPU count. 20..104 +4 has 24, 32, ...
+  SweepSpec s;
+  s.models = {"unet3d"};
+  s.datasets = {"cosmoflow"};
+  s.systems = {"dgx-a100"};
+  s.strategies = {"data", "spatial"};
+  s.gpus = {1, 8};
+  s.batch = {1};
+  const Evaluator e(s);
+  MemlimitSpec m;
+  m.batch = false;
+  m.resolution = true;
+  m.resolution_lo = 20;
+  m.resolution_hi = 100;
+  m.resolution_step = 8;
+  MemlimitSearch none(e, m);
+  for (std::uint64_t i = 0; i < none.tables()[0].entries; ++i) EXPECT_EQ(none.value(0, i), -1) << i;
+  m.resolution_hi = 104;
+  m.resolution_step = 4;
+  MemlimitSearch some(e, m);
+  std::int64_t largest = 0;  // 0 stays possible: data on 8 GPUs cannot divide batch 1
+  for (std::uint64_t i = 0; i < some.tables()[0].entries; ++i) {
+    EXPECT_GE(some.value(0, i), 0) << i;
+    largest = std::max(largest, some.value(0, i));
+  }
+  EXPECT_EQ(largest, 104);  // data on 1 GPU: one 104^3 sample fits in 76 GB
 }
 
 TEST(MemlimitSearch, ResolutionStepsAndABatchRangeNotFromOne) {

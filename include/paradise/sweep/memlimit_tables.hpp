@@ -59,8 +59,11 @@ class MemlimitSearch {
     bool too_large = false;  ///< ResolutionFamily::at's
   };
   std::map<std::pair<std::uint64_t, std::int64_t>, Sized> cache_;
-  std::map<std::uint64_t, bool> no_side_;  // per workload: no side can be taken at all
-  std::size_t cache_bytes_ = 0;            // the cached workloads' footprints, at most kCacheBytes
+  // per workload: the model takes some side of the resolution range (false: none at all, a
+  // 2-D model on 3-D data, or none of the range's sides, e.g. none its poolings halve)
+  std::map<std::uint64_t, bool> takes_a_side_;
+  bool takes_a_side(std::uint64_t workload);
+  std::size_t cache_bytes_ = 0;  // the cached workloads' footprints, at most kCacheBytes
   static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
   std::uint64_t evaluations_ = 0;
 };
