@@ -22,7 +22,7 @@ namespace paradise::app {
 
 int run_memlimit(const Args& args) {
   po::options_description desc(
-      "paradise memlimit --model M --dataset D --system S --strategy K --gpus P --batch B "
+      "paradise memlimit --model M --dataset D --system S [--strategy K] --gpus P --batch B "
       "[--resolution LO..HI] [--step N] [--sides A,B,C --gpu-counts LIST]");
   strategy::WorkloadSpec spec;
   std::string kind = "data", resolution, sides, gpu_counts = "1..4096 *2", variant = "paradise";
@@ -62,6 +62,12 @@ int run_memlimit(const Args& args) {
   if (vm.count("gpu-counts") && sides.empty())
     throw InputError("--gpu-counts: the GPU counts tried for --sides, which is not given");
   c.spatial_all_dims = spatial_all_dims(spatial_split);
+  if (vm.count("spatial-split") && c.kind != strategy::Kind::Spatial &&
+      c.kind != strategy::Kind::DataSpatial)
+    throw InputError(
+        "--spatial-split: how spatial and data+spatial split the samples; "
+        "--strategy " +
+        kind + " splits none");
   if (max_batch < 1)
     throw InputError("--max-batch '" + std::to_string(max_batch) + "': must be >= 1");
   // every list and range checked before any search prints
@@ -82,6 +88,11 @@ int run_memlimit(const Args& args) {
     const std::string expected = "LO..HI [+STEP] with 1 <= LO <= HI (an arithmetic range)";
     if (resolution.find('*') != std::string::npos)
       throw InputError("--resolution '" + resolution + "': expected " + expected);
+    // one side is predict's and recommend's --resolution; here a range is searched
+    if (resolution.find("..") == std::string::npos &&
+        resolution.find_first_not_of("0123456789 ") == std::string::npos)
+      throw InputError("--resolution '" + resolution + "': memlimit searches a range, " + expected +
+                       "; for one side use predict --resolution " + resolution);
     const bool has_step = resolution.find('+') != std::string::npos;
     range =
         positive("--resolution", resolution, expected, has_step ? resolution : resolution + " +1");

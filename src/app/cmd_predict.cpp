@@ -305,6 +305,11 @@ int run_predict(const Args& args) {
         "--segments: micro-batches of a pipeline (pipeline, data+pipeline); "
         "--strategy " +
         kind + " has none");
+  if (vm.count("spatial-split") && c.kind != K::Spatial && c.kind != K::DataSpatial)
+    throw InputError(
+        "--spatial-split: how spatial and data+spatial split the samples; "
+        "--strategy " +
+        kind + " splits none");
   if (c.fix_paradl_bugs && c.variant == strategy::Variant::Paradise)
     throw InputError(
         "--fix-paradl-bugs: fixes ParaDL's code quirks, which the paradise "

@@ -122,11 +122,13 @@ strategy::Workload workload_at_resolution(const strategy::WorkloadSpec& spec,
                      "' is a ParaDL .net file, whose input shape is fixed");
   if (spec.dataset.empty())
     throw InputError(option + "re-sizes the samples of --dataset, which is not given");
+  model::find_dataset(spec.dataset);  // an unknown dataset is said of --dataset
   strategy::WorkloadSpec at = spec;
   at.dataset = model::dataset_at_side(spec.dataset, side);  // the sweep's rule
-  // what the model cannot take at this side is said of the option; other errors (a layer
-  // times file) as without it
-  const model::Shape sample = model::find_dataset(at.dataset).sample;
+  // a shape past the supported sizes, and what the model cannot take at this side, are said
+  // of the option; other errors (a layer times file) as without it
+  const std::string where = option.substr(0, option.size() - 2);
+  const model::Shape sample = model::find_dataset(at.dataset, {where, 0}).sample;
   try {
     source.stats(sample);
   } catch (const InputError& e) {

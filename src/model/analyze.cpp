@@ -189,7 +189,12 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
       r.out.channels = 0;
       for (const Shape& s : in) {
         if (s.rank != x.rank || s.size != x.size) {
-          fail_layer(g, l, "inputs differ in spatial size: " + x.str() + " and " + s.str());
+          // an encoder-decoder (unet3d) joins a skip with an upsampled tensor: they agree only
+          // if every pooling before halved the input's side evenly
+          fail_layer(g, l,
+                     "inputs differ in spatial size: " + x.str() + " and " + s.str() +
+                         " (each downsampling before it must divide the input's side evenly: "
+                         "a side divisible by 2 to the number of poolings, 8 for unet3d)");
         }
         r.out.channels += s.channels;
       }

@@ -776,6 +776,17 @@ for case in "--resolution '128..64'|--resolution 128..64" "--resolution '0..128'
   expect_rc 2 "memlimit $bad_arg" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy data --gpus 8 --batch 64 $bad_arg
   [ ! -s "$tmp/out" ] && grep -q -- "error: ${case%%|*}: " "$tmp/err" && ok || bad "memlimit $bad_arg: $(cat "$tmp/out" "$tmp/err")"
 done
+# --spatial-split with a strategy that splits no spatial dimension: refused, as --p2 is
+# (it printed status ok, the option ignored); with spatial and data+spatial it is read
+for cmd in predict memlimit; do
+  for k in data filter channel pipeline; do
+    expect_rc 2 "$cmd --spatial-split all --strategy $k" -- "$paradise" $cmd --model cosmoflow --dataset cosmoflow --strategy $k --gpus 8 --batch 8 --spatial-split all
+    grep -qF -- "--spatial-split: how spatial and data+spatial split the samples; --strategy $k splits none" "$tmp/err" && ok || bad "$cmd --spatial-split $k: $(cat "$tmp/err")"
+  done
+  for k in spatial data+spatial; do
+    expect_rc 0 "$cmd --spatial-split all --strategy $k" -- "$paradise" $cmd --model cosmoflow --dataset cosmoflow --strategy $k --gpus 8 --batch 8 --spatial-split all
+  done
+done
 # the paradise variant's policies with --variant paradl are refused, not ignored
 expect_rc 2 "paradl with --zero" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data --gpus 16 --batch 256 --variant paradl --zero 3
 grep -qF -- "--zero '3': a policy of the paradise variant; the paradl variant reproduces ParaDL" "$tmp/err" && ok || bad "paradl --zero: $(cat "$tmp/err")"

@@ -105,6 +105,19 @@ check_refused "unet3d at 100" "--resolution 100: samples 4x100x100x100: model 'u
   "$paradise" predict --model unet3d --dataset cosmoflow --resolution 100 --gpus 4 --batch 4
 check_refused "2-D model, 3-D data" "--resolution 64: samples 4x64x64x64: model 'resnet50' takes 2-D inputs" -- \
   "$paradise" recommend --model resnet50 --dataset cosmoflow --resolution 64 --max-gpus 4 --batch 4
+# the hint names the rule: unet3d's three poolings need a multiple of 8
+"$paradise" predict --model unet3d --dataset cosmoflow --resolution 100 --gpus 4 --batch 4 2>"$tmp/err"
+grep -qF "(each downsampling before it must divide the input's side evenly: a side divisible by 2 to the number of poolings, 8 for unet3d)" "$tmp/err" \
+  && ok || bad "unet3d hint: $(cat "$tmp/err")"
+# past the supported sizes (2^48 elements): said of --resolution, not of --dataset
+check_refused "side 65536" "--resolution 65536: dataset shape '4x65536x65536x65536': too large" -- \
+  "$paradise" predict --model cosmoflow --dataset cosmoflow --resolution 65536 --gpus 4 --batch 4
+check_refused "unknown dataset" "--dataset: dataset 'cosmoflowx': unknown dataset" -- \
+  "$paradise" predict --model cosmoflow --dataset cosmoflowx --resolution 128 --gpus 4 --batch 4
+# memlimit's --resolution is a range to search; one side says where one side goes
+check_refused "memlimit one side" "--resolution '256': memlimit searches a range, LO..HI" "for one side use predict --resolution 256" -- \
+  "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --resolution 256
+
 # an error that is not the side's is said as without the option
 : >"$tmp/empty.csv"
 expect_rc 2 "layer times error" -- "$paradise" predict --model resnet50 --dataset imagenet --resolution 448 \
