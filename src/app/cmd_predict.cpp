@@ -68,9 +68,11 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
 }
 
 // One header line and one row: the scalar results, then one column per part.
-void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
+void print_csv(const strategy::Prediction& p, const strategy::Config& c,
+               const strategy::Workload& w) {
   std::string header =
-      "strategy,gpus,batch,variant,precision,optimizer,zero_stage,recompute,status,reason,limiting_"
+      "strategy,gpus,batch,input,variant,precision,optimizer,zero_stage,recompute,status,reason,"
+      "limiting_"
       "factor,iterations_per_epoch,iteration_"
       "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
       "gpu_bytes";
@@ -84,7 +86,8 @@ void print_csv(const strategy::Prediction& p, const strategy::Config& c) {
     return f.str();
   };
   row << strategy::kind_name(c.kind) << ',' << c.gpus << ',' << c.batch << ','
-      << strategy::variant_name(c.variant) << ',' << strategy::precision_name(c.precision) << ',';
+      << w.model.input.str() << ',' << strategy::variant_name(c.variant) << ','
+      << strategy::precision_name(c.precision) << ',';
   if (c.variant == strategy::Variant::Paradise)  // ParaDL has none of these policies: empty
     row << strategy::optimizer_name(c.policies.optimizer) << ',' << c.policies.zero_stage << ','
         << (c.policies.recompute_activations ? "true" : "false");
@@ -323,7 +326,7 @@ int run_predict(const Args& args) {
   if (format == "json") {
     print_json(p, c, w);
   } else if (format == "csv") {
-    print_csv(p, c);
+    print_csv(p, c, w);
   } else {
     print_table(p, c, w);
   }

@@ -210,6 +210,7 @@ for name, b in j["memory"].items():
     assert float(r["mem:" + name]) == b, name
 for k in ("epoch_time_s", "epoch_overlapped_s", "memory_per_gpu_bytes"):
     assert float(r[k]) == j[k], k
+assert r["input"] == j["input"] == "3x224x224", (r["input"], j["input"])  # a sample, C x H x W
 PY
 done
 expect_rc 2 "unknown spatial split" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 8 --batch 8 --spatial-split diagonal
