@@ -375,7 +375,7 @@ int run_recommend(const Args& args) {
                      training.precision + ": " + why +
                      " (recommend at the measured precision, or profile at this one)");
   const strategy::LayerSums sums = strategy::sum_layers(w);
-  const double usable = w.system.gpu.memory_bytes * (1 - w.system.memory_margin_fraction);
+  const double usable = w.system.usable_memory_bytes();
   std::vector<Eval> evals;
   evals.reserve(kinds.size() * counts.size() * batches.size());
   strategy::Prediction p;

@@ -16,11 +16,6 @@ namespace po = boost::program_options;
 namespace paradise::app {
 namespace {
 
-// what the out-of-memory test compares with (strategy::predict): memory less the margin
-double usable_bytes(const system::System& s) {
-  return s.gpu.memory_bytes * (1 - s.memory_margin_fraction);
-}
-
 std::string levels_text(const system::System& s) {
   std::string text;
   for (const auto& l : s.levels) {
@@ -72,7 +67,7 @@ void write_system_json(JsonWriter& j, const system::System& s) {
   j.key("max_gpus").value(s.max_gpus);
   j.key("nics_per_node").value(s.nics_per_node);
   j.key("memory_margin").value(s.memory_margin_fraction);
-  j.key("usable_memory_bytes").value(usable_bytes(s));
+  j.key("usable_memory_bytes").value(s.usable_memory_bytes());
   j.key("gpu").begin_object();
   j.key("name").value(s.gpu.name);
   j.key("memory_bytes").value(s.gpu.memory_bytes);
@@ -117,7 +112,7 @@ void print_system(const system::System& s) {
             << " x g(M) g(N) g(K), g(x) = x / (x + " << fixed(s.gpu.gemm_half_dim, 1)
             << ") (paradise variant's roofline)\n"
             << "memory   " << human_bytes(s.gpu.memory_bytes) << " per GPU, margin "
-            << fixed(s.memory_margin_fraction, 3) << ": " << human_bytes(usable_bytes(s))
+            << fixed(s.memory_margin_fraction, 3) << ": " << human_bytes(s.usable_memory_bytes())
             << " usable\n"
             << "nodes    " << s.gpus_per_node << " GPUs, "
             << (s.nics_per_node > 0 ? std::to_string(s.nics_per_node) + " network adapters"

@@ -231,7 +231,7 @@ void write_systems(io::SweepFileWriter& out, const sweep::Evaluator& e) {
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const auto& s = e.system(i);
     device.values.push_back(std::llround(s.gpu.memory_bytes));
-    usable.values.push_back(std::llround(s.gpu.memory_bytes * (1 - s.memory_margin_fraction)));
+    usable.values.push_back(std::llround(s.usable_memory_bytes()));
     per_node.values.push_back(s.gpus_per_node);
   }
   out.arrays("systems", {{"system", labels, {}}}, {device, usable, per_node});

@@ -112,7 +112,7 @@ class Builder {
             ? iteration_compute_s() +
                   (p_.epoch_communication_s - p_.epoch_overlapped_s) / iterations()
             : 0;
-    const double capacity = w_.system.gpu.memory_bytes * (1 - w_.system.memory_margin_fraction);
+    const double capacity = w_.system.usable_memory_bytes();
     if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
       p_.status = Status::OutOfMemory;
       // usable: device memory less the system's margin (what `paradise systems` lists)

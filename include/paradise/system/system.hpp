@@ -58,6 +58,9 @@ struct System {
   /// bandwidth is that of one adapter. 0: one per GPU (DGX). ABCI: 2 EDR HCAs for 4 GPUs.
   std::int64_t nics_per_node = 0;
 
+  /// Device memory less the margin kept free: what a configuration's memory per GPU must
+  /// not exceed (strategy::predict's out-of-memory test).
+  double usable_memory_bytes() const { return gpu.memory_bytes * (1 - memory_margin_fraction); }
   /// The level whose span first covers p consecutive GPUs (ParaDL's worst-pair rule).
   const NetworkLevel& level_for(std::int64_t p, bool host_staged = false) const;
   /// alpha and beta of a p-GPU communicator: the worst pair's level.
