@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "paradise/core/error.hpp"
+#include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
@@ -25,7 +27,8 @@ int run_memlimit(const Args& args) {
       "paradise memlimit --model M --dataset D --system S [--strategy K] --gpus P --batch B "
       "[--resolution LO..HI] [--step N] [--sides A,B,C --gpu-counts LIST]");
   strategy::WorkloadSpec spec;
-  std::string kind = "data", resolution, sides, gpu_counts = "1..4096 *2", variant = "paradise";
+  std::string kind = "data", resolution, sides, gpu_counts = "1..4096 *2", variant = "paradise",
+              format = "table";
   std::int64_t step = 1, max_batch = 1 << 20;
   strategy::Config c;
   desc.add_options()("model", po::value(&spec.model)->required(), "zoo name or model file")(
@@ -40,7 +43,8 @@ int run_memlimit(const Args& args) {
       "resolution", po::value(&resolution), "cube (or square) sides to search: LO..HI")(
       "step", po::value(&step), "side step the model accepts (8 for unet3d)")(
       "sides", po::value(&sides), "sides for which to find the fewest GPUs, e.g. 256,512,1024")(
-      "gpu-counts", po::value(&gpu_counts), "GPU counts tried for --sides (list or range)");
+      "gpu-counts", po::value(&gpu_counts), "GPU counts tried for --sides (list or range)")(
+      "format", po::value(&format), "table or json");
   std::string spatial_split = "w";
   TrainingOptions training;
   add_training_options(desc, training);
@@ -56,6 +60,8 @@ int run_memlimit(const Args& args) {
   apply_training_options(vm, training, c);
   if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
   if (step < 1) throw InputError("--step '" + std::to_string(step) + "': must be >= 1");
+  if (format != "table" && format != "json")
+    throw InputError("--format '" + format + "': expected table or json");
   // options of a search not asked for: refused, not ignored without a word
   if (vm.count("step") && resolution.empty())
     throw InputError("--step: the side step of --resolution, which is not given");
@@ -145,45 +151,99 @@ int run_memlimit(const Args& args) {
                                            " that the strategy divides evenly (multiples of " +
                                            with_commas(std::max<std::int64_t>(batch_step, 1)) + ")"
                                      : why(w, c, std::max<std::int64_t>(1, batch_step));
+  // the searches asked for, then printed as a table or JSON
+  std::optional<sweep::Limit> r;
+  std::string none_side;  // why no side fits, at the smallest side of the range the model takes
+  if (!resolution.empty()) {
+    r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
+    // (a bounded walk that never steps past the range's end: 1..2^63-1 +2^62 overflowed)
+    const auto at_low_end = [&]() -> std::string {
+      if (const std::string no = family.no_side_reason(); !no.empty()) return no;
+      std::int64_t side = range.front();
+      for (int tried = 0; tried < 4096; ++tried) {
+        bool too_large = false;
+        if (const auto ws = family.at(side, &too_large))
+          return "side " + std::to_string(side) + " " + why(*ws, c, c.batch);
+        if (too_large)
+          return "side " + std::to_string(side) + " and larger: tensors past the supported sizes";
+        if (side > range.back() - step) return "no side of the range that the model takes";
+        side += step;
+      }
+      return "the model takes none of the range's first 4,096 sides";
+    };
+    if (r->value <= 0) none_side = at_low_end();
+  }
+  std::vector<std::pair<std::int64_t, std::int64_t>> fewest;  // side, GPUs (0: none)
+  for (const auto side : side_list) {
+    const auto ws = family.at(side);
+    fewest.emplace_back(side, ws ? sweep::fewest_gpus(*ws, c, counts).value : 0);
+  }
+  if (format == "json") {
+    JsonWriter j(std::cout);
+    const auto limit = [&](const sweep::Limit& l, const std::string& none) {
+      j.key("value");
+      l.value > 0 ? j.value(l.value) : j.null();
+      j.key("evaluations").value(l.evaluations);
+      j.key("why_none");
+      l.value > 0 ? j.null() : j.value(none);
+    };
+    j.begin_object();
+    j.key("model").value(spec.model);
+    j.key("dataset").value(spec.dataset);
+    j.key("input").value(w.model.input.str());  // a sample, C x spatial
+    j.key("system").value(spec.system);
+    j.key("strategy").value(kind);
+    j.key("gpus").value(c.gpus);
+    j.key("batch").value(c.batch);  // of the side searches
+    j.key("variant").value(strategy::variant_name(c.variant));
+    write_training_json(j, c);
+    j.key("largest_batch").begin_object();
+    j.key("max_batch").value(max_batch);
+    limit(b, none_batch);
+    j.end_object();
+    if (r) {
+      j.key("largest_resolution").begin_object();
+      j.key("lo").value(range.front());
+      j.key("hi").value(range.back());
+      j.key("step").value(step);
+      limit(*r, none_side);
+      j.end_object();
+    }
+    if (!sides.empty()) {
+      j.key("fewest_gpus").begin_array();
+      for (const auto& [side, gpus] : fewest) {
+        j.begin_object();
+        j.key("side").value(side);
+        j.key("gpus");
+        gpus > 0 ? j.value(gpus) : j.null();  // null: none of the GPU counts tried
+        j.end_object();
+      }
+      j.end_array();
+      j.key("gpu_counts").begin_array();
+      for (const auto g : counts) j.value(g);
+      j.end_array();
+    }
+    j.end_object();
+    std::cout << '\n';
+    return 0;
+  }
   std::cout << spec.model << " on " << spec.dataset << " (" << w.model.input.str() << "), "
             << spec.system << ", " << kind << " on " << c.gpus << " GPUs\n"
             << "  training: " << strategy::training_summary(c) << "\n"
             << "  largest feasible global batch: "
             << (b.value > 0 ? with_commas(b.value) : "none (" + none_batch + ")") << " ("
             << b.evaluations << " evaluations)\n";
-  if (!resolution.empty()) {
-    const auto r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
-    // "none" says why at the smallest side of the range the model takes
-    // (a bounded walk that never steps past the range's end: 1..2^63-1 +2^62 overflowed)
-    const auto at_low_end = [&]() -> std::string {
-      if (const std::string no = family.no_side_reason(); !no.empty()) return " (" + no + ")";
-      std::int64_t side = range.front();
-      for (int tried = 0; tried < 4096; ++tried) {
-        bool too_large = false;
-        if (const auto ws = family.at(side, &too_large))
-          return " (side " + std::to_string(side) + " " + why(*ws, c, c.batch) + ")";
-        if (too_large)
-          return " (side " + std::to_string(side) +
-                 " and larger: tensors past the supported sizes)";
-        if (side > range.back() - step) return " (no side of the range that the model takes)";
-        side += step;
-      }
-      return " (the model takes none of the range's first 4,096 sides)";
-    };
+  if (r)
     std::cout << "  largest feasible side at batch " << c.batch << ": "
-              << (r.value > 0 ? std::to_string(r.value) : "none in " + resolution + at_low_end())
-              << " (" << r.evaluations << " evaluations)\n";
-  }
+              << (r->value > 0 ? std::to_string(r->value)
+                               : "none in " + resolution + " (" + none_side + ")")
+              << " (" << r->evaluations << " evaluations)\n";
   if (!sides.empty()) {
     TextTable t;
     t.add_column("side");
     t.add_column("fewest GPUs");
-    for (const auto side : side_list) {
-      const auto ws = family.at(side);
-      const auto g = ws ? sweep::fewest_gpus(*ws, c, counts) : sweep::Limit{};
-      t.add_row(
-          {std::to_string(side), g.value > 0 ? std::to_string(g.value) : "none of " + gpu_counts});
-    }
+    for (const auto& [side, gpus] : fewest)
+      t.add_row({std::to_string(side), gpus > 0 ? std::to_string(gpus) : "none of " + gpu_counts});
     std::cout << "  at batch " << c.batch << ":\n";
     t.print(std::cout);
   }

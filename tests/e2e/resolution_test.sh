@@ -77,6 +77,45 @@ assert a == b
 assert a["feasible"] > 0
 PY
 
+# memlimit --format json: its limits are predict's boundaries (spatial on 8 DGX A100 GPUs):
+# the largest batch is ok and one more is not; the largest side of 128..2048 is ok and no
+# larger side of the range is (a few checked: the search is exact, not monotone); the fewest
+# GPUs for a side are ok and the next smaller count tried is not
+expect_rc 0 "memlimit json" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --system dgx-a100 --strategy spatial \
+  --gpus 8 --batch 1 --resolution 128..2048 --sides 512,1024 --format json
+$py - "$tmp/out" "$paradise" <<'PY' && ok || bad "memlimit json against predict: $(cat "$tmp/out")"
+import json, subprocess, sys
+m, paradise = json.load(open(sys.argv[1])), sys.argv[2]
+def status(gpus, batch, side):
+    out = subprocess.run([paradise, "predict", "--model", "cosmoflow", "--dataset", "cosmoflow",
+                          "--system", "dgx-a100", "--strategy", "spatial", "--gpus", str(gpus),
+                          "--batch", str(batch), "--resolution", str(side), "--format", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["status"]
+assert m["input"] == "4x128x128x128" and m["strategy"] == "spatial", m
+b = m["largest_batch"]["value"]
+assert b > 0 and m["largest_batch"]["why_none"] is None
+assert status(8, b, 128) == "ok" and status(8, b + 1, 128) != "ok", b
+r = m["largest_resolution"]
+assert (r["lo"], r["hi"], r["step"]) == (128, 2048, 1) and 128 < r["value"] < 2048, r
+assert status(8, 1, r["value"]) == "ok"
+for side in (r["value"] + 1, r["value"] + 2, r["value"] + 64, 2048):
+    assert status(8, 1, side) != "ok", side
+assert [f["side"] for f in m["fewest_gpus"]] == [512, 1024] and m["gpu_counts"][:3] == [1, 2, 4]
+for f in m["fewest_gpus"]:
+    g = f["gpus"]
+    assert status(g, 1, f["side"]) == "ok", f
+    if g > 1:
+        assert status(g // 2, 1, f["side"]) != "ok", f
+PY
+# nothing found is null with the reason: unet3d over sides none a multiple of 8
+expect_rc 0 "memlimit json none" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --gpus 8 --batch 8 --resolution 20..100 --step 8 --format json
+$py -c 'import json, sys; r = json.load(open(sys.argv[1]))["largest_resolution"]
+assert (r["value"], r["why_none"]) == (None, "no side of the range that the model takes"), r' "$tmp/out" \
+  && ok || bad "memlimit json none: $(cat "$tmp/out")"
+expect_rc 2 "memlimit --format xml" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --format xml
+grep -qF -- "--format 'xml': expected table or json" "$tmp/err" && ok || bad "memlimit --format xml: $(cat "$tmp/err")"
+
 # a side the model cannot take: exit 2, the option, the side and the reason
 check_refused() {  # check_refused DESCRIPTION WORDS... -- command...
   local what=$1; shift
