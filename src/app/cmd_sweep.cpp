@@ -126,8 +126,10 @@ void together(const mpi::Comm& comm, const std::string& output,
       std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
                 << checkpoint_path(output) << ": fix the cause and rerun with --resume\n";
   }
-  // no file open (the writer was never made, or its constructor failed): MPI_Finalize is safe
-  if (!out) mpi::Environment::finalize_and_leave(2);
+  // no file open (the writer was never made, its constructor failed, or commit closed the
+  // file before its canonical copy failed): MPI_Finalize is safe, and mpiexec then reliably
+  // says 2 (after leave_now it once said 1 for a directory in the copy's way)
+  if (!out || out->closed()) mpi::Environment::finalize_and_leave(2);
   comm.barrier();
   mpi::Environment::leave_now(2);
 }

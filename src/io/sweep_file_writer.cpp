@@ -57,6 +57,10 @@ bool SweepFileWriter::failed() const {
   return impl_ && impl_->failed_;
 }
 
+bool SweepFileWriter::closed() const {
+  return impl_ && impl_->complete_;
+}
+
 bool SweepFileWriter::abandon() noexcept {
   if (!impl_ || impl_->committed_) return false;
   impl_->abandon();
