@@ -156,20 +156,19 @@ int run_memlimit(const Args& args) {
   std::string none_side;  // why no side fits, at the smallest side of the range the model takes
   if (!resolution.empty()) {
     r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
-    // (a bounded walk that never steps past the range's end: 1..2^63-1 +2^62 overflowed)
     const auto at_low_end = [&]() -> std::string {
       if (const std::string no = family.no_side_reason(); !no.empty()) return no;
-      std::int64_t side = range.front();
-      for (int tried = 0; tried < 4096; ++tried) {
+      const auto f = sweep::first_side(range.front(), range.back(), step, [&](std::int64_t side) {
         bool too_large = false;
-        if (const auto ws = family.at(side, &too_large))
-          return "side " + std::to_string(side) + " " + why(*ws, c, c.batch);
-        if (too_large)
-          return "side " + std::to_string(side) + " and larger: tensors past the supported sizes";
-        if (side > range.back() - step) return "no side of the range that the model takes";
-        side += step;
-      }
-      return "the model takes none of the range's first 4,096 sides";
+        if (family.at(side, &too_large)) return sweep::SideTaken::Yes;
+        return too_large ? sweep::SideTaken::TooLarge : sweep::SideTaken::No;
+      });
+      if (f.too_large)
+        return "side " + std::to_string(f.side) + " and larger: tensors past the supported sizes";
+      if (f.side > 0)
+        return "side " + std::to_string(f.side) + " " + why(*family.at(f.side), c, c.batch);
+      return f.exhausted ? "no side of the range that the model takes"
+                         : "the model takes none of the range's first 4,096 sides";
     };
     if (r->value <= 0) none_side = at_low_end();
   }

@@ -182,6 +182,18 @@ Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int6
   return r;
 }
 
+FirstSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
+                     const std::function<SideTaken(std::int64_t)>& taken) {
+  std::int64_t side = lo;
+  for (int tried = 0; tried < 4096; ++tried) {
+    const SideTaken t = taken(side);
+    if (t != SideTaken::No) return {side, t == SideTaken::TooLarge, false};
+    if (side > hi - step) return {0, false, true};
+    side += step;
+  }
+  return {};
+}
+
 Limit fewest_gpus(const strategy::Workload& w, strategy::Config c,
                   const std::vector<std::int64_t>& gpus) {
   Limit r;

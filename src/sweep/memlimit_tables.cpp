@@ -112,19 +112,17 @@ const strategy::Workload* MemlimitSearch::at(std::uint64_t workload, std::int64_
 bool MemlimitSearch::takes_a_side(std::uint64_t workload) {
   const auto known = takes_a_side_.find(workload);
   if (known != takes_a_side_.end()) return known->second;
-  // the range's sides from the bottom, as `paradise memlimit` says why none fits: at most
-  // 4,096 (a side too large for the supported sizes counts as taken: nothing fits there)
+  // a side past the supported sizes counts as taken (nothing fits there), and so does a range
+  // whose first 4,096 sides are not: "none fits", as `paradise memlimit` says it
   bool taken = e_.family(workload).no_side_reason().empty();
   if (taken) {
-    taken = false;
-    std::int64_t side = spec_.resolution_lo;
-    for (int tried = 0; tried < 4096 && !taken; ++tried, side += spec_.resolution_step) {
-      bool too_large = false;
-      taken = at(workload, side, &too_large) != nullptr || too_large;
-      if (side > spec_.resolution_hi - spec_.resolution_step) break;
-    }
-    if (!taken && (spec_.resolution_hi - spec_.resolution_lo) / spec_.resolution_step >= 4096)
-      taken = true;  // not known beyond the first 4,096 sides: "none fits", as before
+    const FirstSide f = first_side(spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step,
+                                   [&](std::int64_t side) {
+                                     bool too_large = false;
+                                     if (at(workload, side, &too_large)) return SideTaken::Yes;
+                                     return too_large ? SideTaken::TooLarge : SideTaken::No;
+                                   });
+    taken = f.side > 0 || !f.exhausted;
   }
   return takes_a_side_.emplace(workload, taken).first->second;
 }
@@ -144,8 +142,9 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
       return r.value;
     }
     case 1: {  // largest resolution
-      // a family with no side at all (2-D model, 3-D data) would be tried side by side
-      if (!e_.family(p.workload).no_side_reason().empty()) return -1;
+      // a family with no side at all (2-D model, 3-D data; none of the range's sides) would
+      // be tried side by side: -1, not "nothing fits" (once per workload, then cached)
+      if (!takes_a_side(p.workload)) return -1;
       const auto r = largest_side(
           [&](std::int64_t s) {
             bool too_large = false;
@@ -156,7 +155,7 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
           },
           spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step);
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
-      return r.value == 0 && !takes_a_side(p.workload) ? -1 : r.value;
+      return r.value;
     }
     default: {  // fewest GPUs at a side
       const strategy::Workload* w = at(p.workload, side);

@@ -71,6 +71,19 @@ struct SideOutcome {
   bool untaken = false;
 };
 
+/// Whether a model takes an input side: yes, no (too small, or not a multiple its layers
+/// need), or too large (past the supported sizes, as is every larger side).
+enum class SideTaken { Yes, No, TooLarge };
+/// The first side of lo, lo + step, ... <= hi that is taken or too large, among the first
+/// 4,096 (a bounded walk that never steps past hi: 1..2^63-1 +2^62 overflowed).
+struct FirstSide {
+  std::int64_t side = 0;   ///< 0: none found
+  bool too_large = false;  ///< that side, and every larger one, is past the supported sizes
+  bool exhausted = false;  ///< none found and every side of the range was tried
+};
+FirstSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
+                     const std::function<SideTaken(std::int64_t)>& taken);
+
 /// The search behind largest_resolution over any outcome-of-side function.
 Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int64_t lo,
                    std::int64_t hi, std::int64_t step);
