@@ -137,9 +137,13 @@ int run_memlimit(const Args& args) {
     }
   }
   // "none" says why, from the prediction at the low end of the search
-  const auto why = [](const strategy::Workload& at, strategy::Config one, std::int64_t batch) {
+  const auto one_at = [](const strategy::Workload& at, strategy::Config one, std::int64_t batch) {
     one.batch = batch;
-    const auto p = strategy::predict(at, one);
+    return strategy::predict(at, one);
+  };
+  const auto why = [&](const strategy::Workload& at, const strategy::Config& one,
+                       std::int64_t batch) {
+    const auto p = one_at(at, one, batch);
     return "at batch " + with_commas(batch) + ": " + std::string(strategy::status_name(p.status)) +
            (p.reason.empty() ? "" : ", " + p.reason);
   };
@@ -153,24 +157,36 @@ int run_memlimit(const Args& args) {
                                      : why(w, c, std::max<std::int64_t>(1, batch_step));
   // the searches asked for, then printed as a table or JSON
   std::optional<sweep::Limit> r;
-  std::string none_side;  // why no side fits, at the smallest side of the range the model takes
+  // why no side fits: the prediction at the smallest side of the range the model takes, and
+  // at the largest where it fails otherwise (a split too wide for small sides, out of memory
+  // for large ones)
+  std::string none_side;
   if (!resolution.empty()) {
     r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
-    const auto at_low_end = [&]() -> std::string {
+    const auto taken = [&](std::int64_t side) {
+      bool too_large = false;
+      if (family.at(side, &too_large)) return sweep::SideTaken::Yes;
+      return too_large ? sweep::SideTaken::TooLarge : sweep::SideTaken::No;
+    };
+    const auto at_side = [&](std::int64_t side) {
+      return "side " + std::to_string(side) + " " + why(*family.at(side), c, c.batch);
+    };
+    const auto at_both_ends = [&]() -> std::string {
       if (const std::string no = family.no_side_reason(); !no.empty()) return no;
-      const auto f = sweep::first_side(range.front(), range.back(), step, [&](std::int64_t side) {
-        bool too_large = false;
-        if (family.at(side, &too_large)) return sweep::SideTaken::Yes;
-        return too_large ? sweep::SideTaken::TooLarge : sweep::SideTaken::No;
-      });
+      const auto f = sweep::first_side(range.front(), range.back(), step, taken);
       if (f.too_large)
         return "side " + std::to_string(f.side) + " and larger: tensors past the supported sizes";
-      if (f.side > 0)
-        return "side " + std::to_string(f.side) + " " + why(*family.at(f.side), c, c.batch);
-      return f.exhausted ? "no side of the range that the model takes"
-                         : "the model takes none of the range's first 4,096 sides";
+      if (f.side == 0)
+        return f.exhausted ? "no side of the range that the model takes"
+                           : "the model takes none of the range's first 4,096 sides";
+      std::string reason = at_side(f.side);
+      const auto l = sweep::last_side(range.front(), range.back(), step, taken);
+      if (l.side > f.side && one_at(*family.at(l.side), c, c.batch).status !=
+                                 one_at(*family.at(f.side), c, c.batch).status)
+        reason += "; " + at_side(l.side);
+      return reason;
     };
-    if (r->value <= 0) none_side = at_low_end();
+    if (r->value <= 0) none_side = at_both_ends();
   }
   std::vector<std::pair<std::int64_t, std::int64_t>> fewest;  // side, GPUs (0: none)
   for (const auto side : side_list) {

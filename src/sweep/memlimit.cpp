@@ -182,7 +182,7 @@ Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int6
   return r;
 }
 
-FirstSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
+FoundSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
                      const std::function<SideTaken(std::int64_t)>& taken) {
   std::int64_t side = lo;
   for (int tried = 0; tried < 4096; ++tried) {
@@ -192,6 +192,25 @@ FirstSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
     side += step;
   }
   return {};
+}
+
+FoundSide last_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
+                    const std::function<SideTaken(std::int64_t)>& taken) {
+  if (lo > hi || step < 1) return {0, false, true};
+  // sides lo + i * step, i in [0, n]; "too large" holds from some index on
+  std::int64_t n = (hi - lo) / step, top = n;
+  if (taken(lo) == SideTaken::TooLarge) return {lo, true, false};
+  if (taken(lo + n * step) == SideTaken::TooLarge) {
+    std::int64_t fits = 0, past = n;  // taken(fits) is not too large, taken(past) is
+    while (past - fits > 1) {
+      const std::int64_t mid = fits + (past - fits) / 2;
+      (taken(lo + mid * step) == SideTaken::TooLarge ? past : fits) = mid;
+    }
+    top = fits;
+  }
+  for (std::int64_t i = top, tried = 0; i >= 0 && tried < 4096; --i, ++tried)
+    if (taken(lo + i * step) == SideTaken::Yes) return {lo + i * step, false, false};
+  return {0, false, top < 4096};
 }
 
 Limit fewest_gpus(const strategy::Workload& w, strategy::Config c,

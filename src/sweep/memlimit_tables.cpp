@@ -116,7 +116,7 @@ bool MemlimitSearch::takes_a_side(std::uint64_t workload) {
   // whose first 4,096 sides are not: "none fits", as `paradise memlimit` says it
   bool taken = e_.family(workload).no_side_reason().empty();
   if (taken) {
-    const FirstSide f = first_side(spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step,
+    const FoundSide f = first_side(spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step,
                                    [&](std::int64_t side) {
                                      bool too_large = false;
                                      if (at(workload, side, &too_large)) return SideTaken::Yes;

@@ -711,6 +711,13 @@ grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (mu
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
 grep -Eq "largest feasible global batch: [0-9,]+ \(" "$tmp/out" && ok || bad "memlimit spatial all: $(cat "$tmp/out")"
+# ... and at the top of a side range where it fails otherwise: 512 GPUs cannot split the width
+# 112 of CosmoFlow's first convolution at its smallest side 114 (114 - 3 + 1), but can at 2048,
+# where memory is the limit; filter's 16 filters are too few at every side: one reason
+expect_rc 0 "memlimit none at both ends" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 512 --batch 64 --resolution 32..2048
+grep -q "none in 32..2048 (side 114 at batch 64: invalid, 512 parts > the extent 112 of spatial dimension 1 of the first parallel layer; side 2048 at batch 64: out_of_memory, needs " "$tmp/out" && ok || bad "memlimit none at both ends: $(cat "$tmp/out")"
+expect_rc 0 "memlimit none one reason" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy filter --gpus 512 --batch 512 --resolution 32..2048
+grep -q "none in 32..2048 (side 114 at batch 512: invalid, 512 GPUs > the smallest filter count 16 of the parallel layers) (" "$tmp/out" && ok || bad "memlimit none one reason: $(cat "$tmp/out")"
 # memlimit --resolution with a step past half the int64 range: the "none" explanation's walk
 # stops at the range's end (it overflowed and cycled forever)
 expect_rc 0 "memlimit huge resolution step" -- timeout 20 "$paradise" memlimit --model unet3d --dataset c:100:3x128x128x128 --strategy data --gpus 8 --batch 8 --resolution '1..9223372036854775807 +4611686018427387904'

@@ -185,6 +185,34 @@ TEST(LargestSide, SidesPastTheSupportedSizesAreSkippedByBisection) {
   EXPECT_LE(wide.evaluations, 100);
 }
 
+// The largest side a model takes, for memlimit's "none" reason at the range's top: below the
+// first side past the supported sizes (bisection), then a bounded walk down.
+TEST(LastSide, TheLargestTakenSideBelowTheSupportedSizes) {
+  const auto multiples = [](std::int64_t of, std::int64_t too_large_from) {
+    return [=](std::int64_t s) {
+      if (s >= too_large_from) return SideTaken::TooLarge;
+      return s % of == 0 ? SideTaken::Yes : SideTaken::No;
+    };
+  };
+  // by hand: the largest multiple of 8 below 5,000 is 4,992
+  const auto l = last_side(1, 1000000, 1, multiples(8, 5000));
+  EXPECT_EQ(l.side, 4992);
+  EXPECT_FALSE(l.too_large);
+  // sides 1, 6, ..., 96 (1 mod 5): the largest multiple of 7 among them is 91
+  EXPECT_EQ(last_side(1, 100, 5, multiples(7, 1 << 30)).side, 91);
+  const auto all_large = last_side(5000, 9000, 1, multiples(8, 5000));
+  EXPECT_EQ(all_large.side, 5000);
+  EXPECT_TRUE(all_large.too_large);
+  const auto none = last_side(1, 7, 1, multiples(8, 5000));  // no multiple of 8 in 1..7
+  EXPECT_EQ(none.side, 0);
+  EXPECT_TRUE(none.exhausted);
+  // only side 1 is taken, 9,999 sides above it: the walk stops after 4,096
+  const auto far = last_side(
+      1, 10000, 1, [](std::int64_t s) { return s == 1 ? SideTaken::Yes : SideTaken::No; });
+  EXPECT_EQ(far.side, 0);
+  EXPECT_FALSE(far.exhausted);
+}
+
 TEST(LargestResolution, Unet3dWithAStepOfEight) {
   const ResolutionFamily f{{"unet3d", "cosmoflow", "dgx-a100", "", 0}};
   const auto c = config(Kind::Data, 8, 8);

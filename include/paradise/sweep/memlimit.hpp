@@ -74,15 +74,21 @@ struct SideOutcome {
 /// Whether a model takes an input side: yes, no (too small, or not a multiple its layers
 /// need), or too large (past the supported sizes, as is every larger side).
 enum class SideTaken { Yes, No, TooLarge };
-/// The first side of lo, lo + step, ... <= hi that is taken or too large, among the first
-/// 4,096 (a bounded walk that never steps past hi: 1..2^63-1 +2^62 overflowed).
-struct FirstSide {
+/// A side found by first_side or last_side.
+struct FoundSide {
   std::int64_t side = 0;   ///< 0: none found
   bool too_large = false;  ///< that side, and every larger one, is past the supported sizes
   bool exhausted = false;  ///< none found and every side of the range was tried
 };
-FirstSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
+/// The first side of lo, lo + step, ... <= hi that is taken or too large, among the first
+/// 4,096 (a bounded walk that never steps past hi: 1..2^63-1 +2^62 overflowed).
+FoundSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
                      const std::function<SideTaken(std::int64_t)>& taken);
+/// The last side of the same range that is taken: below the first side past the supported
+/// sizes (by bisection, as every larger side is past them too), a walk down of at most 4,096
+/// sides. too_large: every side of the range is past the supported sizes.
+FoundSide last_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
+                    const std::function<SideTaken(std::int64_t)>& taken);
 
 /// The search behind largest_resolution over any outcome-of-side function.
 Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int64_t lo,
