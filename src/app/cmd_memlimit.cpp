@@ -42,9 +42,11 @@ int run_memlimit(const Args& args) {
       "max-batch", po::value(&max_batch), "upper end of the batch search")(
       "resolution", po::value(&resolution), "cube (or square) sides to search: LO..HI")(
       "step", po::value(&step), "side step the model accepts (8 for unet3d)")(
-      "sides", po::value(&sides), "sides for which to find the fewest GPUs, e.g. 256,512,1024")(
-      "gpu-counts", po::value(&gpu_counts), "GPU counts tried for --sides (list or range)")(
-      "format", po::value(&format), "table or json");
+      "sides", po::value(&sides),
+      "sides at which to find the fewest GPUs (at --batch) and the largest batch (on --gpus), e.g. "
+      "256,512,1024")("gpu-counts", po::value(&gpu_counts),
+                      "GPU counts tried for --sides (list or range)")("format", po::value(&format),
+                                                                      "table or json");
   std::string spatial_split = "w";
   TrainingOptions training;
   add_training_options(desc, training);
@@ -147,14 +149,16 @@ int run_memlimit(const Args& args) {
     return "at batch " + with_commas(batch) + ": " + std::string(strategy::status_name(p.status)) +
            (p.reason.empty() ? "" : ", " + p.reason);
   };
+  // why no batch fits: at the search's low end, the smallest batch the strategy divides evenly
+  const auto why_no_batch = [&](const strategy::Workload& at, const sweep::Limit& l) {
+    const std::int64_t smallest = std::max<std::int64_t>(1, sweep::batch_step(at, c));
+    return l.evaluations == 0 ? "no batch up to --max-batch " + with_commas(max_batch) +
+                                    " that the strategy divides evenly (multiples of " +
+                                    with_commas(smallest) + ")"
+                              : why(at, c, smallest);
+  };
   const auto b = sweep::largest_batch(w, c, 1, max_batch);
-  // at the search's low end: the smallest batch the strategy divides evenly
-  const std::int64_t batch_step = sweep::batch_step(w, c);
-  const std::string none_batch = b.evaluations == 0
-                                     ? "no batch up to --max-batch " + with_commas(max_batch) +
-                                           " that the strategy divides evenly (multiples of " +
-                                           with_commas(std::max<std::int64_t>(batch_step, 1)) + ")"
-                                     : why(w, c, std::max<std::int64_t>(1, batch_step));
+  const std::string none_batch = b.value > 0 ? "" : why_no_batch(w, b);
   // the searches asked for, then printed as a table or JSON
   std::optional<sweep::Limit> r;
   // why no side fits: the prediction at the smallest side of the range the model takes, and
@@ -188,10 +192,20 @@ int run_memlimit(const Args& args) {
     };
     if (r->value <= 0) none_side = at_both_ends();
   }
-  std::vector<std::pair<std::int64_t, std::int64_t>> fewest;  // side, GPUs (0: none)
+  // per listed side (each taken, checked above): the fewest GPUs at --batch, and the largest
+  // batch on --gpus, as the sweep's memlimit tables give them per resolution
+  struct AtSide {
+    std::int64_t side = 0, fewest_gpus = 0;  // 0: none of the counts tried
+    sweep::Limit batch;
+    std::string none_batch;
+  };
+  std::vector<AtSide> at_sides;
   for (const auto side : side_list) {
-    const auto ws = family.at(side);
-    fewest.emplace_back(side, ws ? sweep::fewest_gpus(*ws, c, counts).value : 0);
+    const auto ws = family.make(side);
+    AtSide a{side, sweep::fewest_gpus(ws, c, counts).value,
+             sweep::largest_batch(ws, c, 1, max_batch), ""};
+    if (a.batch.value <= 0) a.none_batch = why_no_batch(ws, a.batch);
+    at_sides.push_back(std::move(a));
   }
   if (format == "json") {
     JsonWriter j(std::cout);
@@ -226,16 +240,24 @@ int run_memlimit(const Args& args) {
     }
     if (!sides.empty()) {
       j.key("fewest_gpus").begin_array();
-      for (const auto& [side, gpus] : fewest) {
+      for (const auto& a : at_sides) {
         j.begin_object();
-        j.key("side").value(side);
+        j.key("side").value(a.side);
         j.key("gpus");
-        gpus > 0 ? j.value(gpus) : j.null();  // null: none of the GPU counts tried
+        a.fewest_gpus > 0 ? j.value(a.fewest_gpus) : j.null();  // null: none of the counts tried
         j.end_object();
       }
       j.end_array();
       j.key("gpu_counts").begin_array();
       for (const auto g : counts) j.value(g);
+      j.end_array();
+      j.key("largest_batch_at_sides").begin_array();  // on --gpus, up to --max-batch
+      for (const auto& a : at_sides) {
+        j.begin_object();
+        j.key("side").value(a.side);
+        limit(a.batch, a.none_batch);
+        j.end_object();
+      }
       j.end_array();
     }
     j.end_object();
@@ -256,10 +278,13 @@ int run_memlimit(const Args& args) {
   if (!sides.empty()) {
     TextTable t;
     t.add_column("side");
-    t.add_column("fewest GPUs");
-    for (const auto& [side, gpus] : fewest)
-      t.add_row({std::to_string(side), gpus > 0 ? std::to_string(gpus) : "none of " + gpu_counts});
-    std::cout << "  at batch " << c.batch << ":\n";
+    t.add_column("fewest GPUs at batch " + with_commas(c.batch));
+    t.add_column("largest batch on " + with_commas(c.gpus) + " GPUs");
+    for (const auto& a : at_sides)
+      t.add_row({std::to_string(a.side),
+                 a.fewest_gpus > 0 ? std::to_string(a.fewest_gpus) : "none of " + gpu_counts,
+                 a.batch.value > 0 ? with_commas(a.batch.value) : "none (" + a.none_batch + ")"});
+    std::cout << "  per side:\n";
     t.print(std::cout);
   }
   return 0;

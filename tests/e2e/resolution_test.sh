@@ -107,7 +107,20 @@ for f in m["fewest_gpus"]:
     assert status(g, 1, f["side"]) == "ok", f
     if g > 1:
         assert status(g // 2, 1, f["side"]) != "ok", f
+# the largest batch on --gpus 8 at each listed side: ok, and one more is not
+assert [l["side"] for l in m["largest_batch_at_sides"]] == [512, 1024]
+for l in m["largest_batch_at_sides"]:
+    assert l["value"] > 0 and l["why_none"] is None, l
+    assert status(8, l["value"], l["side"]) == "ok" and status(8, l["value"] + 1, l["side"]) != "ok", l
 PY
+# at the dataset's own side (128) the per-side batch is the top-level one; where none fits it
+# says why (unet3d's data-parallel batch of 8 on 8 DGX A100 GPUs at 512^3: out of memory)
+expect_rc 0 "memlimit json sides" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --system dgx-a100 --strategy data \
+  --gpus 8 --batch 8 --sides 128,512 --format json
+$py -c 'import json, sys; m = json.load(open(sys.argv[1])); a, b = m["largest_batch_at_sides"]
+assert (a["side"], a["value"]) == (128, m["largest_batch"]["value"]) and a["value"] > 0, m
+assert b["side"] == 512 and b["value"] is None and b["why_none"].startswith("at batch 8: out_of_memory, needs "), b' "$tmp/out" \
+  && ok || bad "memlimit json sides: $(cat "$tmp/out")"
 # nothing found is null with the reason: unet3d over sides none a multiple of 8
 expect_rc 0 "memlimit json none" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --gpus 8 --batch 8 --resolution 20..100 --step 8 --format json
 $py -c 'import json, sys; r = json.load(open(sys.argv[1]))["largest_resolution"]
