@@ -101,6 +101,7 @@ void together(const mpi::Comm& comm, const std::string& output,
     error = std::string("E") + e.what();
   }
   if (!comm.allreduce_or(!error.empty())) return;
+  if (out) out->close_after_failed_read();  // a damaged resume: the file closes cleanly
   const bool kept = out && out->abandon();
   const auto all =
       comm.gather_bytes({reinterpret_cast<const std::uint8_t*>(error.c_str()), error.size() + 1});
@@ -126,9 +127,10 @@ void together(const mpi::Comm& comm, const std::string& output,
       std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
                 << checkpoint_path(output) << ": fix the cause and rerun with --resume\n";
   }
-  // no file open (the writer was never made, its constructor failed, or commit closed the
-  // file before its canonical copy failed): MPI_Finalize is safe, and mpiexec then reliably
-  // says 2 (after leave_now it once said 1 for a directory in the copy's way)
+  // no file open (the writer was never made, its constructor failed, commit closed the file
+  // before its canonical copy failed, or a resume's read-back failed and it was closed):
+  // MPI_Finalize is safe, and mpiexec then reliably says 2 (after leave_now it once said 1
+  // for a directory in the copy's way, and for a damaged resume)
   if (!out || out->closed()) mpi::Environment::finalize_and_leave(2);
   comm.barrier();
   mpi::Environment::leave_now(2);

@@ -84,9 +84,11 @@ struct SweepFileWriter::Impl {
   std::map<std::string, Variable> variables_;
   std::map<std::string, Handle> scales_;
   bool committed_ = false, flushed_ = false;
-  bool complete_ = false;    // PATH.tmp holds every value and was closed (commit's copy failed)
-  double copy_seconds_ = 0;  // commit's canonical copy, on rank 0
-  bool failed_ = false;      // an I/O failure was agreed: no HDF5 call may touch the file again
+  bool complete_ = false;     // PATH.tmp holds every value and was closed (commit's copy failed)
+  double copy_seconds_ = 0;   // commit's canonical copy, on rank 0
+  bool failed_ = false;       // an I/O failure was agreed: no HDF5 call may touch the file again
+  bool read_failed_ = false;  // ... and it was check_readable's read, after nothing was written
+  bool closed_after_read_ = false;  // close_after_failed_read closed the file on every rank
 
   // Runs `step` (collective HDF5 work) and agrees on its outcome on every rank: if it threw
   // io::Error anywhere, every rank throws (that rank's error, PeerError on the others), so

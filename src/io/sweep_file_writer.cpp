@@ -58,7 +58,7 @@ bool SweepFileWriter::failed() const {
 }
 
 bool SweepFileWriter::closed() const {
-  return impl_ && impl_->complete_;
+  return impl_ && (impl_->complete_ || impl_->closed_after_read_);
 }
 
 bool SweepFileWriter::abandon() noexcept {
@@ -167,10 +167,28 @@ void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
         }
       });
     } catch (const Error& e) {
+      impl_->read_failed_ = true;  // every rank: agreed() threw on each
       if (unreadable) throw UnreadableError(e.what());
       throw;
     }
   }
+}
+
+bool SweepFileWriter::close_after_failed_read() noexcept {
+  if (!impl_ || !impl_->read_failed_ || impl_->file_.id < 0) return false;
+  // a resume writes nothing before check_readable, so the file holds no write error and its
+  // collective close is safe; any failure is agreed, and then the caller leaves as before
+  bool ok = true;
+  for (auto& [name, v] : impl_->variables_)
+    ok = H5Dclose(std::exchange(v.dataset.id, -1)) >= 0 && ok;
+  for (auto& [name, sc] : impl_->scales_) ok = H5Dclose(std::exchange(sc.id, -1)) >= 0 && ok;
+  ok = H5Fclose(std::exchange(impl_->file_.id, -1)) >= 0 && ok;
+  try {
+    impl_->closed_after_read_ = !impl_->comm_.allreduce_or(!ok);
+  } catch (const std::exception&) {
+    impl_->closed_after_read_ = false;
+  }
+  return impl_->closed_after_read_;
 }
 
 void SweepFileWriter::flush() {

@@ -167,8 +167,11 @@ class SweepFileWriter {
   double copy_seconds() const;
   /// True after an agreed I/O failure (see above).
   bool failed() const;
-  /// True once commit has closed PATH.tmp (its canonical copy may still have failed): no
-  /// HDF5 file is open, so MPI_Finalize is safe again.
+  /// Collective, after check_readable failed (an agreed error): closes the resumed file,
+  /// to which nothing was written, on every rank. True if every rank closed it.
+  bool close_after_failed_read() noexcept;
+  /// True once commit has closed PATH.tmp (its canonical copy may still have failed), or
+  /// close_after_failed_read has: no HDF5 file is open, so MPI_Finalize is safe again.
   bool closed() const;
   /// Forgets the file without any HDF5 call; rank 0 removes PATH.tmp unless it holds a
   /// checkpoint or every value (commit's copy failed: its error says so). Returns true when
