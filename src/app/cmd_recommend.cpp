@@ -258,6 +258,70 @@ std::string why_not(const std::vector<const Eval*>& mine, const Eval* winner, co
   return s;
 }
 
+/// A change of the settings tried when nothing fits, and what it gives.
+struct Change {
+  std::string options;  ///< as written on the command line
+  std::size_t feasible = 0;
+  std::optional<Eval> best;  ///< by the objective
+};
+
+/// When no configuration fits: each setting that saves memory, changed alone (the rest as
+/// given), then all of them together, then the largest smaller batch (B/2, B/4, ... 1) at
+/// which something fits. `evaluate(config, batches)` predicts every strategy and GPU count.
+template <class Evaluate>
+std::vector<Change> what_would_fit(const strategy::Config& c, const strategy::Workload& w,
+                                   const std::vector<Kind>& kinds,
+                                   const std::vector<std::int64_t>& batches, const Ranking& rank,
+                                   const Evaluate& evaluate) {
+  const auto outcome = [&](std::string options, const strategy::Config& x,
+                           const std::vector<std::int64_t>& bs) {
+    Change ch{std::move(options), 0, std::nullopt};
+    for (const auto& e : evaluate(x, bs)) {
+      if (e.status != Status::Ok) continue;
+      ++ch.feasible;
+      if (!ch.best || rank(e, *ch.best)) ch.best = e;
+    }
+    return ch;
+  };
+  const bool paradise = c.variant == strategy::Variant::Paradise;
+  const auto has = [&](Kind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
+  std::vector<Change> out;
+  strategy::Config all = c;
+  std::string all_options;
+  int changed = 0;
+  const auto alone = [&](const std::string& option, auto&& apply) {
+    strategy::Config one = c;
+    apply(one);
+    apply(all);
+    out.push_back(outcome(option, one, batches));
+    all_options += (all_options.empty() ? "" : " ") + option;
+    ++changed;
+  };
+  // mixed precision halves activations (not with layer times measured at another precision)
+  if (paradise && c.precision != strategy::Precision::Mixed &&
+      strategy::precision_mismatch(w, strategy::Precision::Mixed).empty())
+    alone("--precision mixed",
+          [](strategy::Config& x) { x.precision = strategy::Precision::Mixed; });
+  if (paradise && !c.policies.recompute_activations)
+    alone("--recompute", [](strategy::Config& x) { x.policies.recompute_activations = true; });
+  if (paradise && c.policies.zero_stage < 3)
+    alone("--zero 3", [](strategy::Config& x) { x.policies.zero_stage = 3; });
+  // every spatial dimension split: spatial under both variants, data+spatial under paradise
+  if (!c.spatial_all_dims && (has(Kind::Spatial) || (paradise && has(Kind::DataSpatial))))
+    alone("--spatial-split all", [](strategy::Config& x) { x.spatial_all_dims = true; });
+  if (changed > 1) out.push_back(outcome(all_options, all, batches));
+  for (std::int64_t b = batches.front() / 2; b >= 1; b /= 2) {
+    auto smaller = outcome("--batch " + std::to_string(b), c, {b});
+    if (smaller.feasible > 0 || b == 1) {
+      if (smaller.feasible == 0)  // every halving tried
+        smaller.options = "--batch " + std::to_string(batches.front() / 2) + " ... 1";
+      out.push_back(std::move(smaller));
+      break;
+    }
+  }
+  return out;
+}
+
 std::string join(const std::vector<std::int64_t>& v) {
   std::string s;
   for (auto x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
@@ -376,36 +440,31 @@ int run_recommend(const Args& args) {
                      " (recommend at the measured precision, or profile at this one)");
   const strategy::LayerSums sums = strategy::sum_layers(w);
   const double usable = w.system.usable_memory_bytes();
-  std::vector<Eval> evals;
-  evals.reserve(kinds.size() * counts.size() * batches.size());
-  strategy::Prediction p;
   c.spatial_all_dims = all_dims;
-  for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
-    for (std::int64_t g : counts) {
-      // on 1 GPU every strategy is serial: the others from 2 GPUs, unless serial is left out
-      if (kinds[ki] == Kind::Serial ? g != 1 : g == 1 && has_serial) continue;
-      for (std::int64_t b : batches) {
-        c.kind = kinds[ki];
-        c.gpus = g;
-        c.batch = b;
-        strategy::predict_into(w, sums, c, p);
-        Eval e{kinds[ki],
-               ki,
-               g,
-               b,
-               p.status,
-               p.limit,
-               p.epoch_time_s,
-               p.epoch_compute_s,
-               p.epoch_communication_s,
-               p.memory_per_gpu_bytes,
-               p.status == Status::Ok ? std::string() : p.reason,
-               p.split_layer,
-               p.split_parts};
-        evals.push_back(std::move(e));
+  // every strategy x GPU count x batch under the settings `base`
+  const auto evaluate = [&](strategy::Config base, const std::vector<std::int64_t>& bs) {
+    std::vector<Eval> out;
+    out.reserve(kinds.size() * counts.size() * bs.size());
+    strategy::Prediction p;
+    for (std::size_t ki = 0; ki < kinds.size(); ++ki) {
+      for (std::int64_t g : counts) {
+        // on 1 GPU every strategy is serial: the others from 2 GPUs, unless serial is left out
+        if (kinds[ki] == Kind::Serial ? g != 1 : g == 1 && has_serial) continue;
+        for (std::int64_t b : bs) {
+          base.kind = kinds[ki];
+          base.gpus = g;
+          base.batch = b;
+          strategy::predict_into(w, sums, base, p);
+          out.push_back({kinds[ki], ki, g, b, p.status, p.limit, p.epoch_time_s, p.epoch_compute_s,
+                         p.epoch_communication_s, p.memory_per_gpu_bytes,
+                         p.status == Status::Ok ? std::string() : p.reason, p.split_layer,
+                         p.split_parts});
+        }
       }
     }
-  }
+    return out;
+  };
+  const std::vector<Eval> evals = evaluate(c, batches);
   const Ranking rank{*objective};
   std::vector<const Eval*> ranked;
   for (const auto& e : evals) {
@@ -414,6 +473,8 @@ int run_recommend(const Args& args) {
   std::sort(ranked.begin(), ranked.end(),
             [&](const Eval* a, const Eval* b) { return rank(*a, *b); });
   const std::size_t feasible = ranked.size();
+  const std::vector<Change> changes =
+      feasible > 0 ? std::vector<Change>{} : what_would_fit(c, w, kinds, batches, rank, evaluate);
   if (ranked.size() > static_cast<std::size_t>(top)) ranked.resize(static_cast<std::size_t>(top));
   const Eval* winner = ranked.empty() ? nullptr : ranked.front();
   std::vector<std::pair<Kind, std::string>> losers;
@@ -471,6 +532,27 @@ int run_recommend(const Args& args) {
     j.key("why_not").begin_object();
     for (const auto& [k, reason] : losers) j.key(strategy::kind_name(k)).value(reason);
     j.end_object();
+    j.key("if_changed").begin_array();  // empty unless nothing is feasible
+    for (const auto& ch : changes) {
+      j.begin_object();
+      j.key("options").value(ch.options);
+      j.key("feasible").value(static_cast<std::int64_t>(ch.feasible));
+      j.key("best");
+      if (ch.best) {
+        j.begin_object();
+        j.key("strategy").value(strategy::kind_name(ch.best->kind));
+        j.key("gpus").value(ch.best->gpus);
+        j.key("batch").value(ch.best->batch);
+        j.key("epoch_time_s").value(ch.best->epoch_s);
+        j.key("memory_per_gpu_bytes").value(ch.best->memory_bytes);
+        j.key("gpu_hours").value(ch.best->gpu_hours());
+        j.end_object();
+      } else {
+        j.null();
+      }
+      j.end_object();
+    }
+    j.end_array();
     j.end_object();
     std::cout << '\n';
     return 0;
@@ -531,6 +613,24 @@ int run_recommend(const Args& args) {
     for (const auto& [k, reason] : losers) {
       const auto name = strategy::kind_name(k);
       std::cout << "  " << name << std::string(width - name.size(), ' ') << "  " << reason << '\n';
+    }
+  }
+  if (!changes.empty()) {
+    std::cout << "\nwhat would fit (each change alone, the rest as given"
+              << (changes.size() > 2 ? "; then the changes together" : "")
+              << "; a smaller batch):\n";
+    std::size_t width = 0;
+    for (const auto& ch : changes) width = std::max(width, ch.options.size());
+    for (const auto& ch : changes) {
+      std::cout << "  " << ch.options << std::string(width - ch.options.size(), ' ') << "  ";
+      if (!ch.best) {
+        std::cout << "nothing fits\n";
+        continue;
+      }
+      const Eval& b = *ch.best;
+      std::cout << ch.feasible << " feasible; best " << strategy::kind_name(b.kind) << " on "
+                << config_text(b) << ": " << fixed(b.epoch_s, 1) << " s per epoch, "
+                << human_bytes(b.memory_bytes) << " per GPU\n";
     }
   }
   return 0;

@@ -151,6 +151,45 @@ expect_rc 0 "recommend nothing fits (table)" -- "$paradise" recommend --model vg
   --system abci --max-gpus 4 --batch 4096
 grep -q "no feasible configuration" "$tmp/out" && grep -Eq "^  serial +out of memory: needs" "$tmp/out" \
   && ok || bad "table: no feasible configuration, serial out of memory"
+# nothing fits: what would, each memory-saving setting alone, then together, then the largest
+# smaller batch. Each entry is what recommend gives with those options added (its feasible
+# count and winner); the batch is the largest halving that fits (the next larger does not).
+# UNet3D at 512^3, batch 64 on up to 1,024 DGX A100 GPUs: data+spatial's 1 sample per group
+# of 8 needs 88 GB in fp32, past the 76 GB usable.
+unet=("$paradise" recommend --model unet3d --dataset cosmoflow --resolution 512 --system dgx-a100 --max-gpus 1024)
+expect_rc 0 "recommend what would fit" -- "${unet[@]}" --batch 64 --format json
+$py - "$tmp/out" "${unet[@]}" <<'PY' && ok || bad "what would fit: $(cat "$tmp/out")"
+import json, subprocess, sys
+r, unet = json.load(open(sys.argv[1])), sys.argv[2:]
+def run(*extra):
+    out = subprocess.run(unet + ["--top", "1", "--format", "json", *extra], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out)
+assert r["feasible"] == 0
+ch = r["if_changed"]
+alone = ["--precision mixed", "--recompute", "--zero 3", "--spatial-split all"]
+assert [c["options"] for c in ch[:5]] == alone + [" ".join(alone)], ch
+assert ch[5]["options"].startswith("--batch ") and len(ch) == 6, ch
+for c in ch:
+    opts = c["options"].split()
+    got = run(*(opts if opts[0] == "--batch" else ["--batch", "64", *opts]))
+    assert got["feasible"] == c["feasible"], (c, got["feasible"])
+    if c["best"] is None:
+        assert got["ranked"] == [], c
+        continue
+    top = got["ranked"][0]
+    for k in ("strategy", "gpus", "batch", "epoch_time_s", "memory_per_gpu_bytes"):
+        assert top[k] == c["best"][k], (c, top)
+assert ch[0]["feasible"] > 0  # mixed precision: 16-bit activations fit the 76 GB
+b = int(ch[5]["options"].split()[1])
+assert 1 <= b < 64 and ch[5]["feasible"] > 0 and run("--batch", str(2 * b))["feasible"] == 0, ch[5]
+PY
+grep -q '"if_changed":\[\]' "$tmp/time.json" && ok || bad "if_changed is empty when something fits"
+expect_rc 0 "recommend what would fit (table, paradl)" -- "$paradise" recommend --model unet3d --dataset cosmoflow \
+  --resolution 512 --system abci --max-gpus 1024 --batch 64 --variant paradl
+grep -q "^what would fit (each change alone, the rest as given; a smaller batch):" "$tmp/out" &&
+  grep -Eq "^  --spatial-split all +nothing fits$" "$tmp/out" && grep -Eq "^  --batch 32 ... 1 +nothing fits$" "$tmp/out" &&
+  ! grep -q -- "--precision mixed" "$tmp/out" && ok || bad "what would fit, paradl: $(cat "$tmp/out")"
 
 # a strategy with feasible points that lost: its best point relative to the winner (ParaDL's
 # model: data parallelism wins, the hybrids are communication-bound)
