@@ -196,14 +196,33 @@ int run_memlimit(const Args& args) {
   // batch on --gpus, as the sweep's memlimit tables give them per resolution
   struct AtSide {
     std::int64_t side = 0, fewest_gpus = 0;  // 0: none of the counts tried
+    std::string none_gpus;
     sweep::Limit batch;
     std::string none_batch;
+  };
+  // why no GPU count fits: the smallest footprint out of memory, else the largest count tried
+  const auto why_no_gpus = [&](const strategy::Workload& at) {
+    std::int64_t pick = counts.back();
+    double least = 0;
+    for (const auto g : counts) {
+      auto one = c;
+      one.gpus = g;
+      const auto p = one_at(at, one, c.batch);
+      if (p.status == strategy::Status::OutOfMemory &&
+          (least == 0 || p.memory_per_gpu_bytes < least))
+        least = p.memory_per_gpu_bytes, pick = g;
+    }
+    auto one = c;
+    one.gpus = pick;
+    return "on " + with_commas(pick) + (pick == 1 ? " GPU" : " GPUs") +
+           (least > 0 ? ", its smallest footprint," : "") + " " + why(at, one, c.batch);
   };
   std::vector<AtSide> at_sides;
   for (const auto side : side_list) {
     const auto ws = family.make(side);
-    AtSide a{side, sweep::fewest_gpus(ws, c, counts).value,
+    AtSide a{side, sweep::fewest_gpus(ws, c, counts).value, "",
              sweep::largest_batch(ws, c, 1, max_batch), ""};
+    if (a.fewest_gpus <= 0) a.none_gpus = why_no_gpus(ws);
     if (a.batch.value <= 0) a.none_batch = why_no_batch(ws, a.batch);
     at_sides.push_back(std::move(a));
   }
@@ -245,6 +264,8 @@ int run_memlimit(const Args& args) {
         j.key("side").value(a.side);
         j.key("gpus");
         a.fewest_gpus > 0 ? j.value(a.fewest_gpus) : j.null();  // null: none of the counts tried
+        j.key("why_none");
+        a.fewest_gpus > 0 ? j.null() : j.value(a.none_gpus);
         j.end_object();
       }
       j.end_array();
@@ -280,12 +301,21 @@ int run_memlimit(const Args& args) {
     t.add_column("side");
     t.add_column("fewest GPUs at batch " + with_commas(c.batch));
     t.add_column("largest batch on " + with_commas(c.gpus) + " GPUs");
-    for (const auto& a : at_sides)
-      t.add_row({std::to_string(a.side),
-                 a.fewest_gpus > 0 ? std::to_string(a.fewest_gpus) : "none of " + gpu_counts,
-                 a.batch.value > 0 ? with_commas(a.batch.value) : "none (" + a.none_batch + ")"});
+    std::vector<std::string> notes;  // why "none", below the table
+    for (const auto& a : at_sides) {
+      const std::string side = std::to_string(a.side);
+      t.add_row({side, a.fewest_gpus > 0 ? std::to_string(a.fewest_gpus) : "none",
+                 a.batch.value > 0 ? with_commas(a.batch.value) : "none"});
+      if (a.fewest_gpus <= 0)
+        notes.push_back("side " + side + ": none of the GPU counts " + gpu_counts + " fits, " +
+                        a.none_gpus);
+      if (a.batch.value <= 0)
+        notes.push_back("side " + side + ": no batch fits on " + with_commas(c.gpus) + " GPUs, " +
+                        a.none_batch);
+    }
     std::cout << "  per side:\n";
     t.print(std::cout);
+    for (const auto& n : notes) std::cout << "  " << n << '\n';
   }
   return 0;
 }

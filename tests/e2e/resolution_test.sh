@@ -119,8 +119,18 @@ expect_rc 0 "memlimit json sides" -- "$paradise" memlimit --model unet3d --datas
   --gpus 8 --batch 8 --sides 128,512 --format json
 $py -c 'import json, sys; m = json.load(open(sys.argv[1])); a, b = m["largest_batch_at_sides"]
 assert (a["side"], a["value"]) == (128, m["largest_batch"]["value"]) and a["value"] > 0, m
-assert b["side"] == 512 and b["value"] is None and b["why_none"].startswith("at batch 8: out_of_memory, needs "), b' "$tmp/out" \
+assert b["side"] == 512 and b["value"] is None and b["why_none"].startswith("at batch 8: out_of_memory, needs "), b
+# no GPU count fits 512^3: data parallelism holds least at 8 GPUs (one sample each; more
+# cannot divide the batch of 8), so the reason is at 8
+f, g = m["fewest_gpus"]
+assert f["gpus"] > 0 and f["why_none"] is None, f
+assert g["gpus"] is None and g["why_none"].startswith("on 8 GPUs, its smallest footprint, at batch 8: out_of_memory, needs "), g' "$tmp/out" \
   && ok || bad "memlimit json sides: $(cat "$tmp/out")"
+expect_rc 0 "memlimit table sides" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --system dgx-a100 --strategy data \
+  --gpus 8 --batch 8 --sides 128,512
+grep -Eq "^ 512 +none +none$" "$tmp/out" &&
+  grep -q "^  side 512: none of the GPU counts 1..4096 \*2 fits, on 8 GPUs, its smallest footprint, at batch 8: out_of_memory" "$tmp/out" &&
+  grep -q "^  side 512: no batch fits on 8 GPUs, at batch 8: out_of_memory" "$tmp/out" && ok || bad "memlimit table sides: $(cat "$tmp/out")"
 # nothing found is null with the reason: unet3d over sides none a multiple of 8
 expect_rc 0 "memlimit json none" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --gpus 8 --batch 8 --resolution 20..100 --step 8 --format json
 $py -c 'import json, sys; r = json.load(open(sys.argv[1]))["largest_resolution"]
