@@ -13,6 +13,7 @@
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise/sweep/memlimit.hpp"
 #include "split_layer.hpp"
 
 namespace po = boost::program_options;
@@ -140,7 +141,16 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
     std::cout << "\n";  // it cannot run: no time or memory to show
     return;
   }
-  std::cout << "; limited by " << strategy::limit_name(p.limit) << "\n\n";
+  std::cout << "; limited by " << strategy::limit_name(p.limit) << "\n";
+  if (p.status == strategy::Status::OutOfMemory) {
+    // what does fit on these GPUs: the largest batch below this one (memlimit's search)
+    const auto b = sweep::largest_batch(w, c, 1, c.batch - 1);
+    std::cout << "  on " << with_commas(c.gpus) << (c.gpus == 1 ? " GPU " : " GPUs ")
+              << (b.value > 0 ? "a global batch of up to " + with_commas(b.value) + " fits"
+                              : "no smaller global batch fits")
+              << " (memlimit for the limits, recommend for other GPU counts and settings)\n";
+  }
+  std::cout << "\n";
   TextTable t;
   t.add_column("time per epoch", TextTable::Align::Left);
   t.add_column("collective", TextTable::Align::Left);

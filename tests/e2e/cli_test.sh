@@ -718,6 +718,14 @@ expect_rc 0 "memlimit none at both ends" -- "$paradise" memlimit --model cosmofl
 grep -q "none in 32..2048 (side 114 at batch 64: invalid, 512 parts > the extent 112 of spatial dimension 1 of the first parallel layer; side 2048 at batch 64: out_of_memory, needs " "$tmp/out" && ok || bad "memlimit none at both ends: $(cat "$tmp/out")"
 expect_rc 0 "memlimit none one reason" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy filter --gpus 512 --batch 512 --resolution 32..2048
 grep -q "none in 32..2048 (side 114 at batch 512: invalid, 512 GPUs > the smallest filter count 16 of the parallel layers) (" "$tmp/out" && ok || bad "memlimit none one reason: $(cat "$tmp/out")"
+# predict out of memory says which batch does fit on its GPUs: the boundary of predict itself
+# (VGG16 on 4 ABCI GPUs: 528 fits, the next multiple of 4 does not)
+expect_rc 0 "predict oom fits up to" -- "$paradise" predict --model vgg16 --dataset imagenet --gpus 4 --batch 4096
+fits=$(sed -n 's/^  on 4 GPUs a global batch of up to \([0-9,]*\) fits (memlimit.*/\1/p' "$tmp/out" | tr -d ,)
+at_fits=$("$paradise" predict --model vgg16 --dataset imagenet --gpus 4 --batch "${fits:-0}" 2>&1)
+past_fits=$("$paradise" predict --model vgg16 --dataset imagenet --gpus 4 --batch $((${fits:-0} + 4)) 2>&1)
+[ -n "$fits" ] && [[ "$at_fits" == *$'\nstatus: ok'* ]] && [[ "$past_fits" == *$'\nstatus: out_of_memory'* ]] &&
+  ok || bad "predict oom fits up to '$fits': $(cat "$tmp/out")"
 # memlimit --resolution with a step past half the int64 range: the "none" explanation's walk
 # stops at the range's end (it overflowed and cycled forever)
 expect_rc 0 "memlimit huge resolution step" -- timeout 20 "$paradise" memlimit --model unet3d --dataset c:100:3x128x128x128 --strategy data --gpus 8 --batch 8 --resolution '1..9223372036854775807 +4611686018427387904'
