@@ -79,13 +79,19 @@ def open_sweep(path, group=None):
             if group is not None and group not in f:
                 raise InputError(f"{path}: no group '{group}'")
             _check_objects(f, path)
-    except (OSError, KeyError) as e:  # HDF5 cannot open it: truncated, damaged superblock or
-        # object header (a copy cut short: "bad object header version number")
+    except (OSError, KeyError, RuntimeError) as e:  # HDF5 cannot open it: truncated, damaged
+        # superblock, object header (a copy cut short: "bad object header version number") or
+        # attribute message (h5py's RuntimeError: "bad version number for attribute message")
         if isinstance(e, KeyError) and not _from_hdf5(e):
             raise
         raise InputError(f"{path}: cannot read the HDF5 file ({_cause(e)})") from None
     try:
-        return xr.open_dataset(path, engine="h5netcdf", group=group)
+        ds = xr.open_dataset(path, engine="h5netcdf", group=group)
+        if group == "pareto":
+            _check_pareto(ds, xr.open_dataset(path, engine="h5netcdf"), path)
+        elif group is None:
+            _check_axes(ds, path)
+        return ds
     except ValueError as e:  # h5netcdf: an HDF5 file, but not the netCDF-4 layout of a sweep
         raise InputError(f"{path}: not a paradise sweep file ({_cause(e)})") from None
     except OSError as e:
@@ -172,14 +178,57 @@ def _read_structure(path):
         xr.open_dataset(path, engine="h5netcdf", group=group).close()
 
 
+POSITIVE_AXES = ("resolution", "gpus", "batch")  # counts and sizes: at least 1
+
+
+def _check_axes(root, path):
+    """InputError unless the counts on the axes are at least 1 (a hand-edited file)."""
+    for axis in POSITIVE_AXES:
+        if axis in root.variables and (root[axis].values < 1).any():
+            bad = root[axis].values[root[axis].values < 1][0]
+            raise InputError(f"{path}: axis '{axis}' holds {bad}, not a count >= 1; the file "
+                             "is damaged or was edited")
+
+
+def _check_pareto(table, root, path):
+    """InputError unless the pareto group is the table paradise sweep writes: every column one
+    value per point, text that decodes, each axis column's values on the root's axis, and
+    positive times (the commands index the root's axes with these values)."""
+    def damaged(what):
+        return InputError(f"{path}: {what}; the file is damaged or was edited")
+
+    try:
+        table.load()  # lazily read values fail here, not in a plot
+    except UnicodeDecodeError as e:
+        raise damaged(f"the pareto group holds text that is not UTF-8 ({e.reason})") from None
+    for name, var in table.variables.items():
+        if var.dims != ("point",):
+            raise damaged(f"pareto/{name} has dimensions {var.dims}, not one value per point")
+    for axis in AXES:
+        if axis not in table.variables:
+            continue
+        if axis not in root.variables:
+            raise damaged(f"pareto/{axis}: {axis} is not an axis of the file")
+        have = set(root[axis].values.tolist())
+        off = [v for v in table[axis].values.tolist() if v not in have]
+        if off:
+            raise damaged(f"pareto/{axis} holds {off[0]!r}, not a value of the file's {axis} axis")
+    for name in ("epoch_time_s", "memory_per_gpu_bytes", "gpu_hours"):
+        if name in table.variables:
+            values = np.asarray(table[name].values, dtype=float)
+            if not (np.isfinite(values) & (values >= 0)).all():
+                raise damaged(f"pareto/{name} holds {values[~(np.isfinite(values) & (values >= 0))][0]}, "
+                              "not a finite value >= 0")
+
+
 def _check_objects(group, path):
     """InputError naming the first object of the file HDF5 cannot open (a damaged object
     header: h5py's KeyError, which h5netcdf turned into None and then an AttributeError)."""
     for name in group:
         try:
             obj = group[name]
-        except KeyError as e:
-            if not _from_hdf5(e):
+        except (KeyError, RuntimeError) as e:  # RuntimeError: "bad version number for message"
+            if isinstance(e, KeyError) and not _from_hdf5(e):
                 raise
             raise InputError(f"{path}: cannot read the HDF5 file's object '{group.name.rstrip('/')}"
                              f"/{name}' ({_cause(e)}); the file is damaged") from None
@@ -193,7 +242,7 @@ def reading(path):
     chunk fails there, not in open_sweep; h5py's OSError becomes an InputError naming path."""
     try:
         yield
-    except (OSError, KeyError) as e:  # e.g. "Can't read data (inflate() failed)"
+    except (OSError, KeyError, UnicodeDecodeError) as e:  # "Can't read data (inflate() failed)"
         if isinstance(e, KeyError) and not _from_hdf5(e):
             raise  # a script's own lookup, not the file
         raise InputError(f"{path}: cannot read the HDF5 file's data ({_cause(e)}); "

@@ -1032,6 +1032,54 @@ class DamagedFiles(Refusals):
         paradise_h5._probed.clear()
 
 
+class EditedFiles(Refusals):
+    """Damage h5py reports other than as OSError, and hand edits that keep a valid HDF5 file
+    but not the sweep's (each a traceback or a wrong answer before; found by a fuzzing probe)."""
+
+    def test_a_damaged_attribute_message_is_one_line(self):
+        # the 8 bytes before the root attribute name "storage" (its message header): h5py's
+        # RuntimeError "Unable to determine if attribute exists (bad version number ...)"
+        with open(FILES["full"], "rb") as f:
+            data = bytearray(f.read())
+        at = data.find(b"storage\x00")
+        self.assertGreater(at, 8)
+        for back in (4, 8):
+            with self.subTest(zeroed=back):
+                d = bytearray(data)
+                d[at - back:at] = bytes(back)
+                path = os.path.join(WORK, f"attribute{back}.h5")
+                with open(path, "wb") as f:
+                    f.write(d)
+                self.assert_refused("summary.py", [path], path, "cannot read the HDF5 file")
+
+    def edited(self, name, edit):
+        """A copy of the storage = maps file (no times: the commands read the pareto group)."""
+        path = copy_of("maps", name)
+        with h5py.File(path, "r+") as f:
+            edit(f)
+        return path
+
+    def test_a_pareto_table_that_is_not_the_sweeps_is_one_line(self):
+        def three_gpus(f):  # a column of another length: no longer one value per point
+            del f["pareto/gpus"]
+            f["pareto/gpus"] = np.array([1, 2, 3], dtype="i8")
+        for name, edit, words in (
+                ("strategy.h5", lambda f: f["pareto/strategy"].__setitem__(0, b"bogus"),
+                 "pareto/strategy holds 'bogus', not a value of the file's strategy axis"),
+                ("utf8.h5", lambda f: f["pareto/model"].__setitem__(0, b"\xff\xfeab"),
+                 "the pareto group holds text that is not UTF-8"),
+                ("negative.h5", lambda f: f["pareto/epoch_time_s"].__setitem__(0, -1.0),
+                 "pareto/epoch_time_s holds -1.0, not a finite value >= 0"),
+                ("gpus3.h5", three_gpus, "pareto/gpus has dimensions"),
+                ("axis.h5", lambda f: f["gpus"].__setitem__(0, 0),
+                 "axis 'gpus' holds 0, not a count >= 1")):
+            path = self.edited(name, edit)
+            for script in ("summary.py", "pareto.py"):
+                with self.subTest(edit=name, script=script):
+                    self.assert_refused(script, [path, "-o", os.path.join(WORK, "e.png")]
+                                        if script == "pareto.py" else [path], path, words)
+
+
 class SelectionOptions(Refusals):
     def test_an_empty_value_or_list_item_is_refused(self):
         # `--model ""` was ignored (every model shown), `--model ,` said "no feasible
