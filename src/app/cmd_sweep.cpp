@@ -129,8 +129,8 @@ void together(const mpi::Comm& comm, const std::string& output,
   }
   // no file open (the writer was never made, its constructor failed, commit closed the file
   // before its canonical copy failed, or a resume's read-back failed and it was closed):
-  // MPI_Finalize is safe, and mpiexec then reliably says 2 (after leave_now it once said 1
-  // for a directory in the copy's way, and for a damaged resume)
+  // MPI_Finalize is safe, and mpiexec then reliably says 2 (after leave_now a peer could be
+  // killed first and mpiexec say its signal)
   if (!out || out->closed()) mpi::Environment::finalize_and_leave(2);
   comm.barrier();
   mpi::Environment::leave_now(2);

@@ -87,8 +87,9 @@ struct SweepFileWriter::Impl {
   bool complete_ = false;     // PATH.tmp holds every value and was closed (commit's copy failed)
   double copy_seconds_ = 0;   // commit's canonical copy, on rank 0
   bool failed_ = false;       // an I/O failure was agreed: no HDF5 call may touch the file again
-  bool read_failed_ = false;  // ... and it was check_readable's read, after nothing was written
+  bool read_failed_ = false;  // the agreed failure was check_readable's read-back
   bool closed_after_read_ = false;  // close_after_failed_read closed the file on every rank
+  bool uncompleted_ = false;        // the resume took a finished file's "complete" mark off
 
   // Runs `step` (collective HDF5 work) and agrees on its outcome on every rank: if it threw
   // io::Error anywhere, every rank throws (that rank's error, PeerError on the others), so

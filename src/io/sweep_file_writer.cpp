@@ -146,17 +146,17 @@ void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
 }
 
 void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
-  const std::string& path_ = impl_->tmp_;      // for PARADISE_H5's messages
   for (auto& [name, v] : impl_->variables_) {  // by name: the same order on every rank
     if (std::find(v.dims.begin(), v.dims.end(), std::uint64_t{0}) != v.dims.end()) continue;
-    const auto sel = impl_->select_range(v.dataset.id, begin, n, v.dims);
-    const Handle dxpl = impl_->collective_xfer();
-    Handle type(PARADISE_H5(H5Dget_type(v.dataset.id)), H5Tclose);
-    Handle native(PARADISE_H5(H5Tget_native_type(type.id, H5T_DIR_ASCEND)), H5Tclose);
-    std::vector<unsigned char> values(std::max<std::uint64_t>(n, 1) * H5Tget_size(native.id));
     bool unreadable = false;  // this rank's read failed (agreed() throws a plain Error)
     try {
-      impl_->agreed([&] {
+      impl_->agreed([&] {                        // all of it: a failure anywhere is every rank's
+        const std::string& path_ = impl_->tmp_;  // for PARADISE_H5's messages
+        const auto sel = impl_->select_range(v.dataset.id, begin, n, v.dims);
+        const Handle dxpl = impl_->collective_xfer();
+        Handle type(PARADISE_H5(H5Dget_type(v.dataset.id)), H5Tclose);
+        Handle native(PARADISE_H5(H5Tget_native_type(type.id, H5T_DIR_ASCEND)), H5Tclose);
+        std::vector<unsigned char> values(std::max<std::uint64_t>(n, 1) * H5Tget_size(native.id));
         // through the filters: a chunk whose deflated bytes were damaged fails zlib's check
         if (H5Dread(v.dataset.id, native.id, sel.memory.id, sel.file.id, dxpl.id, values.data()) <
             0) {
@@ -167,7 +167,7 @@ void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
         }
       });
     } catch (const Error& e) {
-      impl_->read_failed_ = true;  // every rank: agreed() threw on each
+      impl_->read_failed_ = true;  // on every rank: agreed() threw on each
       if (unreadable) throw UnreadableError(e.what());
       throw;
     }
@@ -176,15 +176,20 @@ void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
 
 bool SweepFileWriter::close_after_failed_read() noexcept {
   if (!impl_ || !impl_->read_failed_ || impl_->file_.id < 0) return false;
-  // a resume writes nothing before check_readable, so the file holds no write error and its
-  // collective close is safe; any failure is agreed, and then the caller leaves as before
-  bool ok = true;
-  for (auto& [name, v] : impl_->variables_)
-    ok = H5Dclose(std::exchange(v.dataset.id, -1)) >= 0 && ok;
-  for (auto& [name, sc] : impl_->scales_) ok = H5Dclose(std::exchange(sc.id, -1)) >= 0 && ok;
-  ok = H5Fclose(std::exchange(impl_->file_.id, -1)) >= 0 && ok;
+  // the resume only took the "complete" mark off a finished file before the read-back, so
+  // the file holds no write error and its collective close is safe; each step is agreed (and
+  // timed), and on a failure the caller leaves as after any other
   try {
-    impl_->closed_after_read_ = !impl_->comm_.allreduce_or(!ok);
+    impl_->agreed([&] {
+      const std::string& path_ = impl_->tmp_;  // for close_checked's messages
+      // a finished file stays marked finished: its rename, as a commit whose copy failed
+      // said, must still give a file readers take
+      if (impl_->uncompleted_) impl_->string_attribute(impl_->file_.id, "complete", "true");
+      for (auto& [name, v] : impl_->variables_) v.dataset.close_checked("H5Dclose", path_);
+      for (auto& [name, sc] : impl_->scales_) sc.close_checked("H5Dclose", path_);
+    });
+    impl_->agreed([&] { impl_->file_.close_checked("H5Fclose", impl_->tmp_); });
+    impl_->closed_after_read_ = true;
   } catch (const std::exception&) {
     impl_->closed_after_read_ = false;
   }

@@ -45,8 +45,10 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
     flushed_ = true;  // it held a checkpoint: keep it if this run fails too
     // not finished while this run works on it (a commit whose copy failed left the mark;
     // every rank calls: a collective metadata change)
-    if (PARADISE_H5(H5Aexists(file_.id, "complete")) > 0)
+    if (PARADISE_H5(H5Aexists(file_.id, "complete")) > 0) {
       PARADISE_H5(H5Adelete(file_.id, "complete"));
+      uncompleted_ = true;
+    }
     return;
   }
   Handle fcpl(PARADISE_H5(H5Pcreate(H5P_FILE_CREATE)), H5Pclose);

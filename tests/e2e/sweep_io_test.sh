@@ -157,6 +157,22 @@ rc=0
 [ "$rc" = 2 ] && [ -e blocked/c.h5.tmp ] && [ -e blocked/c.h5.resume ] && [ ! -e blocked/c.h5 ] &&
   grep -q "the finished file stays in c.h5.tmp .* or rerun with --resume" blocked/out &&
   h5dump -a /complete blocked/c.h5.tmp >/dev/null 2>&1 && ok || bad "blocked copy: exit $rc, $(cat blocked/out)"
+# a finished, kept file whose resume finds a damaged chunk: exit 2, and it stays marked
+# finished (the resume takes the mark off while it works; it was saved without it)
+mkdir -p finished && cp blocked/c.h5.tmp blocked/c.h5.resume kill.ini finished/
+$py - <<'PY' && ok || bad "damaging the finished file"
+import h5py
+with h5py.File("finished/c.h5.tmp", "r") as f:
+    d = f["status"]
+    info = d.id.get_chunk_info_by_coord((0,) * d.ndim)
+with open("finished/c.h5.tmp", "r+b") as fh:
+    fh.seek(info.byte_offset + info.size // 2)
+    fh.write(b"\xaa" * 16)
+PY
+rc=0
+(cd finished && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --resume >out 2>&1) || rc=$?
+[ "$rc" = 2 ] && grep -q "does not read back" finished/out && h5dump -a /complete finished/c.h5.tmp >/dev/null 2>&1 &&
+  ok || bad "a damaged finished file's resume: exit $rc, complete: $(h5dump -a /complete finished/c.h5.tmp 2>&1 | tail -n 1), $(cat finished/out)"
 rmdir blocked/c.h5.tmp.canonical
 (cd blocked && exec "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) &
 resumer=$!

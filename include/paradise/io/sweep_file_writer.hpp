@@ -168,7 +168,8 @@ class SweepFileWriter {
   /// True after an agreed I/O failure (see above).
   bool failed() const;
   /// Collective, after check_readable failed (an agreed error): closes the resumed file,
-  /// to which nothing was written, on every rank. True if every rank closed it.
+  /// which holds no write error, on every rank, with the "complete" mark of a finished file
+  /// put back. True if every rank closed it.
   bool close_after_failed_read() noexcept;
   /// True once commit has closed PATH.tmp (its canonical copy may still have failed), or
   /// close_after_failed_read has: no HDF5 file is open, so MPI_Finalize is safe again.
