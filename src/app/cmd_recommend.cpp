@@ -20,6 +20,7 @@
 #include "paradise/core/text.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise/sweep/memlimit.hpp"
 #include "paradise/system/catalog.hpp"
 #include "split_layer.hpp"
 
@@ -258,6 +259,25 @@ std::string why_not(const std::vector<const Eval*>& mine, const Eval* winner, co
   return s;
 }
 
+/// The largest batch below `below` at which some strategy fits on some GPU count (memlimit's
+/// exact search per strategy and count, not halvings); 0: none.
+std::int64_t largest_smaller_batch(const strategy::Workload& w, const strategy::LayerSums& sums,
+                                   strategy::Config c, const std::vector<Kind>& kinds,
+                                   const std::vector<std::int64_t>& counts, bool has_serial,
+                                   std::int64_t below) {
+  std::int64_t best = 0;
+  if (below <= 1) return best;
+  for (const Kind k : kinds) {
+    for (const std::int64_t g : counts) {
+      if (k == Kind::Serial ? g != 1 : g == 1 && has_serial) continue;  // as evaluated
+      c.kind = k;
+      c.gpus = g;
+      best = std::max(best, sweep::largest_batch(w, c, 1, below - 1, &sums).value);
+    }
+  }
+  return best;
+}
+
 /// A change of the settings tried when nothing fits, and what it gives.
 struct Change {
   std::string options;  ///< as written on the command line
@@ -266,13 +286,14 @@ struct Change {
 };
 
 /// When no configuration fits: each setting that saves memory, changed alone (the rest as
-/// given), then all of them together, then the largest smaller batch (B/2, B/4, ... 1) at
-/// which something fits. `evaluate(config, batches)` predicts every strategy and GPU count.
+/// given), then all of them together, then `smaller_batch` (the largest batch below the
+/// smallest tried at which some strategy and GPU count fits; 0: none). `evaluate(config,
+/// batches)` predicts every strategy and GPU count.
 template <class Evaluate>
 std::vector<Change> what_would_fit(const strategy::Config& c, const strategy::Workload& w,
                                    const std::vector<Kind>& kinds,
                                    const std::vector<std::int64_t>& batches, const Ranking& rank,
-                                   const Evaluate& evaluate) {
+                                   const Evaluate& evaluate, std::int64_t smaller_batch) {
   const auto outcome = [&](std::string options, const strategy::Config& x,
                            const std::vector<std::int64_t>& bs) {
     Change ch{std::move(options), 0, std::nullopt};
@@ -304,20 +325,18 @@ std::vector<Change> what_would_fit(const strategy::Config& c, const strategy::Wo
           [](strategy::Config& x) { x.precision = strategy::Precision::Mixed; });
   if (paradise && !c.policies.recompute_activations)
     alone("--recompute", [](strategy::Config& x) { x.policies.recompute_activations = true; });
-  if (paradise && c.policies.zero_stage < 3)
+  const bool parallel =
+      std::any_of(kinds.begin(), kinds.end(), [](Kind k) { return k != Kind::Serial; });
+  if (paradise && parallel && c.policies.zero_stage < 3)  // sharding needs more than one GPU
     alone("--zero 3", [](strategy::Config& x) { x.policies.zero_stage = 3; });
   // every spatial dimension split: spatial under both variants, data+spatial under paradise
   if (!c.spatial_all_dims && (has(Kind::Spatial) || (paradise && has(Kind::DataSpatial))))
     alone("--spatial-split all", [](strategy::Config& x) { x.spatial_all_dims = true; });
   if (changed > 1) out.push_back(outcome(all_options, all, batches));
-  for (std::int64_t b = batches.front() / 2; b >= 1; b /= 2) {
-    auto smaller = outcome("--batch " + std::to_string(b), c, {b});
-    if (smaller.feasible > 0 || b == 1) {
-      if (smaller.feasible == 0)  // every halving tried
-        smaller.options = "--batch " + std::to_string(batches.front() / 2) + " ... 1";
-      out.push_back(std::move(smaller));
-      break;
-    }
+  if (smaller_batch > 0) {
+    out.push_back(outcome("--batch " + std::to_string(smaller_batch), c, {smaller_batch}));
+  } else if (batches.front() > 1) {  // every batch below the smallest tried, by search
+    out.push_back({"--batch 1 to " + std::to_string(batches.front() - 1), 0, std::nullopt});
   }
   return out;
 }
@@ -474,7 +493,10 @@ int run_recommend(const Args& args) {
             [&](const Eval* a, const Eval* b) { return rank(*a, *b); });
   const std::size_t feasible = ranked.size();
   const std::vector<Change> changes =
-      feasible > 0 ? std::vector<Change>{} : what_would_fit(c, w, kinds, batches, rank, evaluate);
+      feasible > 0 ? std::vector<Change>{}
+                   : what_would_fit(c, w, kinds, batches, rank, evaluate,
+                                    largest_smaller_batch(w, sums, c, kinds, counts, has_serial,
+                                                          batches.front()));
   if (ranked.size() > static_cast<std::size_t>(top)) ranked.resize(static_cast<std::size_t>(top));
   const Eval* winner = ranked.empty() ? nullptr : ranked.front();
   std::vector<std::pair<Kind, std::string>> losers;
@@ -616,9 +638,13 @@ int run_recommend(const Args& args) {
     }
   }
   if (!changes.empty()) {
-    std::cout << "\nwhat would fit (each change alone, the rest as given"
-              << (changes.size() > 2 ? "; then the changes together" : "")
-              << "; a smaller batch):\n";
+    const bool batch_entry = changes.back().options.starts_with("--batch");
+    const std::size_t settings = changes.size() - (batch_entry ? 1 : 0);
+    std::string parts;  // what the lines are
+    if (settings > 0) parts = "each change alone, the rest as given";
+    if (settings > 2) parts += "; then the changes together";
+    if (batch_entry) parts += std::string(parts.empty() ? "" : "; ") + "the largest smaller batch";
+    std::cout << "\nwhat would fit (" << parts << "):\n";
     std::size_t width = 0;
     for (const auto& ch : changes) width = std::max(width, ch.options.size());
     for (const auto& ch : changes) {

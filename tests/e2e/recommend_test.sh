@@ -153,7 +153,7 @@ grep -q "no feasible configuration" "$tmp/out" && grep -Eq "^  serial +out of me
   && ok || bad "table: no feasible configuration, serial out of memory"
 # nothing fits: what would, each memory-saving setting alone, then together, then the largest
 # smaller batch. Each entry is what recommend gives with those options added (its feasible
-# count and winner); the batch is the largest halving that fits (the next larger does not).
+# count and winner); no batch between the smaller one and the one asked fits.
 # UNet3D at 512^3, batch 64 on up to 1,024 DGX A100 GPUs: data+spatial's 1 sample per group
 # of 8 needs 88 GB in fp32, past the 76 GB usable.
 unet=("$paradise" recommend --model unet3d --dataset cosmoflow --resolution 512 --system dgx-a100 --max-gpus 1024)
@@ -182,14 +182,22 @@ for c in ch:
         assert top[k] == c["best"][k], (c, top)
 assert ch[0]["feasible"] > 0  # mixed precision: 16-bit activations fit the 76 GB
 b = int(ch[5]["options"].split()[1])
-assert 1 <= b < 64 and ch[5]["feasible"] > 0 and run("--batch", str(2 * b))["feasible"] == 0, ch[5]
+assert 1 <= b < 64 and ch[5]["feasible"] > 0, ch[5]
+for larger in range(b + 1, 64):  # every batch between fits nowhere (not only the halvings)
+    assert run("--batch", str(larger))["feasible"] == 0, (b, larger)
 PY
 grep -q '"if_changed":\[\]' "$tmp/time.json" && ok || bad "if_changed is empty when something fits"
 expect_rc 0 "recommend what would fit (table, paradl)" -- "$paradise" recommend --model unet3d --dataset cosmoflow \
   --resolution 512 --system abci --max-gpus 1024 --batch 64 --variant paradl
-grep -q "^what would fit (each change alone, the rest as given; a smaller batch):" "$tmp/out" &&
-  grep -Eq "^  --spatial-split all +nothing fits$" "$tmp/out" && grep -Eq "^  --batch 32 ... 1 +nothing fits$" "$tmp/out" &&
+grep -q "^what would fit (each change alone, the rest as given; the largest smaller batch):" "$tmp/out" &&
+  grep -Eq "^  --spatial-split all +nothing fits$" "$tmp/out" && grep -Eq "^  --batch 1 to 63 +nothing fits$" "$tmp/out" &&
   ! grep -q -- "--precision mixed" "$tmp/out" && ok || bad "what would fit, paradl: $(cat "$tmp/out")"
+# serial alone: ZeRO shards over GPUs, so --zero 3 is not offered; batch 1 has no smaller one
+expect_rc 0 "recommend what would fit (serial)" -- "$paradise" recommend --model vgg16 --dataset imagenet \
+  --max-gpus 1 --batch 1 --strategies serial --format json --system abci --resolution 4096
+$py -c 'import json, sys; r = json.load(open(sys.argv[1]))
+assert r["feasible"] == 0 and [c["options"] for c in r["if_changed"]] == ["--precision mixed", "--recompute",
+    "--precision mixed --recompute"], r["if_changed"]' "$tmp/out" && ok || bad "what would fit, serial: $(cat "$tmp/out")"
 
 # a strategy with feasible points that lost: its best point relative to the winner (ParaDL's
 # model: data parallelism wins, the hybrids are communication-bound)
