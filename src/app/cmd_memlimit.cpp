@@ -21,6 +21,13 @@
 namespace po = boost::program_options;
 
 namespace paradise::app {
+namespace {
+
+std::string gpus_text(std::int64_t g) {
+  return with_commas(g) + (g == 1 ? " GPU" : " GPUs");
+}
+
+}  // namespace
 
 int run_memlimit(const Args& args) {
   po::options_description desc(
@@ -139,23 +146,25 @@ int run_memlimit(const Args& args) {
     }
   }
   // "none" says why, from the prediction at the low end of the search
-  const auto one_at = [](const strategy::Workload& at, strategy::Config one, std::int64_t batch) {
+  const auto predict_at_batch = [](const strategy::Workload& at, strategy::Config one,
+                                   std::int64_t batch) {
     one.batch = batch;
     return strategy::predict(at, one);
   };
   const auto why = [&](const strategy::Workload& at, const strategy::Config& one,
                        std::int64_t batch) {
-    const auto p = one_at(at, one, batch);
+    const auto p = predict_at_batch(at, one, batch);
     return "at batch " + with_commas(batch) + ": " + std::string(strategy::status_name(p.status)) +
            (p.reason.empty() ? "" : ", " + p.reason);
   };
   // why no batch fits: at the search's low end, the smallest batch the strategy divides evenly
   const auto why_no_batch = [&](const strategy::Workload& at, const sweep::Limit& l) {
-    const std::int64_t smallest = std::max<std::int64_t>(1, sweep::batch_step(at, c));
-    return l.evaluations == 0 ? "no batch up to --max-batch " + with_commas(max_batch) +
-                                    " that the strategy divides evenly (multiples of " +
-                                    with_commas(smallest) + ")"
-                              : why(at, c, smallest);
+    const std::int64_t divides = sweep::batch_step(at, c);  // 0: no batch divides (the GPUs)
+    if (divides == 0) return why(at, c, 1);
+    return l.evaluations == 0
+               ? "no batch up to --max-batch " + with_commas(max_batch) +
+                     " that the strategy divides evenly (multiples of " + with_commas(divides) + ")"
+               : why(at, c, divides);
   };
   const auto b = sweep::largest_batch(w, c, 1, max_batch);
   const std::string none_batch = b.value > 0 ? "" : why_no_batch(w, b);
@@ -185,8 +194,8 @@ int run_memlimit(const Args& args) {
                            : "the model takes none of the range's first 4,096 sides";
       std::string reason = at_side(f.side);
       const auto l = sweep::last_side(range.front(), range.back(), step, taken);
-      if (l.side > f.side && one_at(*family.at(l.side), c, c.batch).status !=
-                                 one_at(*family.at(f.side), c, c.batch).status)
+      if (l.side > f.side && predict_at_batch(*family.at(l.side), c, c.batch).status !=
+                                 predict_at_batch(*family.at(f.side), c, c.batch).status)
         reason += "; " + at_side(l.side);
       return reason;
     };
@@ -207,15 +216,15 @@ int run_memlimit(const Args& args) {
     for (const auto g : counts) {
       auto one = c;
       one.gpus = g;
-      const auto p = one_at(at, one, c.batch);
+      const auto p = predict_at_batch(at, one, c.batch);
       if (p.status == strategy::Status::OutOfMemory &&
           (least == 0 || p.memory_per_gpu_bytes < least))
         least = p.memory_per_gpu_bytes, pick = g;
     }
     auto one = c;
     one.gpus = pick;
-    return "on " + with_commas(pick) + (pick == 1 ? " GPU" : " GPUs") +
-           (least > 0 ? ", its smallest footprint," : "") + " " + why(at, one, c.batch);
+    return "on " + gpus_text(pick) + (least > 0 ? ", its smallest footprint," : "") + " " +
+           why(at, one, c.batch);
   };
   std::vector<AtSide> at_sides;
   for (const auto side : side_list) {
@@ -286,7 +295,7 @@ int run_memlimit(const Args& args) {
     return 0;
   }
   std::cout << spec.model << " on " << spec.dataset << " (" << w.model.input.str() << "), "
-            << spec.system << ", " << kind << " on " << c.gpus << " GPUs\n"
+            << spec.system << ", " << kind << " on " << gpus_text(c.gpus) << "\n"
             << "  training: " << strategy::training_summary(c) << "\n"
             << "  largest feasible global batch: "
             << (b.value > 0 ? with_commas(b.value) : "none (" + none_batch + ")") << " ("
@@ -300,17 +309,17 @@ int run_memlimit(const Args& args) {
     TextTable t;
     t.add_column("side");
     t.add_column("fewest GPUs at batch " + with_commas(c.batch));
-    t.add_column("largest batch on " + with_commas(c.gpus) + " GPUs");
+    t.add_column("largest batch on " + gpus_text(c.gpus));
     std::vector<std::string> notes;  // why "none", below the table
     for (const auto& a : at_sides) {
       const std::string side = std::to_string(a.side);
       t.add_row({side, a.fewest_gpus > 0 ? std::to_string(a.fewest_gpus) : "none",
                  a.batch.value > 0 ? with_commas(a.batch.value) : "none"});
       if (a.fewest_gpus <= 0)
-        notes.push_back("side " + side + ": none of the GPU counts " + gpu_counts + " fits, " +
-                        a.none_gpus);
+        notes.push_back("side " + side + ": no GPU count of --gpu-counts " + gpu_counts +
+                        " fits, " + a.none_gpus);
       if (a.batch.value <= 0)
-        notes.push_back("side " + side + ": no batch fits on " + with_commas(c.gpus) + " GPUs, " +
+        notes.push_back("side " + side + ": no batch fits on " + gpus_text(c.gpus) + ", " +
                         a.none_batch);
     }
     std::cout << "  per side:\n";

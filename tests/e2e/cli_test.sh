@@ -708,6 +708,9 @@ expect_rc 0 "memlimit none at the step" -- "$paradise" memlimit --model unet3d -
 grep -q "largest feasible global batch: none (at batch 8: out_of_memory" "$tmp/out" && ok || bad "memlimit reason at the step: $(cat "$tmp/out")"
 expect_rc 0 "memlimit empty search" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 8 --batch 8 --max-batch 4
 grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (multiples of 8)) (0 evaluations)" "$tmp/out" && ok || bad "memlimit empty search: $(cat "$tmp/out")"
+# no batch divides evenly at all (6 GPUs in groups of 4): predict's reason, not "multiples of 1"
+expect_rc 0 "memlimit no batch divides" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data+filter --gpus 6 --batch 8
+grep -q "largest feasible global batch: none (at batch 1: invalid, 6 GPUs are not a multiple of the group size p2 = 4)" "$tmp/out" && ok || bad "memlimit no batch divides: $(cat "$tmp/out")"
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
 grep -Eq "largest feasible global batch: [0-9,]+ \(" "$tmp/out" && ok || bad "memlimit spatial all: $(cat "$tmp/out")"

@@ -129,7 +129,7 @@ assert g["gpus"] is None and g["why_none"].startswith("on 8 GPUs, its smallest f
 expect_rc 0 "memlimit table sides" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --system dgx-a100 --strategy data \
   --gpus 8 --batch 8 --sides 128,512
 grep -Eq "^ 512 +none +none$" "$tmp/out" &&
-  grep -q "^  side 512: none of the GPU counts 1..4096 \*2 fits, on 8 GPUs, its smallest footprint, at batch 8: out_of_memory" "$tmp/out" &&
+  grep -q "^  side 512: no GPU count of --gpu-counts 1..4096 \*2 fits, on 8 GPUs, its smallest footprint, at batch 8: out_of_memory" "$tmp/out" &&
   grep -q "^  side 512: no batch fits on 8 GPUs, at batch 8: out_of_memory" "$tmp/out" && ok || bad "memlimit table sides: $(cat "$tmp/out")"
 # nothing found is null with the reason: unet3d over sides none a multiple of 8
 expect_rc 0 "memlimit json none" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --gpus 8 --batch 8 --resolution 20..100 --step 8 --format json
