@@ -200,6 +200,11 @@ TEST(LastSide, TheLargestTakenSideBelowTheSupportedSizes) {
   EXPECT_FALSE(l.too_large);
   // sides 1, 6, ..., 96 (1 mod 5): the largest multiple of 7 among them is 91
   EXPECT_EQ(last_side(1, 100, 5, multiples(7, 1 << 30)).side, 91);
+  // hi itself taken: 96 (1 + 19 x 5) is a multiple of 8
+  EXPECT_EQ(last_side(1, 96, 5, multiples(8, 1 << 30)).side, 96);
+  // a step with the bisection: sides 3, 10, 17, ... (3 mod 7) that are multiples of 8 are
+  // 24 mod 56 (24 = 3 x 7 + 3); the largest below 5,000 is 24 + 88 x 56 = 4,952
+  EXPECT_EQ(last_side(3, 1000000, 7, multiples(8, 5000)).side, 4952);
   const auto all_large = last_side(5000, 9000, 1, multiples(8, 5000));
   EXPECT_EQ(all_large.side, 5000);
   EXPECT_TRUE(all_large.too_large);
