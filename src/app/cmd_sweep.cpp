@@ -164,6 +164,10 @@ std::vector<std::string> input_files(const SweepFile& f) {
 // The output replaces its path at the end: never a file the sweep reads, nor a file that is
 // no earlier output (an empty one aside: mktemp's), such as a program or a model file.
 void refuse_replacing(const std::string& output, const SweepFile& f) {
+  // as the writer will (a directory, a missing or read-only folder), before any work and in
+  // a dry run too: jobs/submit checks an output with one before the queue wait
+  if (const std::string why = why_unwritable(output); !why.empty())
+    throw InputError("-o " + output + ": cannot write the file (" + why + ")");
   for (const auto& in : input_files(f)) {
     std::error_code ec;
     if (std::filesystem::equivalent(in, output, ec))

@@ -149,9 +149,32 @@ rc=0; PARADISE_ROOT=/tmp/a,b PARADISE_BIN=$bin "$root/jobs/submit" --print small
 # ran on 1 rank silently)
 : >empty_nodes
 rc=0; env -u SLURM_NTASKS -u PARADISE_RANKS PBS_NODEFILE=$dir/empty_nodes PARADISE_BIN=$dir/stub "$root/jobs/run-sweep" --launcher none small.ini o.h5 >pbs.log 2>&1 || rc=$?
-[ "$rc" -eq 2 ] && grep -q "rank count '0' (the lines of PBS_NODEFILE '$dir/empty_nodes') is not a positive integer" pbs.log ||
+[ "$rc" -eq 2 ] && grep -q "rank count '0' (the lines of PBS_NODEFILE '$dir/empty_nodes') is not a whole number from 1 to 1,048,576" pbs.log ||
   fail "empty PBS_NODEFILE: exit $rc, $(cat pbs.log)"
 rc=0; env -u SLURM_NTASKS -u PARADISE_RANKS PBS_NODEFILE=$dir/no_nodes PARADISE_BIN=$dir/stub "$root/jobs/run-sweep" --launcher none small.ini o.h5 >pbs.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "PBS_NODEFILE '$dir/no_nodes' is not readable: give --ranks" pbs.log ||
   fail "missing PBS_NODEFILE: exit $rc, $(cat pbs.log)"
+# found by a probe: an output the sweep would refuse is refused at submit (its dry run
+# checks it), not after the queue wait: the sweep file itself, a directory, a file that is
+# not an earlier output; a zero walltime (Slurm: no limit) too
+mkdir -p adir
+echo text >notes.txt
+for o in small.ini adir notes.txt; do
+  rc=0; PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini "$o" >out.log 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "paradise sweep: error: -o $o: " out.log && ! grep -q "^sbatch" out.log ||
+    fail "submit to '$o': exit $rc, $(cat out.log)"
+done
+rc=0; PARADISE_WALLTIME=0:00:00 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >out.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_WALLTIME = '0:00:00' is no time" out.log || fail "submit with walltime 0: exit $rc, $(cat out.log)"
+# a rank count past int64 is refused before the run (it ran 1 rank, wrote the file, then
+# failed); a folder as the binary, a missing launcher and an empty --ranks are named
+rc=0; PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 99999999999999999999 small.ini many.h5 >out.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && [ ! -e many.h5 ] && grep -q "rank count '99999999999999999999' (--ranks / PARADISE_RANKS) is not a whole number" out.log ||
+  fail "local/sweep -n 10^20: exit $rc, $(cat out.log)"
+rc=0; PARADISE_BIN=$dir/adir "$root/jobs/run-sweep" small.ini o.h5 >out.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_BIN='$dir/adir' is not an executable file" out.log || fail "a folder as PARADISE_BIN: exit $rc, $(cat out.log)"
+rc=0; PARADISE_MPIEXEC=$dir/no-mpiexec PARADISE_BIN=$bin "$root/jobs/run-sweep" small.ini o.h5 >out.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "launcher '$dir/no-mpiexec' not found" out.log || fail "a missing launcher: exit $rc, $(cat out.log)"
+rc=0; PARADISE_BIN=$bin "$root/jobs/run-sweep" --ranks '' small.ini o.h5 >out.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q -- "--ranks needs a value" out.log || fail "an empty --ranks: exit $rc, $(cat out.log)"
 echo "local_test: PASS"
