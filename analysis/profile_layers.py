@@ -216,13 +216,17 @@ def parse_batches(text):
     return batches
 
 
+MAX_ITERATIONS = 10_000  # a layer profile averages a handful; more is a typo
+
+
 def parse_device(text):
     """--device as a torch.device: cpu, cuda or cuda:N of a GPU this machine has."""
     try:
         device = torch.device(text)
     except RuntimeError:  # torch's list of every device type it knows, in a traceback
         device = None
-    if device is None or device.type not in ("cpu", "cuda"):
+    if device is None or device.type not in ("cpu", "cuda") or (device.type == "cpu" and
+                                                                  device.index is not None):
         raise InputError(f"--device '{text}': expected cpu, cuda or cuda:N")
     if device.type == "cuda":
         count = torch.cuda.device_count() if torch.cuda.is_available() else 0
@@ -328,10 +332,15 @@ def main():
     args = p.parse_args()
     command.check_output(args.output, "-o", "csv")  # first: profiling takes minutes
     batches = parse_batches(args.batch)
-    if args.iters < 1 or args.warmup < 0:
-        raise InputError("--iters must be >= 1 and --warmup >= 0")
-    if args.threads is not None and args.threads < 1:  # 0 was ignored, -1 a traceback
-        raise InputError(f"--threads {args.threads}: must be >= 1")
+    if not 1 <= args.iters <= MAX_ITERATIONS or not 0 <= args.warmup <= MAX_ITERATIONS:
+        raise InputError(f"--iters {args.iters} / --warmup {args.warmup}: expected --iters "
+                         f"1 to {MAX_ITERATIONS:,} and --warmup 0 to {MAX_ITERATIONS:,}")
+    cores = os.cpu_count() or 1  # 10^8 threads ran for minutes without an answer
+    if args.threads is not None and not 1 <= args.threads <= cores:  # 0 was ignored
+        raise InputError(f"--threads {args.threads}: expected 1 to {cores} (this machine's "
+                         "cores)")
+    if args.input is not None and not args.input.strip():  # it used the default silently
+        raise InputError("--input '': expected a sample shape CxHxW or CxDxHxW")
     dev = parse_device(args.device)
     cuda = dev.type == "cuda"
     model, shape, segmentation = build(args.model)

@@ -160,7 +160,13 @@ class ProfileLayers(unittest.TestCase):
                             (["--input", "0x32x32"], "every size must be positive"),
                             (["--input", "1x32x32"], "resnet18 takes 3 channels"),
                             (["--device", "tpu"], "--device 'tpu': expected cpu, cuda or cuda:N"),
-                            (["--threads", "-1"], "--threads -1: must be >= 1"),
+                            (["--threads", "-1"], "--threads -1: expected 1 to"),
+                            # found by a probe: 10^8 threads and 10^11 iterations ran until
+                            # killed; an empty --input and cpu:0 were taken silently
+                            (["--threads", "99999999"], "--threads 99999999: expected 1 to"),
+                            (["--iters", "99999999999"], "expected --iters 1 to 10,000"),
+                            (["--input", ""], "--input '': expected a sample shape"),
+                            (["--device", "cpu:0"], "--device 'cpu:0': expected cpu, cuda"),
                             (["--input", "3x32x32", "--batch", "100000000000"],
                              "--batch 100000000000 at input 3x32x32")):
             with self.subTest(args=args):
