@@ -20,6 +20,7 @@ MOST_BYTES = 64 << 20  # as paradise bounds what it reads: /dev/zero was read fo
 MOST_SECONDS = 1e100  # a time beyond is garbage, and 1.5 times it overflowed the axis limits
 # The fields read, by where they are: what each must hold (None: null allowed)
 # (anomaly: paradise validate's {part, cause, hint} or null; true/false also read)
+MOST_THRESHOLD = 10  # a relative error of 1,000%, as paradise validate --threshold allows
 ROW_FIELDS = {"strategy": "text", "projected_s": "number", "measured_s": "number",
               "anomaly": "anomaly"}
 
@@ -83,6 +84,8 @@ def check_document(doc, path):
             if kind == "number" and r[key] is not None and abs(r[key]) > MOST_SECONDS:
                 raise InputError(f"{path}: row {i}: '{key}' is {r[key]:g}, more than "
                                  f"{MOST_SECONDS:g} s (implausible)")
+            if key in ("projected_s", "measured_s") and r[key] is not None and r[key] <= 0:
+                raise InputError(f"{path}: row {i}: '{key}' is {r[key]:g}, expected seconds > 0")
         _expect(r.get("basis"), "text", f"row {i}: 'basis'", path)
     summary = _expect(doc["summary"], "object", "'summary'", path, null=False)
     _expect(summary.get("mean_accuracy"), "number", "'summary.mean_accuracy'", path)
@@ -92,8 +95,9 @@ def check_document(doc, path):
         _expect(value, "number", f"'summary.per_strategy.{name}'", path)
     if "threshold" in doc:
         t = _expect(doc["threshold"], "number", "'threshold'", path, null=False)
-        if t <= 0:
-            raise InputError(f"{path}: 'threshold' is {t}, expected a number > 0")
+        if not 0 < t <= MOST_THRESHOLD:
+            raise InputError(f"{path}: 'threshold' is {t:g}, expected a number > 0 and at "
+                             f"most {MOST_THRESHOLD:g} (paradise validate's range)")
     _expect(doc.get("variant"), "text", "'variant'", path)
 
 
@@ -171,8 +175,9 @@ def main():
     p.add_argument("--data", metavar="JSON", help="also write the plotted values as JSON")
     args = p.parse_args()
     check_outputs(args, "validate")  # before any work: a refused path wastes none
-    if args.threshold is not None and not (args.threshold > 0 and math.isfinite(args.threshold)):
-        raise InputError(f"--threshold {args.threshold}: must be > 0")
+    if args.threshold is not None and not 0 < args.threshold <= MOST_THRESHOLD:
+        raise InputError(f"--threshold {args.threshold:g}: expected a number > 0 and at most "
+                         f"{MOST_THRESHOLD:g}")
     rows, all_rows, threshold, summary, variant = load(args.file)
     if args.threshold is not None:
         threshold = args.threshold

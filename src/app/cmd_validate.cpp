@@ -228,10 +228,12 @@ int run_validate(const Args& args) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   o.variant = *v;
-  if (!(o.threshold > 0) || !std::isfinite(o.threshold)) {
+  // a relative error: 0.25 is 25%; past 10 (1,000%) it flags nothing a user would ask about
+  if (!(o.threshold > 0) || !(o.threshold <= 10)) {
     std::ostringstream given;  // as typed, not std::to_string's six decimals
     given << o.threshold;
-    throw InputError("--threshold '" + given.str() + "': must be a finite number > 0");
+    throw InputError("--threshold '" + given.str() +
+                     "': expected a relative error > 0 and at most 10 (1,000%)");
   }
   if (format != "table" && format != "json")
     throw InputError("--format '" + format + "': expected table or json");

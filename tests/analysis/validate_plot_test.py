@@ -122,6 +122,14 @@ class ValidatePlot(unittest.TestCase):
             (lambda d: d["rows"][0].update(measured_s=float("inf")),
              "row 1: 'measured_s' is Infinity, expected a finite number"),
             (lambda d: d["rows"][0].update(anomaly=5), "row 1: 'anomaly' is 5"),
+            # impossible values (found by a probe): a row dropped without a word, a band that
+            # overflowed matplotlib
+            (lambda d: d["rows"][0].update(projected_s=-2.0),
+             "row 1: 'projected_s' is -2, expected seconds > 0"),
+            (lambda d: d["rows"][1].update(measured_s=0.0),
+             "row 2: 'measured_s' is 0, expected seconds > 0"),
+            (lambda d: d.update(threshold=1e300), "'threshold' is 1e+300, expected a number > 0 "
+                                                  "and at most 10"),
         ]
         path = os.path.join(WORK, "typed.json")
         for change, words in cases:

@@ -287,7 +287,9 @@ expect_rc 2 "missing file" -- "$paradise" validate --measured "$tmp/nosuch.csv"
 grep -qF "nosuch.csv" "$tmp/err" && ok || bad "missing file named"
 expect_rc 2 "bad threshold" -- "$paradise" validate --measured "$runs" --threshold 0
 expect_rc 2 "infinite threshold" -- "$paradise" validate --measured "$runs" --threshold inf
-grep -qF -- "--threshold 'inf': must be a finite number > 0" "$tmp/err" && ok || bad "infinite threshold: $(cat "$tmp/err")"
+grep -qF -- "--threshold 'inf': expected a relative error > 0 and at most 10 (1,000%)" "$tmp/err" && ok || bad "infinite threshold: $(cat "$tmp/err")"
+expect_rc 2 "huge threshold" -- "$paradise" validate --measured "$runs" --threshold 1e300
+grep -qF -- "--threshold '1e+300': expected a relative error > 0 and at most 10" "$tmp/err" && ok || bad "huge threshold: $(cat "$tmp/err")"
 expect_rc 2 "bad variant" -- "$paradise" validate --measured "$runs" --variant x
 
 finish validate_test
