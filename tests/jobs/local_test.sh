@@ -177,4 +177,12 @@ rc=0; PARADISE_MPIEXEC=$dir/no-mpiexec PARADISE_BIN=$bin "$root/jobs/run-sweep" 
 [ "$rc" -eq 2 ] && grep -q "launcher '$dir/no-mpiexec' not found" out.log || fail "a missing launcher: exit $rc, $(cat out.log)"
 rc=0; PARADISE_BIN=$bin "$root/jobs/run-sweep" --ranks '' small.ini o.h5 >out.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q -- "--ranks needs a value" out.log || fail "an empty --ranks: exit $rc, $(cat out.log)"
+# a target or safety of 0 (the walltime: the overhead alone), PARADISE_RANKS=0 (unset to
+# suggest, refused by submit), an unknown option of submit (taken for the sweep file)
+for setting in PARADISE_TARGET_S=0 PARADISE_SAFETY=0 PARADISE_RANKS=0; do
+  rc=0; env "$setting" PARADISE_BIN="$bin" "$root/jobs/suggest" small.ini >out.log 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "suggest: error: ${setting%=*} = '0' " out.log || fail "suggest with $setting: exit $rc, $(cat out.log)"
+done
+rc=0; PARADISE_BIN=$bin "$root/jobs/submit" --print --bogus small.ini out.h5 >out.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "submit: error: unknown option '--bogus'" out.log || fail "submit --bogus: exit $rc, $(cat out.log)"
 echo "local_test: PASS"
