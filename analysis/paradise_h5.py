@@ -72,8 +72,11 @@ def open_sweep(path, group=None):
             for axis in SWEEP_AXES:
                 if not isinstance(f.get(axis), h5py.Dataset):
                     raise InputError(f"{path}: not a paradise sweep file (no '{axis}' axis)")
-            if "complete" not in f.attrs:
-                raise InputError(f"{path}: an unfinished sweep (no 'complete' attribute, which "
+            complete = f.attrs.get("complete")
+            if isinstance(complete, bytes):
+                complete = complete.decode("utf-8", "replace")
+            if "complete" not in f.attrs or str(complete) != "true":
+                raise InputError(f"{path}: an unfinished sweep (no 'complete' attribute 'true', which "
                                  "paradise sweep writes last): use the OUT.h5 of a finished "
                                  "run, or finish this one with paradise sweep --resume")
             if group is not None and group not in f:

@@ -1072,7 +1072,9 @@ class EditedFiles(Refusals):
                  "pareto/epoch_time_s holds -1.0, not a finite value >= 0"),
                 ("gpus3.h5", three_gpus, "pareto/gpus has dimensions"),
                 ("axis.h5", lambda f: f["gpus"].__setitem__(0, 0),
-                 "axis 'gpus' holds 0, not a count >= 1")):
+                 "axis 'gpus' holds 0, not a count >= 1"),
+                ("incomplete.h5", lambda f: f.attrs.__setitem__("complete", "false"),
+                 "an unfinished sweep (no 'complete' attribute 'true'")):
             path = self.edited(name, edit)
             for script in ("summary.py", "pareto.py"):
                 with self.subTest(edit=name, script=script):
