@@ -95,9 +95,8 @@ def check_document(doc, path):
         _expect(value, "number", f"'summary.per_strategy.{name}'", path)
     if "threshold" in doc:
         t = _expect(doc["threshold"], "number", "'threshold'", path, null=False)
-        if not 0 < t <= MOST_THRESHOLD:
-            raise InputError(f"{path}: 'threshold' is {t:g}, expected a number > 0 and at "
-                             f"most {MOST_THRESHOLD:g} (paradise validate's range)")
+        if t <= 0:
+            raise InputError(f"{path}: 'threshold' is {t:g}, expected a number > 0")
     _expect(doc.get("variant"), "text", "'variant'", path)
 
 
@@ -181,6 +180,9 @@ def main():
     rows, all_rows, threshold, summary, variant = load(args.file)
     if args.threshold is not None:
         threshold = args.threshold
+    elif threshold > MOST_THRESHOLD:  # the file's (an older paradise validate took any)
+        raise InputError(f"{args.file}: 'threshold' is {threshold:g}, more than "
+                         f"{MOST_THRESHOLD:g} (a band of 1,000%): give --threshold")
     source = f"{len(all_rows)} runs" + (f", {variant} model" if variant else "")
     fig = plot(rows, len(all_rows), threshold, summary, source)
     save(fig, args, "validate", notes={"threshold": threshold})
