@@ -21,13 +21,6 @@
 namespace po = boost::program_options;
 
 namespace paradise::app {
-namespace {
-
-std::string gpus_text(std::int64_t g) {
-  return with_commas(g) + (g == 1 ? " GPU" : " GPUs");
-}
-
-}  // namespace
 
 int run_memlimit(const Args& args) {
   po::options_description desc(

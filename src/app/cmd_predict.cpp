@@ -145,7 +145,7 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
   if (p.status == strategy::Status::OutOfMemory) {
     // what does fit on these GPUs: the largest batch below this one (memlimit's search)
     const auto b = sweep::largest_batch(w, c, 1, c.batch - 1);
-    std::cout << "  on " << with_commas(c.gpus) << (c.gpus == 1 ? " GPU " : " GPUs ")
+    std::cout << "  on " << gpus_text(c.gpus) << " "
               << (b.value > 0 ? "a global batch of up to " + with_commas(b.value) + " fits"
                               : "no smaller global batch fits")
               << " (memlimit for the limits, recommend for other GPU counts and settings)\n";

@@ -135,10 +135,6 @@ std::pair<std::int64_t, std::int64_t> parse_range(const std::string& text) {
   return {lo, hi};
 }
 
-std::string gpus_text(std::int64_t g) {
-  return std::to_string(g) + (g == 1 ? " GPU" : " GPUs");
-}
-
 std::string config_text(const Eval& e) {
   return gpus_text(e.gpus) + ", batch " + std::to_string(e.batch);
 }

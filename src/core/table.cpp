@@ -51,6 +51,10 @@ std::string with_commas(std::int64_t v) {
   return v < 0 ? "-" + out : out;
 }
 
+std::string gpus_text(std::int64_t gpus) {
+  return with_commas(gpus) + (gpus == 1 ? " GPU" : " GPUs");
+}
+
 std::string fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);

@@ -208,7 +208,7 @@ r = json.load(open(sys.argv[1]))
 w = r["why_not"]
 assert r["ranked"][0]["strategy"] == "data"
 for k in ("pipeline", "data+filter"):
-    m = re.match(r"best at (\d+) GPUs?, batch (\d+) \(([\d.]+) s per epoch\): ([\d.]+)x the winner's epoch time", w[k])
+    m = re.match(r"best at ([\d,]+) GPUs?, batch (\d+) \(([\d.]+) s per epoch\): ([\d.]+)x the winner's epoch time", w[k])
     assert m, (k, w[k])
     assert float(m.group(4)) > 1
     assert abs(float(m.group(3)) / r["ranked"][0]["epoch_time_s"] - float(m.group(4))) < 0.1

@@ -23,6 +23,8 @@ class TextTable {
 
 /// 25557032 -> "25,557,032".
 std::string with_commas(std::int64_t v);
+/// 1 -> "1 GPU", 1024 -> "1,024 GPUs".
+std::string gpus_text(std::int64_t gpus);
 /// Fixed-point with the given decimals.
 std::string fixed(double v, int decimals);
 /// fixed(), or 3 significant digits in exponent form ("-1e+300") from a million on.
