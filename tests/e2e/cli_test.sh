@@ -585,6 +585,13 @@ grep -Eq "^cosmoflow +- +- +- +- +- +none feasible$" "$tmp/out" && ok || bad "wi
 cp "$sweeps/quickstart.ini" "$tmp/self.ini"
 expect_rc 2 "sweep -o its own sweep file" -- "$paradise" sweep "$tmp/self.ini" -o "$tmp/self.ini"
 grep -q "is the sweep file $tmp/self.ini (it would be overwritten)" "$tmp/err" && cmp -s "$tmp/self.ini" "$sweeps/quickstart.ini" && ok || bad "-o the sweep file: $(cat "$tmp/err")"
+# a dry run checks the output as the run will (jobs/submit relies on it): a directory, a
+# missing folder
+mkdir -p "$tmp/outdir"
+expect_rc 2 "sweep --dry-run -o a directory" -- "$paradise" sweep "$tmp/self.ini" --dry-run -o "$tmp/outdir"
+grep -q "error: -o $tmp/outdir: cannot write the file (a directory)" "$tmp/err" && ok || bad "dry run -o a directory: $(cat "$tmp/err")"
+expect_rc 2 "sweep --dry-run -o a missing folder" -- "$paradise" sweep "$tmp/self.ini" --dry-run -o "$tmp/nofolder/x.h5"
+grep -q "error: -o $tmp/nofolder/x.h5: cannot write the file (no directory $tmp/nofolder)" "$tmp/err" && ok || bad "dry run -o a missing folder: $(cat "$tmp/err")"
 expect_rc 2 "sweep -o ''" -- "$paradise" sweep "$tmp/self.ini" -o ''
 grep -q "error: -o '': expected the path" "$tmp/err" && ok || bad "-o '': $(cat "$tmp/err")"
 expect_rc 2 "sweep --checkpoint nan" -- "$paradise" sweep "$tmp/self.ini" --checkpoint nan -o "$tmp/self.h5"
