@@ -30,6 +30,7 @@ def series(path, filters):
     h5.require(root, PARTS + ("status",), path,
                "the compute/communication bars need a storage = full sweep")
     ds = h5.select(root[list(PARTS) + ["status"]], filters, path, root)
+    h5.check_flags(ds.status, path)
     check_gpu_counts(ds.gpus.values, path)
     out, fixed = {}, {}
     for s in ds.strategy.values:

@@ -314,7 +314,22 @@ def map_of(root, kind, filters, path, why, axes=(), also=()):
     names = [values.name, status.name] + [v for v in also if v in root.data_vars]
     ds = select(root[names], filters, path, root)
     require_axes(ds[values.name], axes, path, why, root)
+    check_flags(ds[status.name], path)
     return (ds[values.name], ds[status.name]) + tuple(ds[v] if v in ds else None for v in also)
+
+
+def check_flags(status, path):
+    """InputError unless every chosen point's status is one of the variable's CF flag_values
+    (0 ok, 1 out of memory, 2 invalid): a hand-edited 9 was drawn as neither feasible nor
+    out of memory, without a word. Reads the narrowed map (what the plot reads anyway)."""
+    allowed = np.asarray(status.attrs.get("flag_values", (STATUS_OK, STATUS_OUT_OF_MEMORY,
+                                                           STATUS_INVALID)))
+    values = np.asarray(status.values)
+    bad = ~np.isin(values, allowed)
+    if bad.any():
+        codes = ", ".join(str(v) for v in allowed.tolist())
+        raise InputError(f"{path}: variable '{status.name}' holds {values[bad][0]}, not one of its "
+                         f"flag_values ({codes}); the file is damaged or was edited")
 
 
 def axes_of(root):

@@ -1081,6 +1081,27 @@ class EditedFiles(Refusals):
                     self.assert_refused(script, [path, "-o", os.path.join(WORK, "e.png")]
                                         if script == "pareto.py" else [path], path, words)
 
+    def test_a_status_code_off_its_flag_values_is_one_line(self):
+        # a hand-edited status 9 (flag_values are 0, 1, 2 as src/app/sweep_output.cpp writes
+        # them) was drawn as neither feasible nor out of memory, without a word
+        def nine(f):
+            status = f["status"]
+            status[...] = np.full(status.shape, 9, dtype=status.dtype)
+        for sweep, script, args in (
+                ("maps", "memory_map.py", ["--model", "alexnet", "--system", "abci"]),
+                ("full", "breakdown.py", ["--model", "vgg16", "--batch", "256"]),
+                ("full", "scaling.py", ["--model", "resnet50", "--batch", "256"]),
+                ("full", "pareto.py", ["--source", "map"]),
+                ("full", "summary.py", [])):
+            path = copy_of(sweep, f"status9-{script}.h5")
+            with h5py.File(path, "r+") as f:
+                nine(f)
+            with self.subTest(script=script):
+                out = ["-o", os.path.join(WORK, "s9.png")] if script != "summary.py" else []
+                self.assert_refused(script, [path] + out + args, path,
+                                    "variable 'status' holds 9, not one of its flag_values "
+                                    "(0, 1, 2)")
+
 
 class SelectionOptions(Refusals):
     def test_an_empty_value_or_list_item_is_refused(self):
