@@ -180,9 +180,16 @@ void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
 
 // Model state per parameter (cost-model-notes §6.3): weights, gradients, optimizer state;
 // mixed precision keeps fp16 weights and gradients and an fp32 master copy.
-void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
-                     double local_params, std::int64_t data_parallel,
-                     std::optional<double> gradient_samples) {
+namespace {
+
+// Bytes per parameter of each part of the model state (cost-model-notes §6.3): weights and
+// gradients at the training precision, optimizer state (Adam 2 moments, momentum 1, fp32)
+// plus mixed precision's fp32 master copy, each divided over the replicas by its ZeRO stage
+struct StateBytes {
+  double weights, gradients, optimizer, bucket;  // bucket: DDP's gradient copy (replicas only)
+};
+
+StateBytes state_bytes_per_param(const Config& c, std::int64_t data_parallel) {
   const auto& pol = c.policies;
   const double e = element_bytes(c), mixed = c.precision == Precision::Mixed ? 4 : 0;
   const double state = (pol.optimizer == Optimizer::Adam       ? 8
@@ -191,6 +198,22 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
                        mixed;
   const double dp = static_cast<double>(std::max<std::int64_t>(1, data_parallel));
   const auto shard = [&](int stage) { return pol.zero_stage >= stage ? dp : 1.0; };
+  return {e / shard(3), e / shard(2), state / shard(1), data_parallel > 1 ? e / shard(2) : 0};
+}
+
+}  // namespace
+
+double model_state_bytes(const Config& c, double local_params, std::int64_t data_parallel) {
+  const auto b = state_bytes_per_param(c, data_parallel);
+  return local_params * (b.weights + b.gradients + b.optimizer + b.bucket);
+}
+
+void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
+                     double local_params, std::int64_t data_parallel,
+                     std::optional<double> gradient_samples) {
+  const auto& pol = c.policies;
+  const double e = element_bytes(c);
+  const auto per_param = state_bytes_per_param(c, data_parallel);
   // saved for backward (issue 2's rule per layer) and the largest pair of transient
   // gradient buffers dL/dy, dL/dx (§6.2: not the sum over layers), or all of them
   b.memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
@@ -203,13 +226,13 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
                (c.policies.free_activation_gradients
                     ? s.largest_pair
                     : std::max(s.largest_pair, s.outputs + s.largest_in_place)));
-  b.memory("weights", local_params * e / shard(3));
-  b.memory("gradients", local_params * e / shard(2));
-  b.memory("optimizer state", local_params * state / shard(1));
+  b.memory("weights", local_params * per_param.weights);
+  b.memory("gradients", local_params * per_param.gradients);
+  b.memory("optimizer state", local_params * per_param.optimizer);
   b.memory("convolution workspace", pol.workspace_bytes);
   // NCCL's buffers only where there is a communicator (one GPU has none)
-  b.memory("communication buffers", (c.gpus > 1 ? pol.comm_buffer_bytes : 0) +
-                                        (data_parallel > 1 ? local_params * e / shard(2) : 0));
+  b.memory("communication buffers",
+           (c.gpus > 1 ? pol.comm_buffer_bytes : 0) + local_params * per_param.bucket);
   b.memory("runtime context", pol.context_bytes);
 }
 

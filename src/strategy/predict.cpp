@@ -212,10 +212,10 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
                                        static_cast<std::size_t>(stages));
   const double p = static_cast<double>(stages), D = static_cast<double>(w.dataset_samples);
   double max_t = 0, max_mem = 0, max_boundary = 0, max_params = 0, max_paradise_s = 0;
-  // paradise: the largest stage's saved activations x its micro-batches in flight, in
-  // per-sample saved bytes (1F1B: stage g keeps at most p - g; GPipe: all S)
+  // paradise: each stage's saved activations x its micro-batches in flight, in per-sample
+  // saved bytes (1F1B: stage g keeps at most p - g; GPipe: all S)
   const double e = element_bytes(c);
-  double max_in_flight_saved = 0;
+  std::vector<double> in_flight_of_stage;
   std::vector<double> boundaries;  // elements per sample sent from stage g to g + 1
   std::vector<double> params_of_stage;
   const bool recompute = paradise(c) && c.policies.recompute_activations;
@@ -242,14 +242,17 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     max_params = std::max(max_params, stage_params);
     params_of_stage.push_back(stage_params);
     const double flight = c.policies.one_f_one_b ? std::min(S, p - static_cast<double>(g)) : S;
+    // a later stage keeps the input it received per micro-batch in flight until that
+    // micro-batch's backward pass sends its gradient back (Megatron-LM's input_tensors);
+    // its layers' saved set counts only their own outputs (LayerStats::saved_elements)
+    const double input = static_cast<double>(layer(begin).input_elements) * e;
+    const double received = g > 0 ? input : 0;
     // with recomputation: the stage's input per micro-batch in flight, and one
     // micro-batch's activations recomputed at a time (cost-model-notes §6.1)
     // (stage 0's input is the batch, counted as the checkpoint instead)
     const double internal = g == 0 && first == 1 ? saved - saved_bytes(w.model.layers[0]) : saved;
-    const double in_flight =
-        recompute ? flight * static_cast<double>(layer(begin).input_elements) * e + internal
-                  : flight * saved;
-    max_in_flight_saved = std::max(max_in_flight_saved, in_flight);
+    const double in_flight = recompute ? flight * input + internal : flight * (saved + received);
+    in_flight_of_stage.push_back(in_flight);
     if (g + 1 < ends.size()) {
       const double boundary = static_cast<double>(layer(ends[g] - 1).output_elements);
       max_boundary = std::max(max_boundary, boundary);
@@ -319,18 +322,27 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     b.overlapped(total - exposed);
   }
   if (paradise(c)) {
-    // activations of the micro-batches in flight on the stage where they weigh most: all S
-    // (GPipe), p - g on stage g with 1F1B (PipeDream-Flush; cost-model-notes §6.1), as
-    // samples of the whole model's saved bytes
+    // the stage whose GPU holds the most: its activations of the micro-batches in flight
+    // (all S with GPipe, p - g on stage g with 1F1B; PipeDream-Flush, cost-model-notes §6.1)
+    // with its own weights' model state. The first stages hold the activations, the last
+    // ones the weights (VGG16's classifier): the two maxima belong to no one GPU.
+    std::size_t heaviest = 0;
+    double most = -1;
+    for (std::size_t g = 0; g < params_of_stage.size(); ++g) {
+      const double bytes =
+          B / S * in_flight_of_stage[g] + model_state_bytes(c, params_of_stage[g], replicas);
+      if (bytes > most) most = bytes, heaviest = g;
+    }
+    // as samples of the whole model's saved bytes
     const double whole = recompute ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
                                    : s.saved * e + s.saved_fixed_bytes;
-    const double samples = whole > 0 ? B / S * max_in_flight_saved / whole : 0;
-    // one micro-batch at a time in its backward pass: its activation gradients
+    const double samples = whole > 0 ? B / S * in_flight_of_stage[heaviest] / whole : 0;
     // the replicas of a stage shard its weights; the stages' communicators share the NICs
     zero3_parameter_allgather(
         b, c, max_params, replicas,
         paradise_link(w, c.gpus, stages == 1 ? 0 : std::min(stages, w.system.gpus_per_node)));
-    return paradise_memory(b, s, c, samples, max_params, replicas, B / S);
+    // one micro-batch at a time in its backward pass: its activation gradients
+    return paradise_memory(b, s, c, samples, params_of_stage[heaviest], replicas, B / S);
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
 }

@@ -228,6 +228,9 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
 /// without replicas.
 void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
                                std::int64_t data_parallel, const system::Link& link);
+/// The model state's bytes on one GPU for `local_params` parameters: weights, gradients,
+/// optimizer state and the gradient bucket copy, as paradise_memory counts them.
+double model_state_bytes(const Config& c, double local_params, std::int64_t data_parallel);
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
 /// workspace, communication buffers, context. The activation gradients are those of

@@ -623,6 +623,50 @@ TEST(ParadiseVariant, PipelineMemoryIsTheHeaviestStagesMicroBatchesInFlight) {
   EXPECT_GT(g, f);
 }
 
+// Pipeline memory is one GPU's: the stage with the largest total of its own activations in
+// flight and its own weights' model state. By hand on three one-layer stages (3 GPUs, GPipe,
+// 4 micro-batches of m samples, fp32, momentum: 4 + 4 + 4 bytes per parameter):
+//   input 8x32x32 (u = 8,192 elements), saved by c1 (a conv saves its input);
+//   c1 conv 8->8 k=3, 576 parameters, its output saved by fc through the flatten view;
+//   flat (an alias, saves nothing), fc dense 8,192 -> 64, 524,352 parameters.
+// Stage 0 keeps 2u per sample, stages 1 and 2 the u they received (Megatron-LM's
+// input_tensors). m = 1: stage 2 = 4 u 4 B + 524,352 x 12 B (6.4 MB) beats stage 0's
+// 8 u 4 B + 576 x 12 B; m = 64: stage 0 (16.8 MB) beats stage 2 (14.7 MB). The code added
+// stage 0's activations to stage 2's weights, a GPU that does not exist (VGG16 on 4 GPUs,
+// batch 64, 8 micro-batches: 3.86 GB where its heaviest stage holds 2.54 GB).
+TEST(ParadiseVariant, PipelineMemoryIsOneStagesActivationsAndWeights) {
+  const std::string path = testing::TempDir() + "/heavyends.model";
+  {
+    std::ofstream f(path);
+    f << "model heavyends\ninput 8x32x32\nc1 conv out=8 k=3 p=1\nflat flatten\n"
+      << "fc dense out=64\n";
+  }
+  const auto w = make_workload({path, "small:1000:8x32x32", "abci", "", 0});
+  ASSERT_EQ(w.model.layers.size(), 4u);
+  const double u = 8 * 32 * 32, e = 4;
+  // the per-layer counts the rule starts from (issue 2's rule, checked against PyTorch)
+  ASSERT_EQ(w.model.layers[0].saved_elements, u);
+  ASSERT_EQ(w.model.layers[1].saved_elements, u);
+  ASSERT_EQ(w.model.layers[1].params, 576);
+  ASSERT_EQ(w.model.layers[2].saved_elements, 0);
+  ASSERT_EQ(w.model.layers[3].saved_elements, 0);
+  ASSERT_EQ(w.model.layers[3].params, 524352);
+  for (const double m : {1.0, 64.0}) {
+    auto c = paradise_config(Kind::Pipeline, 3, static_cast<std::int64_t>(4 * m));
+    c.segments = 4;
+    c.policies.one_f_one_b = false;
+    c.policies.optimizer = Optimizer::Momentum;
+    const auto p = predict(w, c);
+    ASSERT_EQ(p.status, Status::Ok) << p.reason;
+    const double stage0 = 4 * m * 2 * u * e + 576 * 12, stage2 = 4 * m * u * e + 524352 * 12;
+    const bool last = stage2 > stage0;
+    EXPECT_EQ(last, m == 1);
+    EXPECT_DOUBLE_EQ(memory_part(p, "saved activations"), 4 * m * (last ? 1 : 2) * u * e) << m;
+    EXPECT_DOUBLE_EQ(memory_part(p, "weights"), (last ? 524352 : 576) * e) << m;
+    EXPECT_DOUBLE_EQ(memory_part(p, "optimizer state"), (last ? 524352 : 576) * e) << m;
+  }
+}
+
 // Activation recomputation (Chen et al. 2016, "Training Deep Nets with Sublinear Memory
 // Cost"), by hand on a chain of 16 same-shape 3x3 convolutions over 8x16x16 (u = 2,048
 // elements): each convolution saves its input, so 16 u are saved per sample (the last
