@@ -369,6 +369,29 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (saved[i] && buffer[i] == static_cast<int>(i))
       m.layers[i].saved_elements = m.layers[i].output_elements;
   }
+  // a pipeline cut before layer i sends every tensor made before i and read at or after it
+  // (cost-model-notes §2: a_k includes the skip tensors crossing it): tensor j crosses the
+  // cuts j + 1 .. its last reader
+  std::vector<std::size_t> last_reader(layers.size(), 0);
+  for (std::size_t i = 0; i < layers.size(); ++i)
+    for (int j : layers[i].inputs)
+      last_reader[static_cast<std::size_t>(j)] =
+          std::max(last_reader[static_cast<std::size_t>(j)], i);
+  // tensors of up to 2^48 elements each: sums past 64 bits in theory
+  std::vector<long double> change(layers.size() + 1, 0);
+  for (std::size_t j = 0; j < layers.size(); ++j) {
+    if (last_reader[j] <= j) continue;  // read by nobody (the last layer) or only by itself
+    change[j + 1] += static_cast<long double>(m.layers[j].output_elements);
+    change[last_reader[j] + 1] -= static_cast<long double>(m.layers[j].output_elements);
+  }
+  long double crossing = 0;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    crossing += change[i];
+    if (crossing > static_cast<long double>(std::int64_t{1} << 62))
+      throw SizeLimitError("model '" + g.name() + "': the tensors crossing a cut before layer '" +
+                           m.layers[i].name + "' hold more than 2^62 elements (sizes too large)");
+    m.layers[i].crossing_elements = static_cast<std::int64_t>(crossing);
+  }
   // the totals too: layers each within 2^62 can sum past 64 bits (three convolutions of
   // 2^61.9 MACs printed a negative model); 8 bytes per saved element at most
   long double params = 0, macs = 0, saved_bytes = 0;

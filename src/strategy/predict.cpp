@@ -242,11 +242,12 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     max_params = std::max(max_params, stage_params);
     params_of_stage.push_back(stage_params);
     const double flight = c.policies.one_f_one_b ? std::min(S, p - static_cast<double>(g)) : S;
-    // a later stage keeps the input it received per micro-batch in flight until that
-    // micro-batch's backward pass sends its gradient back (Megatron-LM's input_tensors);
-    // its layers' saved set counts only their own outputs (LayerStats::saved_elements)
-    const double input = static_cast<double>(layer(begin).input_elements) * e;
-    const double received = g > 0 ? input : 0;
+    // a later stage keeps what it received per micro-batch in flight until that
+    // micro-batch's backward pass sends its gradient back (Megatron-LM's input_tensors):
+    // the tensors crossing the cut before it, skip tensors included; its layers' saved set
+    // counts only their own outputs (LayerStats::saved_elements)
+    const double received = g > 0 ? static_cast<double>(layer(begin).crossing_elements) * e : 0;
+    const double input = g > 0 ? received : static_cast<double>(layer(begin).input_elements) * e;
     // with recomputation: the stage's input per micro-batch in flight, and one
     // micro-batch's activations recomputed at a time (cost-model-notes §6.1)
     // (stage 0's input is the batch, counted as the checkpoint instead)
@@ -254,9 +255,11 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     const double in_flight = recompute ? flight * input + internal : flight * (saved + received);
     in_flight_of_stage.push_back(in_flight);
     if (g + 1 < ends.size()) {
-      const double boundary = static_cast<double>(layer(ends[g] - 1).output_elements);
-      max_boundary = std::max(max_boundary, boundary);
-      boundaries.push_back(boundary);
+      // ParaDL: the last layer's output; paradise: every tensor crossing the cut
+      // (cost-model-notes §2: a_k includes the skip tensors crossing it)
+      max_boundary =
+          std::max(max_boundary, static_cast<double>(layer(ends[g] - 1).output_elements));
+      boundaries.push_back(static_cast<double>(layer(ends[g]).crossing_elements));
     }
     begin = ends[g];
   }

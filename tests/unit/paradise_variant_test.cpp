@@ -667,6 +667,60 @@ TEST(ParadiseVariant, PipelineMemoryIsOneStagesActivationsAndWeights) {
   }
 }
 
+// A pipeline cut sends every tensor crossing it, a residual's skip tensor too (cost-model-notes
+// §2: "a_k = activation tensor at boundary k (including skip tensors crossing it)"); the
+// stage after it keeps them per micro-batch in flight. By hand on input 8x16x16 (u = 2,048
+// elements) -> c1 -> c2 -> sum(c2, input), one layer per stage on 3 GPUs: the input crosses
+// both cuts, so each sends 2u (ParaDL's rule sends the previous layer's u). The transfers
+// must cost what a chain's cost whose layer outputs are 2u (c1, c2 of 16 channels), by the
+// single-tensor path. Memory, GPipe, 4 micro-batches of one sample, 12 bytes per parameter:
+// stage 0 saves the input and c1's output (2u, 576 parameters), stage 1 keeps the 2u it
+// received (c2 5x5: 1,600 parameters) and is the heaviest: 4 x 2u x 4 B + 1,600 x 12 B.
+TEST(ParadiseVariant, PipelineCutsSendTheSkipTensorsCrossingThem) {
+  const auto write = [](const std::string& name, const std::string& text) {
+    const std::string path = testing::TempDir() + "/" + name + ".model";
+    std::ofstream(path) << text;
+    return path;
+  };
+  const auto skip = make_workload({write("skip",
+                                         "model skip\ninput 8x16x16\n"
+                                         "c1 conv out=8 k=3 p=1\nc2 conv out=8 k=5 p=2\n"
+                                         "sum add from=c2,input\n"),
+                                   "small:1000:8x16x16", "abci", "", 0});
+  const auto chain = make_workload({write("wide",
+                                          "model wide\ninput 8x16x16\n"
+                                          "c1 conv out=16 k=3 p=1\n"
+                                          "c2 conv out=16 k=5 p=2\nc3 conv out=8 k=3 p=1\n"),
+                                    "small:1000:8x16x16", "abci", "", 0});
+  const double u = 8 * 16 * 16, e = 4;
+  std::vector<std::int64_t> crossing;
+  for (const auto& l : skip.model.layers) crossing.push_back(l.crossing_elements);
+  EXPECT_EQ(crossing, (std::vector<std::int64_t>{0, 2048, 4096, 4096}));
+  ASSERT_EQ(skip.model.layers[2].params, 1600);
+  auto c = paradise_config(Kind::Pipeline, 3, 4);
+  c.segments = 4;
+  c.policies.one_f_one_b = false;
+  const auto p = predict(skip, c), q = predict(chain, c);
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  ASSERT_EQ(q.status, Status::Ok) << q.reason;
+  const double sent = part_s(q, "stage boundary send/recv");
+  EXPECT_GT(sent, 0);
+  EXPECT_NEAR(part_s(p, "stage boundary send/recv"), sent, 1e-12 * sent);
+  EXPECT_DOUBLE_EQ(memory_part(p, "saved activations"), 4 * 2 * u * e);
+  EXPECT_DOUBLE_EQ(memory_part(p, "weights"), 1600 * e);
+  // ParaDL's rule (`--variant paradl` unchanged): the previous layer's output, u, as a chain
+  // of 8-channel layers sends
+  const auto narrow = make_workload({write("narrow",
+                                           "model narrow\ninput 8x16x16\n"
+                                           "c1 conv out=8 k=3 p=1\n"
+                                           "c2 conv out=8 k=5 p=2\nc3 conv out=8 k=3 p=1\n"),
+                                     "small:1000:8x16x16", "abci", "", 0});
+  c.variant = Variant::Paradl;
+  const double paradl = part_s(predict(narrow, c), "stage boundary send/recv");
+  EXPECT_NEAR(part_s(predict(skip, c), "stage boundary send/recv"), paradl, 1e-12 * paradl);
+  EXPECT_LT(paradl, part_s(predict(chain, c), "stage boundary send/recv"));
+}
+
 // Activation recomputation (Chen et al. 2016, "Training Deep Nets with Sublinear Memory
 // Cost"), by hand on a chain of 16 same-shape 3x3 convolutions over 8x16x16 (u = 2,048
 // elements): each convolution saves its input, so 16 u are saved per sample (the last

@@ -34,6 +34,10 @@ struct LayerStats {
   /// Activation elements that this layer's output adds to the saved-for-backward set
   /// (0 if nobody saves it, or if it aliases an earlier buffer).
   std::int64_t saved_elements = 0;
+  /// Elements per sample of the tensors made before this layer and read by it or a later
+  /// one: what a pipeline cut just before it sends, the skip tensors crossing it included
+  /// (cost-model-notes §2, a_k). A chain's (ParaDL .net file): the layer's input.
+  std::int64_t crossing_elements = 0;
   /// Saved bytes independent of the activation precision: int64 max-pool indices
   /// (8 B per output element) and dropout masks (1 B per element).
   std::int64_t saved_fixed_bytes = 0;
