@@ -346,6 +346,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     const bool alias =
         (l.op == Op::Activation && l.inplace && saves_output(l)) || l.op == Op::Flatten;
     buffer[i] = alias ? buffer[static_cast<std::size_t>(l.inputs.front())] : static_cast<int>(i);
+    s.buffer_layer = buffer[i];
     if (l.op != Op::Input && l.op != Op::Flatten) {
       s.read_elements = s.input_elements;
       s.written_elements = s.output_elements;

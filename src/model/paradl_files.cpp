@@ -205,6 +205,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     l.input_elements = l.input.elements();
     l.output_elements = l.output.elements();
     l.crossing_elements = l.input_elements;  // a chain: only the previous layer's output
+    l.buffer_layer = static_cast<std::int64_t>(net.stats.layers.size());  // ParaDL: no alias
     l.forward_flops = paradl_forward_flops(l.op, l.input, l.output, l.weight_dims);
     l.backward_data_flops = l.forward_flops;
     l.backward_weight_flops = static_cast<double>(l.params);

@@ -166,9 +166,7 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
       halo += split_halo_s(l, parts, link, per_group, e);
   }
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
-  const double ys =
-      per_group *
-      static_cast<double>(w.model.layers[static_cast<std::size_t>(split)].output_elements) * e;
+  const double ys = per_group * gathered_after_split(w, split) * e;
   // forward only: the replicated layers give every GPU the split layer's whole dL/dy
   b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
          cost::allgather_ring(link, p2, ys));
@@ -326,10 +324,10 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
       static_cast<double>(w.model.layers[static_cast<std::size_t>(split)].output_elements);
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", c.gpus, halo);
   if (paradise(c)) {
-    // NCCL's ring allgather forward; the replicated layers after the split give every GPU
-    // the whole dL/dy of the split layer, whose own part it just takes (no collective)
+    // NCCL's ring allgather forward, of every split tensor the layers after the split read;
+    // those replicated layers give every GPU the whole dL/dy, whose own part it just takes
     b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
-           cost::allgather_ring(link, c.gpus, B * ys * d));
+           cost::allgather_ring(link, c.gpus, B * gathered_after_split(w, split) * d));
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
                                         iteration - bwd + halo / 2, bwd + halo / 2);

@@ -155,6 +155,16 @@ inline bool splits_every_layer(const Config& c) {
 inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int last) {
   return static_cast<int>(i) <= last && (w.active[i] || splits_every_layer(c));
 }
+/// Elements per sample the paradise variant's allgather after the split layer `split`
+/// gathers: every tensor made up to it and read after it (LayerStats::crossing_elements):
+/// its output and the skips across it, a residual block's input, U-Net's encoder features
+/// for the decoder. The split layer's output when nothing follows it.
+inline double gathered_after_split(const Workload& w, int split) {
+  const auto next = static_cast<std::size_t>(split) + 1;
+  return static_cast<double>(next < w.model.layers.size()
+                                 ? w.model.layers[next].crossing_elements
+                                 : w.model.layers[next - 1].output_elements);
+}
 /// Seconds of layer i for n samples on one GPU, its work split q ways if it runs split
 /// (runs_split).
 double paradise_layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q,

@@ -38,23 +38,33 @@ namespace {
 // Chen et al., "Training Deep Nets with Sublinear Memory Cost" (2016): keep each segment's
 // input, recompute one segment at a time in the backward pass. Segments are filled greedily
 // up to total / segments saved elements. A residual's skip tensor crossing a cut is not
-// counted (the layers are taken in order). Returns the saved elements and fixed bytes per
-// sample: the inputs of all segments but the first, plus the largest segment's.
+// counted (the layers are taken in order). A checkpoint is a buffer: the output of an
+// in-place activation after a cut is its convolution's, already kept (CosmoFlow's conv1 and
+// conv1.relu counted twice made --recompute need more memory than keeping everything).
+// Returns the saved elements and fixed bytes per sample: the inputs of all segments but the
+// first, plus the largest segment's.
 std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t segments) {
   double total = 0;
   for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
   const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
   double inputs = 0, largest = 0, largest_fixed = 0, seg = 0, seg_fixed = 0;
-  std::size_t used = 1;
+  std::size_t used = 1, begin = 0;
+  std::vector<bool> kept(m.layers.size(), false);  // buffers already checkpoints
   for (std::size_t i = 0; i < m.layers.size(); ++i) {
     const auto& l = m.layers[i];
     const double saved = static_cast<double>(l.saved_elements);
     if (seg > 0 && seg + saved > target && used < segments) {
-      // cut before layer i: its input (the previous layer's output) becomes a checkpoint
-      inputs += static_cast<double>(m.layers[i - 1].output_elements);
-      seg -= static_cast<double>(m.layers[i - 1].saved_elements);  // now a checkpoint
+      // cut before layer i: its input (the previous layer's output buffer) becomes a
+      // checkpoint, no longer saved in the segment that made it
+      const auto buffer = static_cast<std::size_t>(m.layers[i - 1].buffer_layer);
+      if (!kept[buffer]) {
+        kept[buffer] = true;
+        inputs += static_cast<double>(m.layers[buffer].output_elements);
+        if (buffer >= begin) seg -= static_cast<double>(m.layers[buffer].saved_elements);
+      }
       if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
       seg = seg_fixed = 0;
+      begin = i;
       ++used;
     }
     seg += saved;

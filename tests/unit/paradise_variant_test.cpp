@@ -721,6 +721,59 @@ TEST(ParadiseVariant, PipelineCutsSendTheSkipTensorsCrossingThem) {
   EXPECT_LT(paradl, part_s(predict(chain, c), "stage boundary send/recv"));
 }
 
+// The allgather after a spatial split gathers every split tensor the replicated layers read:
+// the split layer's output and the skips across it (a residual block's input; U-Net's encoder
+// features). By hand: input 8x16x16 (u = 2,048) -> c1 -> c2 -> sum(c2, c1) -> flatten -> fc;
+// the convolutions split, sum reads c1 and c2 after the split at c2: 2u per sample, as much
+// as a chain whose split layer c2 has 16 channels gathers (its output alone); the allgather
+// depends only on the bytes and the GPUs. ParaDL's rule gathers the split layer's output.
+TEST(ParadiseVariant, SpatialAllgatherTakesTheSkipsAcrossTheSplit) {
+  const auto write = [](const std::string& name, const std::string& text) {
+    const std::string path = testing::TempDir() + "/" + name + ".model";
+    std::ofstream(path) << text;
+    return path;
+  };
+  const std::string tail = "flat flatten\nfc dense out=10\n";
+  const auto skip = make_workload({write("splitskip",
+                                         "model splitskip\ninput 8x16x16\n"
+                                         "c1 conv out=8 k=3 p=1\n"
+                                         "c2 conv out=8 k=3 p=1\n"
+                                         "sum add from=c2,c1\n" +
+                                             tail),
+                                   "small:1000:8x16x16", "abci", "", 0});
+  const auto wide = make_workload({write("splitwide",
+                                         "model splitwide\ninput 8x16x16\n"
+                                         "c1 conv out=8 k=3 p=1\n"
+                                         "c2 conv out=16 k=3 p=1\n" +
+                                             tail),
+                                   "small:1000:8x16x16", "abci", "", 0});
+  const auto narrow = make_workload({write("splitnarrow",
+                                           "model splitnarrow\ninput 8x16x16\n"
+                                           "c1 conv out=8 k=3 p=1\n"
+                                           "c2 conv out=8 k=3 p=1\n" +
+                                               tail),
+                                     "small:1000:8x16x16", "abci", "", 0});
+  EXPECT_EQ(skip.model.layers[3].crossing_elements, 2 * 2048);
+  const std::string gather = "allgather of the split layer's output";
+  for (const Kind k : {Kind::Spatial, Kind::DataSpatial}) {
+    auto c = paradise_config(k, k == Kind::Spatial ? 4 : 8, 32);
+    c.p2 = 4;
+    const auto p = predict(skip, c), q = predict(wide, c);
+    ASSERT_EQ(p.status, Status::Ok) << p.reason;
+    ASSERT_EQ(q.status, Status::Ok) << q.reason;
+    ASSERT_EQ(p.split_layer, 2);
+    ASSERT_EQ(q.split_layer, 2);
+    const double two_u = part_s(q, gather);
+    EXPECT_GT(two_u, 0);
+    EXPECT_NEAR(part_s(p, gather), two_u, 1e-12 * two_u) << static_cast<int>(k);
+    if (k == Kind::Spatial) {
+      c.variant = Variant::Paradl;
+      const double u = part_s(predict(narrow, c), gather);
+      EXPECT_NEAR(part_s(predict(skip, c), gather), u, 1e-12 * u);
+    }
+  }
+}
+
 // Activation recomputation (Chen et al. 2016, "Training Deep Nets with Sublinear Memory
 // Cost"), by hand on a chain of 16 same-shape 3x3 convolutions over 8x16x16 (u = 2,048
 // elements): each convolution saves its input, so 16 u are saved per sample (the last
@@ -770,6 +823,37 @@ TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
   const double micro = saved_activations(predict(r50, paradise_config(Kind::Serial, 1, 8)));
   EXPECT_NEAR(memory_part(predict(r50, pipe), "saved activations"),
               8 * 8 * 3 * 224 * 224 * e + micro - 8 * 3 * 224 * 224 * e, 1e-9 * micro);
+}
+
+// A checkpoint is a buffer: a cut after an in-place ReLU keeps its convolution's output, which
+// the segment that made it no longer saves. By hand (elements per sample): input 1x32x32
+// (1,024, saved by c1) -> c1 4 ch (4,096, saved by r1 and c2) -> r1 in place -> c2 64 ch
+// (65,536) -> r2 in place -> a2 avgpool 4 (4,096) -> c3 8x8x8 (512) -> flatten -> fc: 75,264
+// saved, round(sqrt 9) = 3 segments of at most 25,088. Cuts: before c2 (checkpoint c1's
+// buffer, the first segment keeps the input's 1,024) and before r2 (c2's buffer); the last
+// segment saves 4,096 + 512. Kept: 4,096 + 65,536 + 4,608 = 74,240. Counting r1's output as
+// a second buffer gave 74,752, and CosmoFlow at 512^3 needed more with --recompute (15.13
+// GB) than without (14.85 GB).
+TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
+  const std::string path = testing::TempDir() + "/inplace.model";
+  std::ofstream(path) << "model inplace\ninput 1x32x32\nc1 conv out=4 k=3 p=1\n"
+                      << "r1 relu inplace=1\nc2 conv out=64 k=3 p=1\nr2 relu inplace=1\n"
+                      << "a2 avgpool k=4\nc3 conv out=8 k=3 p=1\nflat flatten\nfc dense out=10\n";
+  const auto w = make_workload({path, "small:1000:1x32x32", "abci", "", 0});
+  std::vector<std::int64_t> saved;
+  for (const auto& l : w.model.layers) saved.push_back(l.saved_elements);
+  ASSERT_EQ(saved, (std::vector<std::int64_t>{1024, 4096, 0, 65536, 0, 4096, 512, 0, 0}));
+  auto c = paradise_config(Kind::Serial, 1, 1);
+  EXPECT_DOUBLE_EQ(memory_part(predict(w, c), "saved activations"), 75264 * 4);
+  c.policies.recompute_activations = true;
+  EXPECT_DOUBLE_EQ(memory_part(predict(w, c), "saved activations"), 74240 * 4);
+  // CosmoFlow at 512^3 (conv1 -> conv1.relu in place -> conv1.pool): never more than keeping
+  // every activation
+  const auto cosmo = make_workload({"cosmoflow", "c512:1000:4x512x512x512", "dgx-a100", "", 0});
+  auto d = paradise_config(Kind::Serial, 1, 1);
+  const double all = memory_part(predict(cosmo, d), "saved activations");
+  d.policies.recompute_activations = true;
+  EXPECT_LT(memory_part(predict(cosmo, d), "saved activations"), all);
 }
 
 // Spatial parallelism runs every layer before the split layer's allgather on its partition,

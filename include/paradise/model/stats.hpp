@@ -34,6 +34,9 @@ struct LayerStats {
   /// Activation elements that this layer's output adds to the saved-for-backward set
   /// (0 if nobody saves it, or if it aliases an earlier buffer).
   std::int64_t saved_elements = 0;
+  /// The layer whose buffer holds this output: itself, or an earlier one for an in-place
+  /// activation or a flatten view (their outputs are that buffer, saved there once).
+  std::int64_t buffer_layer = 0;
   /// Elements per sample of the tensors made before this layer and read by it or a later
   /// one: what a pipeline cut just before it sends, the skip tensors crossing it included
   /// (cost-model-notes §2, a_k). A chain's (ParaDL .net file): the layer's input.
