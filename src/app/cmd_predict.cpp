@@ -130,7 +130,9 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
               << w.model.layers[static_cast<std::size_t>(p.split_layer)].name << "' (layer "
               << p.split_layer << " of " << w.model.layers.size() - 1 << ") in "
               << split_parts_text(p.split_parts, w.model.input.rank)
-              << ", the rest replicated after an allgather"
+              << (static_cast<std::size_t>(p.split_layer) + 1 == w.model.layers.size()
+                      ? ", every layer split (nothing gathered)"
+                      : ", the rest replicated after an allgather")
               << (shorter ? "; the later convolutions are too narrow to split as many ways" : "")
               << "\n";
   }

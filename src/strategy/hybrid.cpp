@@ -168,8 +168,9 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
   const double ys = per_group * gathered_after_split(w, split) * e;
   // forward only: the replicated layers give every GPU the split layer's whole dL/dy
-  b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
-         cost::allgather_ring(link, p2, ys));
+  if (ys > 0)
+    b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
+           cost::allgather_ring(link, p2, ys));
   const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
   const auto g = overlapped_exchange(
       c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2, [&](double n) -> GradientExchange {
@@ -252,6 +253,19 @@ struct SpatialSplit {
   Parts parts{1, 1, 1};
   std::string why_not;
 };
+// Where a split through every layer up to the last convolution ends: at the model's last
+// layer when all after it work voxel by voxel (activations, norms, dropout, a per-voxel loss:
+// U-Net's segmentation loss), so nothing is gathered (the loss's scalar aside); else there.
+int split_through_pointwise_tail(const Workload& w, int last) {
+  for (std::size_t i = static_cast<std::size_t>(last) + 1; i < w.model.layers.size(); ++i) {
+    const auto op = w.model.layers[i].op;
+    if (op != model::Op::Activation && op != model::Op::BatchNorm && op != model::Op::Dropout &&
+        op != model::Op::SoftmaxCrossEntropy)
+      return last;
+  }
+  return static_cast<int>(w.model.layers.size()) - 1;
+}
+
 SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims,
                                 bool every_layer) {
   SpatialSplit s;
@@ -266,7 +280,7 @@ SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims
   auto extent = parallel_min_extent(w, last, every_layer);
   s.parts = spatial_parts(ways, extent, rank);
   if (too_narrow(s.parts, extent, rank) < 0) {
-    s.last = last;
+    s.last = every_layer ? split_through_pointwise_tail(w, last) : last;
     return s;
   }
   for (const auto& p : w.spatial_prefixes) {
@@ -326,8 +340,9 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   if (paradise(c)) {
     // NCCL's ring allgather forward, of every split tensor the layers after the split read;
     // those replicated layers give every GPU the whole dL/dy, whose own part it just takes
-    b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
-           cost::allgather_ring(link, c.gpus, B * gathered_after_split(w, split) * d));
+    if (const double gathered = B * gathered_after_split(w, split) * d; gathered > 0)
+      b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
+             cost::allgather_ring(link, c.gpus, gathered));
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
                                         iteration - bwd + halo / 2, bwd + halo / 2);

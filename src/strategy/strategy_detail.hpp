@@ -158,12 +158,11 @@ inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int la
 /// Elements per sample the paradise variant's allgather after the split layer `split`
 /// gathers: every tensor made up to it and read after it (LayerStats::crossing_elements):
 /// its output and the skips across it, a residual block's input, U-Net's encoder features
-/// for the decoder. The split layer's output when nothing follows it.
+/// for the decoder. None when nothing follows it (the loss computed split).
 inline double gathered_after_split(const Workload& w, int split) {
   const auto next = static_cast<std::size_t>(split) + 1;
-  return static_cast<double>(next < w.model.layers.size()
-                                 ? w.model.layers[next].crossing_elements
-                                 : w.model.layers[next - 1].output_elements);
+  return next < w.model.layers.size() ? static_cast<double>(w.model.layers[next].crossing_elements)
+                                      : 0.0;
 }
 /// Seconds of layer i for n samples on one GPU, its work split q ways if it runs split
 /// (runs_split).
