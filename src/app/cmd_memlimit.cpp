@@ -160,6 +160,12 @@ int run_memlimit(const Args& args) {
                : why(at, c, divides);
   };
   const auto b = sweep::largest_batch(w, c, 1, max_batch);
+  // a limit at the top of its search is a lower bound: the next batch the strategy divides,
+  // or the next side, lies past --max-batch or the range (the search did not look there)
+  const auto batch_at_top = [&](const strategy::Workload& at, const sweep::Limit& l) {
+    const std::int64_t divides = sweep::batch_step(at, c);
+    return l.value > 0 && (divides == 0 || l.value > max_batch - divides);
+  };
   const std::string none_batch = b.value > 0 ? "" : why_no_batch(w, b);
   // the searches asked for, then printed as a table or JSON
   std::optional<sweep::Limit> r;
@@ -167,6 +173,7 @@ int run_memlimit(const Args& args) {
   // at the largest where it fails otherwise (a split too wide for small sides, out of memory
   // for large ones)
   std::string none_side;
+  bool side_at_top = false;  // the range's last side fits: a larger one may too
   if (!resolution.empty()) {
     r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
     const auto taken = [&](std::int64_t side) {
@@ -182,9 +189,19 @@ int run_memlimit(const Args& args) {
       const auto f = sweep::first_side(range.front(), range.back(), step, taken);
       if (f.too_large)
         return "side " + std::to_string(f.side) + " and larger: tensors past the supported sizes";
-      if (f.side == 0)
-        return f.exhausted ? "no side of the range that the model takes"
-                           : "the model takes none of the range's first 4,096 sides";
+      if (f.side == 0) {
+        // why the first side is not taken (a range off the model's grid: 100..2048 +8 for
+        // U-Net, which takes multiples of 8)
+        std::string first;
+        try {
+          family.make(range.front());
+        } catch (const InputError& e) {
+          first = "; side " + std::to_string(range.front()) + ": " + e.what();
+        }
+        return (f.exhausted ? "no side of the range that the model takes"
+                            : "the model takes none of the range's first 4,096 sides") +
+               first;
+      }
       std::string reason = at_side(f.side);
       const auto l = sweep::last_side(range.front(), range.back(), step, taken);
       if (l.side > f.side && predict_at_batch(*family.at(l.side), c, c.batch).status !=
@@ -193,6 +210,7 @@ int run_memlimit(const Args& args) {
       return reason;
     };
     if (r->value <= 0) none_side = at_both_ends();
+    side_at_top = r->value > 0 && r->value > range.back() - step;
   }
   // per listed side (each taken, checked above): the fewest GPUs at --batch, and the largest
   // batch on --gpus, as the sweep's memlimit tables give them per resolution
@@ -201,6 +219,7 @@ int run_memlimit(const Args& args) {
     std::string none_gpus;
     sweep::Limit batch;
     std::string none_batch;
+    bool batch_at_top = false;
   };
   // why no GPU count fits: the smallest footprint out of memory, else the largest count tried
   const auto why_no_gpus = [&](const strategy::Workload& at) {
@@ -226,13 +245,15 @@ int run_memlimit(const Args& args) {
              sweep::largest_batch(ws, c, 1, max_batch), ""};
     if (a.fewest_gpus <= 0) a.none_gpus = why_no_gpus(ws);
     if (a.batch.value <= 0) a.none_batch = why_no_batch(ws, a.batch);
+    a.batch_at_top = batch_at_top(ws, a.batch);
     at_sides.push_back(std::move(a));
   }
   if (format == "json") {
     JsonWriter j(std::cout);
-    const auto limit = [&](const sweep::Limit& l, const std::string& none) {
+    const auto limit = [&](const sweep::Limit& l, const std::string& none, bool at_top) {
       j.key("value");
       l.value > 0 ? j.value(l.value) : j.null();
+      j.key("at_search_end").value(at_top);  // a lower bound: larger may fit
       j.key("evaluations").value(l.evaluations);
       j.key("why_none");
       l.value > 0 ? j.null() : j.value(none);
@@ -249,14 +270,14 @@ int run_memlimit(const Args& args) {
     write_training_json(j, c);
     j.key("largest_batch").begin_object();
     j.key("max_batch").value(max_batch);
-    limit(b, none_batch);
+    limit(b, none_batch, batch_at_top(w, b));
     j.end_object();
     if (r) {
       j.key("largest_resolution").begin_object();
       j.key("lo").value(range.front());
       j.key("hi").value(range.back());
       j.key("step").value(step);
-      limit(*r, none_side);
+      limit(*r, none_side, side_at_top);
       j.end_object();
     }
     if (!sides.empty()) {
@@ -278,7 +299,7 @@ int run_memlimit(const Args& args) {
       for (const auto& a : at_sides) {
         j.begin_object();
         j.key("side").value(a.side);
-        limit(a.batch, a.none_batch);
+        limit(a.batch, a.none_batch, a.batch_at_top);
         j.end_object();
       }
       j.end_array();
@@ -291,23 +312,30 @@ int run_memlimit(const Args& args) {
             << spec.system << ", " << kind << " on " << gpus_text(c.gpus) << "\n"
             << "  training: " << strategy::training_summary(c) << "\n"
             << "  largest feasible global batch: "
-            << (b.value > 0 ? with_commas(b.value) : "none (" + none_batch + ")") << " ("
-            << b.evaluations << " evaluations)\n";
+            << (b.value > 0 ? with_commas(b.value) : "none (" + none_batch + ")")
+            << (batch_at_top(w, b)
+                    ? " or more: the top of the search (--max-batch " + with_commas(max_batch) + ")"
+                    : "")
+            << " (" << b.evaluations << " evaluations)\n";
   if (r)
     std::cout << "  largest feasible side at batch " << c.batch << ": "
               << (r->value > 0 ? std::to_string(r->value)
                                : "none in " + resolution + " (" + none_side + ")")
-              << " (" << r->evaluations << " evaluations)\n";
+              << (side_at_top ? " or more: the top of the range " + resolution : "") << " ("
+              << r->evaluations << " evaluations)\n";
   if (!sides.empty()) {
     TextTable t;
     t.add_column("side");
     t.add_column("fewest GPUs at batch " + with_commas(c.batch));
     t.add_column("largest batch on " + gpus_text(c.gpus));
     std::vector<std::string> notes;  // why "none", below the table
+    bool top = false;                // a batch at the top of the search
     for (const auto& a : at_sides) {
       const std::string side = std::to_string(a.side);
-      t.add_row({side, a.fewest_gpus > 0 ? std::to_string(a.fewest_gpus) : "none",
-                 a.batch.value > 0 ? with_commas(a.batch.value) : "none"});
+      t.add_row(
+          {side, a.fewest_gpus > 0 ? std::to_string(a.fewest_gpus) : "none",
+           a.batch.value > 0 ? with_commas(a.batch.value) + (a.batch_at_top ? "+" : "") : "none"});
+      if (a.batch_at_top) top = true;
       if (a.fewest_gpus <= 0)
         notes.push_back("side " + side + ": no GPU count of --gpu-counts " + gpu_counts +
                         " fits, " + a.none_gpus);
@@ -317,6 +345,9 @@ int run_memlimit(const Args& args) {
     }
     std::cout << "  per side:\n";
     t.print(std::cout);
+    if (top)
+      std::cout << "  N+: the top of the batch search (--max-batch " << with_commas(max_batch)
+                << "); a larger batch may fit\n";
     for (const auto& n : notes) std::cout << "  " << n << '\n';
   }
   return 0;

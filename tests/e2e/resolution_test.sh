@@ -94,7 +94,7 @@ def status(gpus, batch, side):
     return json.loads(out)["status"]
 assert m["input"] == "4x128x128x128" and m["strategy"] == "spatial", m
 b = m["largest_batch"]["value"]
-assert b > 0 and m["largest_batch"]["why_none"] is None
+assert b > 0 and m["largest_batch"]["why_none"] is None and not m["largest_batch"]["at_search_end"]
 assert status(8, b, 128) == "ok" and status(8, b + 1, 128) != "ok", b
 r = m["largest_resolution"]
 assert (r["lo"], r["hi"], r["step"]) == (128, 2048, 1) and 128 < r["value"] < 2048, r
@@ -133,9 +133,43 @@ grep -Eq "^ 512 +none +none$" "$tmp/out" &&
   grep -q "^  side 512: no batch fits on 8 GPUs, at batch 8: out_of_memory" "$tmp/out" && ok || bad "memlimit table sides: $(cat "$tmp/out")"
 # nothing found is null with the reason: unet3d over sides none a multiple of 8
 expect_rc 0 "memlimit json none" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --gpus 8 --batch 8 --resolution 20..100 --step 8 --format json
+# (with why the range's first side is not taken: a range off the model's grid of 8)
 $py -c 'import json, sys; r = json.load(open(sys.argv[1]))["largest_resolution"]
-assert (r["value"], r["why_none"]) == (None, "no side of the range that the model takes"), r' "$tmp/out" \
+assert r["value"] is None and r["at_search_end"] is False, r
+assert r["why_none"].startswith("no side of the range that the model takes; side 20: model '"'"'unet3d'"'"'"), r
+assert "divisible by 2 to the number of poolings, 8 for unet3d" in r["why_none"], r' "$tmp/out" \
   && ok || bad "memlimit json none: $(cat "$tmp/out")"
+# a limit at the top of its search is a lower bound, said so: the range's last side and
+# --max-batch fit, and predict finds the next side and the next batch the GPUs divide fit
+# too (unet3d data parallel on DGX A100: 128^3 with batch 8 on 8 GPUs, which hold 56 samples
+# at most; 1,024 GPUs hold 7,168, found without --max-batch)
+expect_rc 0 "memlimit at the top json" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --system dgx-a100 \
+  --gpus 8 --batch 8 --resolution 16..128 --step 8 --max-batch 48 --format json
+$py - "$tmp/out" "$paradise" <<'PY' && ok || bad "memlimit at the top json: $(cat "$tmp/out")"
+import json, subprocess, sys
+m, paradise = json.load(open(sys.argv[1])), sys.argv[2]
+def status(gpus, batch, side):
+    out = subprocess.run([paradise, "predict", "--model", "unet3d", "--dataset", "cosmoflow",
+                          "--system", "dgx-a100", "--gpus", str(gpus), "--batch", str(batch),
+                          "--resolution", str(side), "--format", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["status"]
+r, b = m["largest_resolution"], m["largest_batch"]
+assert (r["value"], r["at_search_end"]) == (128, True), r
+assert (b["value"], b["at_search_end"]) == (48, True), b
+assert status(8, 8, 136) == "ok" and status(8, 56, 128) == "ok"
+PY
+expect_rc 0 "memlimit at the top table" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --system dgx-a100 \
+  --gpus 1024 --batch 1024 --max-batch 4096 --sides 128
+grep -q "^  largest feasible global batch: 4,096 or more: the top of the search (--max-batch 4,096) (" "$tmp/out" &&
+  grep -Eq "^ 128 +256 +4,096\+$" "$tmp/out" &&
+  grep -q "^  N+: the top of the batch search (--max-batch 4,096); a larger batch may fit$" "$tmp/out" &&
+  ok || bad "memlimit at the top table: $(cat "$tmp/out")"
+expect_rc 0 "memlimit below the top" -- "$paradise" memlimit --model unet3d --dataset cosmoflow --system dgx-a100 \
+  --gpus 1024 --batch 1024 --format json
+$py -c 'import json, sys; b = json.load(open(sys.argv[1]))["largest_batch"]
+assert (b["value"], b["at_search_end"]) == (7168, False), b' "$tmp/out" \
+  && ok || bad "memlimit below the top: $(cat "$tmp/out")"
 expect_rc 2 "memlimit --format xml" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --format xml
 grep -qF -- "--format 'xml': expected table or json" "$tmp/err" && ok || bad "memlimit --format xml: $(cat "$tmp/err")"
 
