@@ -75,6 +75,16 @@ double allreduce_double_binary_tree(const Link& l, std::int64_t p, double n) {
   return 2.0 * ceil_log2(p) * l.alpha_s + n * l.beta_s_per_byte / 0.45 + n * l.gamma_s_per_byte;
 }
 
+// NCCL tuning.cc (cost-model-notes §5.3): tree latency 2((nRanks/nNodes - 1) intraLat +
+// log2(nNodes) interLat), the ranks of a node a chain; bandwidth as the flat tree's.
+double allreduce_double_binary_tree_two_level(const Link& intra, const Link& inter, std::int64_t g,
+                                              std::int64_t nodes, double n) {
+  if (g * nodes <= 1) return 0;
+  return 2.0 * (static_cast<double>(g - 1) * intra.alpha_s +
+                static_cast<double>(ceil_log2(nodes)) * inter.alpha_s) +
+         n * inter.beta_s_per_byte / 0.45 + n * inter.gamma_s_per_byte;
+}
+
 // cost-model-notes §5.2 (a): 2(g-1)(a_l + (n/g)b_l) + 2(N-1)(a_g + (n/(gN))b_g), ring at both
 // levels (the reduce-scatter and allgather inside a node together cost a ring allreduce).
 double allreduce_hierarchical(const Link& intra, const Link& inter, std::int64_t g,

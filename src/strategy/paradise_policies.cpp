@@ -94,9 +94,16 @@ GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int
   // NCCL's tuner (§5.3): ring or tree by predicted time; across nodes also the two-level
   // form (reduce-scatter in the node, allreduce of n/g across nodes, allgather)
   GradientExchange best{cost::allreduce_ring(link, p, bytes), "allreduce/ring"};
-  const double tree = p > 1 ? cost::allreduce_double_binary_tree(link, p, bytes) : 0;
-  if (tree < best.seconds) best = {tree, "allreduce/double-binary-tree"};
   const std::int64_t g = w.system.gpus_per_node;
+  // the tree: a chain through each node's ranks (p spread over span GPUs: p g / span of them
+  // per node, at least one), binary trees between the nodes
+  const std::int64_t per_node =
+      span <= g ? p : std::clamp<std::int64_t>(p * g / std::max<std::int64_t>(span, 1), 1, g);
+  const double tree = p > 1 ? cost::allreduce_double_binary_tree_two_level(
+                                  w.system.link_for(std::min(p, g)), link, per_node,
+                                  (p + per_node - 1) / per_node, bytes)
+                            : 0;
+  if (tree < best.seconds) best = {tree, "allreduce/double-binary-tree"};
   if (flows == 0 && p == span && p > g && g > 1 && p % g == 0) {
     // the g GPUs of a node each reduce n/g across the nodes at once: g flows per node
     const double two_level =

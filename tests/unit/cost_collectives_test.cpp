@@ -69,6 +69,23 @@ TEST(TreeAllreduce, BinomialAndDoubleBinary) {
   EXPECT_GT(allreduce_double_binary_tree(kLink, 16, kN), 2.0 * 15 / 16 * 1e-3);
 }
 
+TEST(TreeAllreduce, TwoLevelLatencyIsAChainInTheNodeAndTreesAcross) {
+  // NCCL tuning.cc (cost-model-notes §5.3): 2((nRanks/nNodes - 1) intraLat + log2(nNodes)
+  // interLat) + n / (0.45 busBw): 4 GPUs x 16 nodes, 1 us inside, 10 us across, 1 MB at
+  // 1 GB/s: 2 (3 us + 4 x 10 us) + 1 ms / 0.45; the flat form charged 2 lg 64 = 12 x 10 us
+  const Link intra{1e-6, 1e-10, 0};
+  const Link inter{1e-5, 1e-9, 0};
+  EXPECT_NEAR(allreduce_double_binary_tree_two_level(intra, inter, 4, 16, 1e6),
+              2 * (3e-6 + 4e-5) + 1e-3 / 0.45, 1e-15);
+  EXPECT_NEAR(allreduce_double_binary_tree(inter, 64, 1e6), 12e-5 + 1e-3 / 0.45, 1e-15);
+  // one node of 8: a chain, 2 x 7 intra latencies; one rank per node: the trees only
+  EXPECT_NEAR(allreduce_double_binary_tree_two_level(intra, intra, 8, 1, 1e6),
+              14e-6 + 1e6 * 1e-10 / 0.45, 1e-15);
+  EXPECT_NEAR(allreduce_double_binary_tree_two_level(intra, inter, 1, 5, 1e6),
+              2 * 3 * 1e-5 + 1e-3 / 0.45, 1e-15);
+  EXPECT_EQ(allreduce_double_binary_tree_two_level(intra, inter, 1, 1, 1e6), 0);
+}
+
 TEST(HierarchicalAllreduce, RingInsideThenRingOfAQuarterAcross) {
   const Link intra{1e-6, 1e-10, 0};
   const Link inter{1e-5, 1e-9, 0};

@@ -28,6 +28,10 @@ double allreduce_recursive_doubling(const Link& l, std::int64_t p, double n);
 double allreduce_rabenseifner(const Link& l, std::int64_t p, double n);
 double allreduce_binomial_tree(const Link& l, std::int64_t p, double n);
 double allreduce_double_binary_tree(const Link& l, std::int64_t p, double n);
+/// NCCL's double binary tree over `nodes` nodes of g ranks each: a chain inside the node
+/// (intra latencies), the trees between nodes (inter), the tree's bandwidth on `inter`.
+double allreduce_double_binary_tree_two_level(const Link& intra, const Link& inter, std::int64_t g,
+                                              std::int64_t nodes, double n);
 /// Two-level: reduce-scatter inside g-GPU nodes, allreduce of n/g across N nodes,
 /// allgather inside (cost-model-notes §5.2 (a)).
 double allreduce_hierarchical(const Link& intra, const Link& inter, std::int64_t g,
