@@ -39,7 +39,7 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   const double global_every = (1 - blocking) / pol.daso_global_skip + blocking;
   if (g > 1) {  // DDP inside the node: buckets overlapped with the backward pass
     const double bwd = iteration * b.backward_share();
-    const auto local = overlapped_allreduce(w, c, g, n, iteration - bwd, bwd);
+    const auto local = overlapped_allreduce(w, c, g, n, iteration - bwd, bwd, s.gradient_ready);
     b.comm("node-local gradient allreduce", local.label, "GE", g, local.total_s * local_every);
     b.overlapped((local.total_s - local.exposed_s) * local_every);
   }

@@ -139,7 +139,8 @@ void paradise_data_filter(const Workload& w, const Config& c, const Totals& s, B
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto g = overlapped_exchange(
         c, s.w / static_cast<double>(p2) * element_bytes(c), iteration - bwd + x.gather_s,
-        bwd + x.reduce_s, [&](double n) { return cross_group_exchange(w, c, p1, p2, n); });
+        bwd + x.reduce_s, [&](double n) { return cross_group_exchange(w, c, p1, p2, n); },
+        s.gradient_ready);
     b.comm("gradient allreduce across groups", g.label, "GE", p1, g.total_s);
     b.overlapped(g.total_s - g.exposed_s);
   }
@@ -173,13 +174,15 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
            cost::allgather_ring(link, p2, ys));
   const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
   const auto g = overlapped_exchange(
-      c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2, [&](double n) -> GradientExchange {
+      c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2,
+      [&](double n) -> GradientExchange {
         if (p1 == 1) return {cost::allreduce_ring(link, p2, n), "reduce-scatter+allgather/ring"};
         const auto x = cross_group_exchange(w, c, p1, p2, n / q);
         // the leader form's reduce and broadcast are in the group; a group of one has none
         if (c.policies.leader_reduce || p2 == 1) return x;
         return {cost::allreduce_ring(link, p2, n) + x.seconds, "allreduce/two-level"};
-      });
+      },
+      s.gradient_ready);
   b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
   b.overlapped(g.total_s - g.exposed_s);
   zero3_parameter_allgather(b, c, s.w, c.gpus, paradise_link(w, c.gpus, 0));
@@ -344,8 +347,9 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
       b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
              cost::allgather_ring(link, c.gpus, gathered));
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
-    const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
-                                        iteration - bwd + halo / 2, bwd + halo / 2);
+    const auto x =
+        overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c), iteration - bwd + halo / 2,
+                             bwd + halo / 2, s.gradient_ready);
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
     b.overlapped(x.total_s - x.exposed_s);
   } else {

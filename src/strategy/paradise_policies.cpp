@@ -146,9 +146,11 @@ LayerCollectives paradise_layer_collectives(const Workload& w, const Config& c, 
 }
 
 GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
-                                     double gradient_bytes, double forward_s, double backward_s) {
-  return overlapped_exchange(c, gradient_bytes, forward_s, backward_s,
-                             [&](double n) { return paradise_allreduce(w, c, p, p, n, 0); });
+                                     double gradient_bytes, double forward_s, double backward_s,
+                                     std::span<const cost::GradientReady> ready) {
+  return overlapped_exchange(
+      c, gradient_bytes, forward_s, backward_s,
+      [&](double n) { return paradise_allreduce(w, c, p, p, n, 0); }, ready);
 }
 
 GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,

@@ -47,8 +47,8 @@ void paradise_data(const Workload& w, const Config& c, const Totals& s, Builder&
   const double params = s.w;  // sum |w_l|: the model's parameters
   if (c.gpus > 1) {
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
-    const auto x =
-        overlapped_allreduce(w, c, c.gpus, params * element_bytes(c), iteration - bwd, bwd);
+    const auto x = overlapped_allreduce(w, c, c.gpus, params * element_bytes(c), iteration - bwd,
+                                        bwd, s.gradient_ready);
     b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
     b.overlapped(x.total_s - x.exposed_s);
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "paradise/core/table.hpp"
@@ -207,13 +208,22 @@ struct GradientOverlap {
 /// A gradient exchange of gradient_bytes in buckets (policy bucket_bytes), each bucket's
 /// exchange given by `exchange(bytes) -> GradientExchange`, overlapped with a backward pass
 /// of backward_s seconds that follows forward_s seconds of forward pass (per iteration);
-/// blocking when the policy is off.
+/// blocking when the policy is off. `ready`: when each layer's gradients are ready
+/// (LayerSums::gradient_ready); empty: evenly through the backward pass.
 template <class Exchange>
 GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, double forward_s,
-                                    double backward_s, const Exchange& exchange) {
+                                    double backward_s, const Exchange& exchange,
+                                    std::span<const cost::GradientReady> ready = {}) {
   if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
     const GradientExchange x = exchange(gradient_bytes);
     return {x.seconds, x.seconds, x.label};
+  }
+  if (!ready.empty()) {  // per layer, DDP's buckets (cost-model-notes §3)
+    const auto x = cost::per_layer_buckets(ready, gradient_bytes, c.policies.bucket_bytes,
+                                           forward_s, backward_s, exchange);
+    double exposed = std::clamp(x.finish_s - (forward_s + backward_s), 0.0, x.total_s);
+    if (x.total_s - exposed <= 1e-9 * x.total_s) exposed = x.total_s;  // rounding, not overlap
+    return {x.total_s, exposed, x.label};
   }
   // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
   // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
@@ -230,7 +240,8 @@ GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, doub
 /// Bucketed gradient allreduce overlapped with a backward pass of backward_s seconds that
 /// follows forward_s seconds of forward pass (per iteration).
 GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
-                                     double gradient_bytes, double forward_s, double backward_s);
+                                     double gradient_bytes, double forward_s, double backward_s,
+                                     std::span<const cost::GradientReady> ready = {});
 /// ZeRO-3's price for sharding the weights over `data_parallel` replicas (Rajbhandari et al.
 /// 2020, §7.2.2): one more allgather of the `local_params` parameters per iteration, over
 /// `link`, the link of the strategy's own gradient exchange. Nothing below ZeRO-3 or

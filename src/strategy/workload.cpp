@@ -122,6 +122,23 @@ LayerSums sum_layers(const Workload& wl) {
     }
   }
   if (forward + backward > 0) s.backward_share = backward / (forward + backward);
+  // gradient readiness, last layer first: each layer's backward time its time per sample x
+  // its backward share of FLOPs (the model's share where it has none: ParaDL's times)
+  const auto layer_backward_s = [&](const model::LayerStats& l, std::size_t i) {
+    const double b = l.backward_data_flops + l.backward_weight_flops, all = l.forward_flops + b;
+    return wl.layer_time_s[i] * (all > 0 ? b / all : s.backward_share);
+  };
+  double backward_s = 0;
+  for (std::size_t i = 0; i < wl.model.layers.size(); ++i)
+    backward_s += layer_backward_s(wl.model.layers[i], i);
+  double done = 0;
+  for (std::size_t i = wl.model.layers.size(); i-- > 0;) {
+    const auto& l = wl.model.layers[i];
+    done += layer_backward_s(l, i);
+    if (l.params > 0 && s.w > 0)
+      s.gradient_ready.push_back(
+          {backward_s > 0 ? done / backward_s : 1.0, static_cast<double>(l.params) / s.w});
+  }
   const std::size_t n = wl.model.layers.size();
   const auto k = static_cast<std::size_t>(std::max(1.0, std::round(std::sqrt(double(n)))));
   std::tie(s.recompute_saved, s.recompute_saved_fixed_bytes) = recomputed_saved(wl.model, k);

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <span>
+#include <string_view>
+#include <vector>
 
 #include "paradise/cost/overlap.hpp"
 
@@ -35,6 +38,37 @@ TEST(BucketedOverlap, HandWorkedCases) {
   EXPECT_DOUBLE_EQ(bucketed_finish_s(0.5, 1.0, 4, 0.1), 1.6);
   EXPECT_DOUBLE_EQ(bucketed_finish_s(0.5, 1.0, 4, 0.5), 2.75);
   EXPECT_DOUBLE_EQ(bucketed_finish_s(0.5, 1.0, 1, 0.3), 1.8);  // one bucket: after the pass
+}
+
+// The per-layer simulation by hand: a forward pass of 1 s, a backward pass of 2 s, 1 MB of
+// gradients in three layers (last layer first): 60% ready at 0.25 of the backward pass
+// (1.5 s), 10% at 0.5 (2 s), 30% at the end (3 s); a bucket of n bytes takes 0.1 s + n/1 MB.
+struct Exchanged {
+  double seconds;
+  std::string_view label;
+};
+TEST(BucketedOverlap, PerLayerBucketsFollowEachGradient) {
+  const std::vector<GradientReady> ready{{0.25, 0.6}, {0.5, 0.1}, {1.0, 0.3}};
+  const auto exchange = [](double n) { return Exchanged{0.1 + n / 1e6, "x"}; };
+  // buckets of one layer each (cap 1 byte): 1.5 + 0.7 = 2.2; max(2.2, 2) + 0.2 = 2.4;
+  // max(2.4, 3) + 0.4 = 3.4
+  auto x = per_layer_buckets(std::span(ready), 1e6, 1, 1.0, 2.0, exchange);
+  EXPECT_NEAR(x.finish_s, 3.4, 1e-12);
+  EXPECT_NEAR(x.total_s, 0.7 + 0.2 + 0.4, 1e-12);
+  EXPECT_EQ(x.label, "x");
+  // a cap of 0.65 MB: the first layer's 0.6 MB waits for the second (0.7 MB, at 2 s):
+  // 2 + 0.8 = 2.8; then 0.3 MB at 3 s: 3 + 0.4 = 3.4 (a layer is never split)
+  x = per_layer_buckets(std::span(ready), 1e6, 0.65e6, 1.0, 2.0, exchange);
+  EXPECT_NEAR(x.finish_s, 3.4, 1e-12);
+  EXPECT_NEAR(x.total_s, 0.8 + 0.4, 1e-12);
+  // the late layers' gradients large, the exchange slow: the queue, not the pass, ends it:
+  // 1.5 + 6.1 = 7.6; 7.6 + 1.1 = 8.7; 8.7 + 3.1 = 11.8
+  x = per_layer_buckets(std::span(ready), 1e7, 1, 1.0, 2.0, exchange);
+  EXPECT_NEAR(x.finish_s, 11.8, 1e-12);
+  // one bucket (a cap above everything): at the end of the pass, 3 + 1.1
+  x = per_layer_buckets(std::span(ready), 1e6, 1e9, 1.0, 2.0, exchange);
+  EXPECT_NEAR(x.finish_s, 4.1, 1e-12);
+  EXPECT_NEAR(x.total_s, 1.1, 1e-12);
 }
 
 }  // namespace

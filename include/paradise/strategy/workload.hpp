@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "paradise/cost/overlap.hpp"
 #include "paradise/model/stats.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/system/system.hpp"
@@ -58,6 +59,10 @@ struct LayerSums {
   /// input tensors and, during the backward pass, one segment's recomputed activations.
   double recompute_saved = 0, recompute_saved_fixed_bytes = 0;  ///< per sample
   double recompute_segments = 1;
+  /// Per layer with weights, in backward order (Barrachina et al.'s per-layer overlap,
+  /// cost-model-notes §3): from the layers' times per sample, each split forward : backward
+  /// by its FLOPs.
+  std::vector<cost::GradientReady> gradient_ready;
 };
 LayerSums sum_layers(const Workload& w);
 /// The bytes a workload holds (its tables, names and vectors): what a sweep keeps per value
