@@ -23,6 +23,15 @@ Config paradise_config(Kind k, std::int64_t gpus, std::int64_t batch) {
   return c;
 }
 
+// A model written to the test's temporary folder as NAME.model, its workload on ABCI with
+// the dataset given (NAME:SAMPLES:SHAPE).
+Workload written_model(const std::string& name, const std::string& text,
+                       const std::string& dataset) {
+  const std::string path = testing::TempDir() + "/" + name + ".model";
+  std::ofstream(path) << text;
+  return make_workload({path, dataset, "abci", "", 0});
+}
+
 double memory_part(const Prediction& p, std::string_view prefix) {
   for (const auto& m : p.memory) {
     if (m.name.starts_with(prefix)) return m.bytes;
@@ -185,10 +194,10 @@ TEST(ParadiseVariant, BucketsOfWholeLayersWhateverTheCap) {
 // has done its own and every later layer's backward time (its time per sample x its
 // backward share of FLOPs); its share of the weights by hand.
 TEST(ParadiseVariant, PerLayerOverlapFollowsWhenEachGradientIsReady) {
-  const std::string path = testing::TempDir() + "/twolayers.model";
-  std::ofstream(path) << "model twolayers\ninput 16x16x16\nc1 conv out=16 k=3 p=1\n"
-                      << "c2 conv out=256 k=3 p=1\n";
-  const auto w = make_workload({path, "small:1000:16x16x16", "abci", "", 0});
+  const auto w = written_model("twolayers",
+                               "model twolayers\ninput 16x16x16\nc1 conv out=16 k=3 p=1\n"
+                               "c2 conv out=256 k=3 p=1\n",
+                               "small:1000:16x16x16");
   const auto s = sum_layers(w);
   // layer backward times: its time per sample x its backward share of FLOPs
   const auto bwd = [&](std::size_t i) {
@@ -681,13 +690,10 @@ TEST(ParadiseVariant, PipelineMemoryIsTheHeaviestStagesMicroBatchesInFlight) {
 // stage 0's activations to stage 2's weights, a GPU that does not exist (VGG16 on 4 GPUs,
 // batch 64, 8 micro-batches: 3.86 GB where its heaviest stage holds 2.54 GB).
 TEST(ParadiseVariant, PipelineMemoryIsOneStagesActivationsAndWeights) {
-  const std::string path = testing::TempDir() + "/heavyends.model";
-  {
-    std::ofstream f(path);
-    f << "model heavyends\ninput 8x32x32\nc1 conv out=8 k=3 p=1\nflat flatten\n"
-      << "fc dense out=64\n";
-  }
-  const auto w = make_workload({path, "small:1000:8x32x32", "abci", "", 0});
+  const auto w = written_model("heavyends",
+                               "model heavyends\ninput 8x32x32\nc1 conv out=8 k=3 p=1\n"
+                               "flat flatten\nfc dense out=64\n",
+                               "small:1000:8x32x32");
   ASSERT_EQ(w.model.layers.size(), 4u);
   const double u = 8 * 32 * 32, e = 4;
   // the per-layer counts the rule starts from (issue 2's rule, checked against PyTorch)
@@ -723,21 +729,16 @@ TEST(ParadiseVariant, PipelineMemoryIsOneStagesActivationsAndWeights) {
 // stage 0 saves the input and c1's output (2u, 576 parameters), stage 1 keeps the 2u it
 // received (c2 5x5: 1,600 parameters) and is the heaviest: 4 x 2u x 4 B + 1,600 x 12 B.
 TEST(ParadiseVariant, PipelineCutsSendTheSkipTensorsCrossingThem) {
-  const auto write = [](const std::string& name, const std::string& text) {
-    const std::string path = testing::TempDir() + "/" + name + ".model";
-    std::ofstream(path) << text;
-    return path;
-  };
-  const auto skip = make_workload({write("skip",
-                                         "model skip\ninput 8x16x16\n"
-                                         "c1 conv out=8 k=3 p=1\nc2 conv out=8 k=5 p=2\n"
-                                         "sum add from=c2,input\n"),
-                                   "small:1000:8x16x16", "abci", "", 0});
-  const auto chain = make_workload({write("wide",
-                                          "model wide\ninput 8x16x16\n"
-                                          "c1 conv out=16 k=3 p=1\n"
-                                          "c2 conv out=16 k=5 p=2\nc3 conv out=8 k=3 p=1\n"),
-                                    "small:1000:8x16x16", "abci", "", 0});
+  const auto skip = written_model("skip",
+                                  "model skip\ninput 8x16x16\n"
+                                  "c1 conv out=8 k=3 p=1\nc2 conv out=8 k=5 p=2\n"
+                                  "sum add from=c2,input\n",
+                                  "small:1000:8x16x16");
+  const auto chain = written_model("wide",
+                                   "model wide\ninput 8x16x16\n"
+                                   "c1 conv out=16 k=3 p=1\n"
+                                   "c2 conv out=16 k=5 p=2\nc3 conv out=8 k=3 p=1\n",
+                                   "small:1000:8x16x16");
   const double u = 8 * 16 * 16, e = 4;
   std::vector<std::int64_t> crossing;
   for (const auto& l : skip.model.layers) crossing.push_back(l.crossing_elements);
@@ -756,11 +757,11 @@ TEST(ParadiseVariant, PipelineCutsSendTheSkipTensorsCrossingThem) {
   EXPECT_DOUBLE_EQ(memory_part(p, "weights"), 1600 * e);
   // ParaDL's rule (`--variant paradl` unchanged): the previous layer's output, u, as a chain
   // of 8-channel layers sends
-  const auto narrow = make_workload({write("narrow",
-                                           "model narrow\ninput 8x16x16\n"
-                                           "c1 conv out=8 k=3 p=1\n"
-                                           "c2 conv out=8 k=5 p=2\nc3 conv out=8 k=3 p=1\n"),
-                                     "small:1000:8x16x16", "abci", "", 0});
+  const auto narrow = written_model("narrow",
+                                    "model narrow\ninput 8x16x16\n"
+                                    "c1 conv out=8 k=3 p=1\n"
+                                    "c2 conv out=8 k=5 p=2\nc3 conv out=8 k=3 p=1\n",
+                                    "small:1000:8x16x16");
   c.variant = Variant::Paradl;
   const double paradl = part_s(predict(narrow, c), "stage boundary send/recv");
   EXPECT_NEAR(part_s(predict(skip, c), "stage boundary send/recv"), paradl, 1e-12 * paradl);
@@ -774,31 +775,26 @@ TEST(ParadiseVariant, PipelineCutsSendTheSkipTensorsCrossingThem) {
 // as a chain whose split layer c2 has 16 channels gathers (its output alone); the allgather
 // depends only on the bytes and the GPUs. ParaDL's rule gathers the split layer's output.
 TEST(ParadiseVariant, SpatialAllgatherTakesTheSkipsAcrossTheSplit) {
-  const auto write = [](const std::string& name, const std::string& text) {
-    const std::string path = testing::TempDir() + "/" + name + ".model";
-    std::ofstream(path) << text;
-    return path;
-  };
   const std::string tail = "flat flatten\nfc dense out=10\n";
-  const auto skip = make_workload({write("splitskip",
-                                         "model splitskip\ninput 8x16x16\n"
-                                         "c1 conv out=8 k=3 p=1\n"
-                                         "c2 conv out=8 k=3 p=1\n"
-                                         "sum add from=c2,c1\n" +
-                                             tail),
-                                   "small:1000:8x16x16", "abci", "", 0});
-  const auto wide = make_workload({write("splitwide",
-                                         "model splitwide\ninput 8x16x16\n"
-                                         "c1 conv out=8 k=3 p=1\n"
-                                         "c2 conv out=16 k=3 p=1\n" +
-                                             tail),
-                                   "small:1000:8x16x16", "abci", "", 0});
-  const auto narrow = make_workload({write("splitnarrow",
-                                           "model splitnarrow\ninput 8x16x16\n"
-                                           "c1 conv out=8 k=3 p=1\n"
-                                           "c2 conv out=8 k=3 p=1\n" +
-                                               tail),
-                                     "small:1000:8x16x16", "abci", "", 0});
+  const auto skip = written_model("splitskip",
+                                  "model splitskip\ninput 8x16x16\n"
+                                  "c1 conv out=8 k=3 p=1\n"
+                                  "c2 conv out=8 k=3 p=1\n"
+                                  "sum add from=c2,c1\n" +
+                                      tail,
+                                  "small:1000:8x16x16");
+  const auto wide = written_model("splitwide",
+                                  "model splitwide\ninput 8x16x16\n"
+                                  "c1 conv out=8 k=3 p=1\n"
+                                  "c2 conv out=16 k=3 p=1\n" +
+                                      tail,
+                                  "small:1000:8x16x16");
+  const auto narrow = written_model("splitnarrow",
+                                    "model splitnarrow\ninput 8x16x16\n"
+                                    "c1 conv out=8 k=3 p=1\n"
+                                    "c2 conv out=8 k=3 p=1\n" +
+                                        tail,
+                                    "small:1000:8x16x16");
   EXPECT_EQ(skip.model.layers[3].crossing_elements, 2 * 2048);
   const std::string gather = "allgather of the split layer's output";
   for (const Kind k : {Kind::Spatial, Kind::DataSpatial}) {
@@ -879,17 +875,11 @@ TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
 // for both. (U-Net at 1024^3 on 4,096 GPUs held the whole 3x1024^3 loss input on each:
 // 23.4 GB per GPU, now 2.3 GB.)
 TEST(ParadiseVariant, SpatialSplitRunsThroughAPerVoxelLoss) {
-  const auto write = [](const std::string& name, const std::string& text) {
-    const std::string path = testing::TempDir() + "/" + name + ".model";
-    std::ofstream(path) << text;
-    return path;
-  };
   const std::string body = "input 4x16x16\nc1 conv out=8 k=3 p=1\nr1 relu\nc2 conv out=3 k=1\n";
-  const auto seg = make_workload({write("seg", "model seg\n" + body + "loss softmax_ce\n"),
-                                  "small:1000:4x16x16", "abci", "", 0});
-  const auto cls =
-      make_workload({write("cls", "model cls\n" + body + "flat flatten\nfc dense out=10\n"),
-                     "small:1000:4x16x16", "abci", "", 0});
+  const auto seg =
+      written_model("seg", "model seg\n" + body + "loss softmax_ce\n", "small:1000:4x16x16");
+  const auto cls = written_model("cls", "model cls\n" + body + "flat flatten\nfc dense out=10\n",
+                                 "small:1000:4x16x16");
   const std::string gather = "allgather of the split layer's output";
   const auto has_gather = [&](const Prediction& p) {
     return std::any_of(p.communication.begin(), p.communication.end(),
@@ -923,11 +913,12 @@ TEST(ParadiseVariant, SpatialSplitRunsThroughAPerVoxelLoss) {
 // a second buffer gave 74,752, and CosmoFlow at 512^3 needed more with --recompute (15.13
 // GB) than without (14.85 GB).
 TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
-  const std::string path = testing::TempDir() + "/inplace.model";
-  std::ofstream(path) << "model inplace\ninput 1x32x32\nc1 conv out=4 k=3 p=1\n"
-                      << "r1 relu inplace=1\nc2 conv out=64 k=3 p=1\nr2 relu inplace=1\n"
-                      << "a2 avgpool k=4\nc3 conv out=8 k=3 p=1\nflat flatten\nfc dense out=10\n";
-  const auto w = make_workload({path, "small:1000:1x32x32", "abci", "", 0});
+  const auto w = written_model("inplace",
+                               "model inplace\ninput 1x32x32\nc1 conv out=4 k=3 p=1\n"
+                               "r1 relu inplace=1\nc2 conv out=64 k=3 p=1\nr2 relu inplace=1\n"
+                               "a2 avgpool k=4\nc3 conv out=8 k=3 p=1\nflat flatten\n"
+                               "fc dense out=10\n",
+                               "small:1000:1x32x32");
   std::vector<std::int64_t> saved;
   for (const auto& l : w.model.layers) saved.push_back(l.saved_elements);
   ASSERT_EQ(saved, (std::vector<std::int64_t>{1024, 4096, 0, 65536, 0, 4096, 512, 0, 0}));
