@@ -95,10 +95,10 @@ GradientExchange paradise_allreduce(const Workload& w, const Config& c, std::int
   // form (reduce-scatter in the node, allreduce of n/g across nodes, allgather)
   GradientExchange best{cost::allreduce_ring(link, p, bytes), "allreduce/ring"};
   const std::int64_t g = w.system.gpus_per_node;
-  // the tree: a chain through each node's ranks (p spread over span GPUs: p g / span of them
-  // per node, at least one), binary trees between the nodes
+  // the tree: a chain through each node's ranks (p spread over the nodes span GPUs cover,
+  // at least one per node), binary trees between the nodes
   const std::int64_t per_node =
-      span <= g ? p : std::clamp<std::int64_t>(p * g / std::max<std::int64_t>(span, 1), 1, g);
+      span <= g ? p : std::clamp<std::int64_t>(p / ((span + g - 1) / g), 1, g);
   const double tree = p > 1 ? cost::allreduce_double_binary_tree_two_level(
                                   w.system.link_for(std::min(p, g)), link, per_node,
                                   (p + per_node - 1) / per_node, bytes)

@@ -156,8 +156,10 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
     const strategy::WorkloadSpec own{m, strategy::own_input_dataset(m), spec.systems.front(), "",
                                      0};
     const auto w = strategy::make_workload(own);
-    per_model_sum += static_cast<double>(strategy::footprint_bytes(w) +
-                                         sizeof(strategy::LayerSums) + sizeof(std::string));
+    // LayerSums' gradient readiness table: at most one entry per layer
+    per_model_sum += static_cast<double>(
+        strategy::footprint_bytes(w) + sizeof(strategy::LayerSums) +
+        w.model.layers.size() * sizeof(cost::GradientReady) + sizeof(std::string));
     per_variant = std::max(per_variant,
                            static_cast<double>(system::footprint_bytes(w.system) +
                                                sizeof(system::System) + sizeof(ResolutionFamily)));
