@@ -5,7 +5,9 @@ memory-limit curves from the file's `memlimit` group: the largest input side (cu
 that fits, against the GPU count, one line per strategy.
 
 Axes not shown are fixed at their first value unless chosen with --model, --batch, ...;
-a strategy for which nothing fits at any GPU count is marked "(nothing fits)".
+a strategy for which nothing fits at any GPU count is marked "(nothing fits)". A limit at
+the top of its search (the table's NAME_at_search_end) is a lower bound, drawn with an
+upward arrow: a larger batch or side may fit.
 """
 import numpy as np
 
@@ -22,31 +24,47 @@ LIMITS = {
 
 
 def series(path, filters, limit):
-    """{strategy: (gpus, limit with NaN where nothing fits)}, {fixed axis: value}."""
+    """{strategy: (gpus, limit with NaN where nothing fits, lower bound flags)}, {fixed axis:
+    value}, the root dataset."""
     root = h5.open_sweep(path)
     filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     group = h5.open_sweep(path, "memlimit")
     if limit not in group.variables:
         raise h5.InputError(f"{path}: no variable 'memlimit/{limit}' (the sweep file needs "
                             f"{LIMITS[limit][2]})")
-    da = h5.select(group[[limit]], filters, path, root, "memlimit/")[limit]
+    at_end = limit + "_at_search_end"
+    if at_end not in group.variables:  # written by paradise with every memlimit table
+        raise h5.InputError(f"{path}: no variable 'memlimit/{at_end}' beside '{limit}' (a file "
+                            "from an older paradise: run the sweep again)")
+    ds = h5.select(group[[limit, at_end]], filters, path, root, "memlimit/")
     lines, fixed = {}, {}
-    for s in da.strategy.values:
-        line, fixed = h5.fix_axes(da.sel(strategy=s), ("gpus",))
+    for s in ds.strategy.values:
+        line, fixed = h5.fix_axes(ds[limit].sel(strategy=s), ("gpus",))
+        top, _ = h5.fix_axes(ds[at_end].sel(strategy=s), ("gpus",))
         values = line.values.astype(float)
-        lines[str(s)] = (line.gpus.values, np.where(values > 0, values, np.nan))
+        if not np.isin(top.values, (0, 1)).all():
+            raise h5.InputError(f"{path}: variable 'memlimit/{at_end}' holds "
+                                f"{top.values[~np.isin(top.values, (0, 1))][0]}, not 0 or 1; the "
+                                "file is damaged or was edited")
+        lines[str(s)] = (line.gpus.values, np.where(values > 0, values, np.nan), top.values == 1)
     return lines, fixed, root
 
 
 def plot(lines, fixed, root, limit):
     styles = strategy_styles([str(s) for s in root.strategy.values])
     fig, ax = plt.subplots(figsize=(8, 5.5))
-    for s, (gpus, values) in lines.items():
+    bound_x, bound_y = [], []
+    for s, (gpus, values, at_end) in lines.items():
         label = s if np.isfinite(values).any() else f"{s} (nothing fits)"
         ax.plot(gpus, values, label=label, **styles[s])
+        bound_x += list(gpus[at_end])
+        bound_y += list(values[at_end])
+    if bound_x:  # one legend entry for every strategy's lower bounds
+        ax.plot(bound_x, bound_y, ls="none", marker=r"$\uparrow$", color="black", markersize=14,
+                label="top of the search: a larger value may fit")
     gpu_axis(ax, next(iter(lines.values()))[0])
     # a log axis needs a positive value: with nothing fitting anywhere it stays linear
-    if limit == "largest_batch" and any(np.isfinite(v).any() for _, v in lines.values()):
+    if limit == "largest_batch" and any(np.isfinite(v).any() for _, v, _ in lines.values()):
         ax.set_yscale("log", base=2)
     ax.set_ylabel(LIMITS[limit][1])
     ax.grid(True, alpha=0.3)

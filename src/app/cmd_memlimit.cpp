@@ -161,10 +161,9 @@ int run_memlimit(const Args& args) {
   };
   const auto b = sweep::largest_batch(w, c, 1, max_batch);
   // a limit at the top of its search is a lower bound: the next batch the strategy divides,
-  // or the next side, lies past --max-batch or the range (the search did not look there)
+  // or the next side the model takes, lies past --max-batch or the range (not looked at)
   const auto batch_at_top = [&](const strategy::Workload& at, const sweep::Limit& l) {
-    const std::int64_t divides = sweep::batch_step(at, c);
-    return l.value > 0 && (divides == 0 || l.value > max_batch - divides);
+    return sweep::batch_at_search_end(at, c, l.value, max_batch);
   };
   const std::string none_batch = b.value > 0 ? "" : why_no_batch(w, b);
   // the searches asked for, then printed as a table or JSON
@@ -173,7 +172,7 @@ int run_memlimit(const Args& args) {
   // at the largest where it fails otherwise (a split too wide for small sides, out of memory
   // for large ones)
   std::string none_side;
-  bool side_at_top = false;  // the range's last side fits: a larger one may too
+  bool side_at_top = false;  // no later side of the range is taken: a larger one may fit
   if (!resolution.empty()) {
     r = sweep::largest_resolution(family, c, range.front(), range.back(), step);
     const auto taken = [&](std::int64_t side) {
@@ -210,7 +209,7 @@ int run_memlimit(const Args& args) {
       return reason;
     };
     if (r->value <= 0) none_side = at_both_ends();
-    side_at_top = r->value > 0 && r->value > range.back() - step;
+    side_at_top = sweep::side_at_search_end(r->value, range.back(), step, taken);
   }
   // per listed side (each taken, checked above): the fewest GPUs at --batch, and the largest
   // batch on --gpus, as the sweep's memlimit tables give them per resolution

@@ -465,31 +465,39 @@ int run_sweep(const Args& args) {
   }
 
   agree(false, chunks);  // a signal in the last round, or with nothing left to do
-  // Memory-limit searches: entries dealt round-robin, gathered on rank 0.
-  std::vector<std::vector<std::int64_t>> limits;
+  // Memory-limit searches: entries dealt round-robin, gathered on rank 0, each as its value
+  // and whether that is the top of its search (an upward table's lower bound).
+  std::vector<std::vector<std::int64_t>> limits, at_end;
   if (out) {
     for (std::size_t t = 0; t < search->tables().size(); ++t) {
       // the searches are not checkpointed (done again on a resume): a signal ends this
       // rank's share of the table at once, and the ranks then agree on the stop
       const std::uint64_t n = search->tables()[t].entries;
-      std::vector<std::int64_t> part;
+      const bool upward = search->tables()[t].upward;
+      std::vector<std::int64_t> part;  // value, at the search's end, value, ...
       for (std::uint64_t i = static_cast<std::uint64_t>(comm.rank()); i < n; i += ranks) {
-        if (part.size() % 256 == 0 && stop_signal() != 0) break;
-        part.push_back(search->value(t, i));
+        if (part.size() % 512 == 0 && stop_signal() != 0) break;
+        const std::int64_t v = search->value(t, i);
+        part.push_back(v);
+        part.push_back(upward && search->at_search_end(t, i, v) ? 1 : 0);
       }
       agree(false, chunks);
       const auto all = comm.gather_bytes(
           {reinterpret_cast<const std::uint8_t*>(part.data()), part.size() * sizeof(std::int64_t)});
-      std::vector<std::int64_t> values;
+      std::vector<std::int64_t> values, ends;
       if (comm.is_root()) {
         values.resize(n);
+        ends.resize(n);
         std::size_t at = 0;
         for (std::uint64_t r = 0; r < ranks; ++r) {
-          for (std::uint64_t i = r; i < n; i += ranks, at += sizeof(std::int64_t))
+          for (std::uint64_t i = r; i < n; i += ranks, at += 2 * sizeof(std::int64_t)) {
             std::memcpy(&values[i], all.data() + at, sizeof(std::int64_t));
+            std::memcpy(&ends[i], all.data() + at + sizeof(std::int64_t), sizeof(std::int64_t));
+          }
         }
       }
       limits.push_back(std::move(values));
+      at_end.push_back(upward ? std::move(ends) : std::vector<std::int64_t>{});
     }
   }
 
@@ -498,7 +506,7 @@ int run_sweep(const Args& args) {
     timed([&] {
       write_pareto(*out, merged, comm, grid);
       write_systems(*out, e);
-      write_memlimit(*out, search->tables(), limits);
+      write_memlimit(*out, search->tables(), limits, at_end);
       out->commit();
       if (comm.is_root()) remove_checkpoint(output);
     });

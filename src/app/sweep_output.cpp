@@ -241,7 +241,8 @@ void write_systems(io::SweepFileWriter& out, const sweep::Evaluator& e) {
 }
 
 void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitTable>& tables,
-                    const std::vector<std::vector<std::int64_t>>& values) {
+                    const std::vector<std::vector<std::int64_t>>& values,
+                    const std::vector<std::vector<std::int64_t>>& at_end) {
   if (tables.empty()) return;
   std::vector<io::SweepFileWriter::GroupAxis> axes;
   std::vector<io::SweepFileWriter::GroupArray> arrays;
@@ -253,7 +254,19 @@ void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitT
       for (const auto& y : axes) known = known || y.name == x.name;
       if (!known) axes.push_back({x.name, x.labels, x.values, x.reals});
     }
-    arrays.push_back(std::move(a));
+    if (tables[t].upward) {
+      // the limits at the top of their search (rank 0's values; none elsewhere)
+      io::SweepFileWriter::GroupArray top{
+          tables[t].name + "_at_search_end",
+          "1 where " + tables[t].name +
+              " is the top of its search, a lower bound (a larger value may fit, as `paradise "
+              "memlimit` says \"or more\"); 0 elsewhere",
+          a.dims, at_end[t]};
+      arrays.push_back(std::move(a));
+      arrays.push_back(std::move(top));
+    } else {
+      arrays.push_back(std::move(a));
+    }
   }
   out.arrays("memlimit", axes, arrays);
   for (const auto& x : axes) {

@@ -35,8 +35,10 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
 /// a reader needs neither the system file nor the catalogue.
 void write_systems(io::SweepFileWriter& out, const sweep::Evaluator& e);
 
-/// Group "memlimit": one array per search, `values[t]` the entries of table t (rank 0).
+/// Group "memlimit": one array per search, `values[t]` the entries of table t (rank 0), and
+/// for an upward search NAME_at_search_end, `at_end[t]`: 1 where its value is a lower bound.
 void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitTable>& tables,
-                    const std::vector<std::vector<std::int64_t>>& values);
+                    const std::vector<std::vector<std::int64_t>>& values,
+                    const std::vector<std::vector<std::int64_t>>& at_end);
 
 }  // namespace paradise::app

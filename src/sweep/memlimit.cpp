@@ -194,6 +194,21 @@ FoundSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
   return {};
 }
 
+bool batch_at_search_end(const strategy::Workload& w, const strategy::Config& c, std::int64_t value,
+                         std::int64_t hi) {
+  if (value <= 0) return false;  // nothing fits: no limit to bound
+  const std::int64_t step = batch_step(w, c);
+  return step < 1 || value > hi - step;  // value + step > hi, without overflow
+}
+
+bool side_at_search_end(std::int64_t value, std::int64_t hi, std::int64_t step,
+                        const std::function<SideTaken(std::int64_t)>& taken) {
+  if (value <= 0) return false;
+  if (value > hi - step) return true;  // the range's last side
+  const FoundSide next = first_side(value + step, hi, step, taken);
+  return next.side == 0 && next.exhausted;  // only sides the model cannot take follow
+}
+
 FoundSide last_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
                     const std::function<SideTaken(std::int64_t)>& taken) {
   if (lo > hi || step < 1) return {0, false, true};

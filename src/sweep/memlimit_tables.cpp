@@ -23,7 +23,7 @@ MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e
   const auto& axes = e.grid().axes();
   const auto add = [&](std::string name, std::string description, std::vector<Axis> a,
                        std::size_t kind) {
-    MemlimitTable t{std::move(name), std::move(description), std::move(a), 1};
+    MemlimitTable t{std::move(name), std::move(description), std::move(a), 1, kind != 2};
     for (const auto& x : t.axes) t.entries *= x.size();
     tables_.push_back(std::move(t));
     kinds_.push_back(kind);
@@ -109,6 +109,12 @@ const strategy::Workload* MemlimitSearch::at(std::uint64_t workload, std::int64_
   return it->second.workload ? &*it->second.workload : nullptr;
 }
 
+SideTaken MemlimitSearch::side_taken(std::uint64_t workload, std::int64_t side) {
+  bool too_large = false;
+  if (at(workload, side, &too_large)) return SideTaken::Yes;
+  return too_large ? SideTaken::TooLarge : SideTaken::No;
+}
+
 bool MemlimitSearch::takes_a_side(std::uint64_t workload) {
   const auto known = takes_a_side_.find(workload);
   if (known != takes_a_side_.end()) return known->second;
@@ -117,11 +123,7 @@ bool MemlimitSearch::takes_a_side(std::uint64_t workload) {
   bool taken = e_.family(workload).no_side_reason().empty();
   if (taken) {
     const FoundSide f = first_side(spec_.resolution_lo, spec_.resolution_hi, spec_.resolution_step,
-                                   [&](std::int64_t side) {
-                                     bool too_large = false;
-                                     if (at(workload, side, &too_large)) return SideTaken::Yes;
-                                     return too_large ? SideTaken::TooLarge : SideTaken::No;
-                                   });
+                                   [&](std::int64_t side) { return side_taken(workload, side); });
     taken = f.side > 0 || !f.exhausted;
   }
   return takes_a_side_.emplace(workload, taken).first->second;
@@ -164,6 +166,20 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
       return r.value;
     }
+  }
+}
+
+bool MemlimitSearch::at_search_end(std::size_t t, std::uint64_t entry, std::int64_t value) {
+  std::int64_t side = 0;
+  const auto p = e_.point(grid_index(tables_[t], entry, &side));
+  switch (kinds_[t]) {
+    case 0:
+      return batch_at_search_end(e_.workload(p.workload), p.config, value, spec_.batch_hi);
+    case 1:
+      return side_at_search_end(value, spec_.resolution_hi, spec_.resolution_step,
+                                [&](std::int64_t s) { return side_taken(p.workload, s); });
+    default:  // fewest GPUs: a search downwards
+      return false;
   }
 }
 

@@ -419,6 +419,32 @@ class MemoryLimitPlot(PlotFileChecks):
                          [("data (nothing fits)", [None, None])])
 
 
+    def test_limits_at_the_top_of_their_search_are_drawn_as_lower_bounds(self):
+        # CosmoFlow's cube, spatial on 1..64 ABCI GPUs at batch 1, searched up to 1,024: the
+        # sweep flags the entries that reach 1,024 (memlimit/largest_resolution_at_search_end),
+        # and exactly those are drawn with the arrow, whatever their strategy
+        h5f = sweep_of("at-top", "[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\n"
+                       "system = abci\nstrategy = data, spatial\ngpus = 1..64 *2\nbatch = 1\n"
+                       "[output]\nstorage = maps\n[memlimit]\nbatch = none\n"
+                       "resolution = 128..1024\n")
+        with h5py.File(h5f) as f:
+            sides = f["memlimit/largest_resolution"][...]
+            top = f["memlimit/largest_resolution_at_search_end"][...]
+            gpus = axis_labels(f, "gpus")
+        self.assertEqual(((sides == 1024) == (top == 1)).all(), True)  # the range's last side
+        flagged = [(float(gpus[g]), 1024.0) for g in range(len(gpus))
+                   if top[0, 0, 0, 1, g, 0] == 1]  # strategy 1: spatial; data never reaches it
+        self.assertGreater(len(flagged), 0)
+        self.assertEqual(int(top[0, 0, 0, 0].sum()), 0)
+        _, data = plot("memory_limit.py", "at-top", "at-top")
+        (ax,) = data["axes"]
+        bound = by_label(ax["lines"], "top of the search: a larger value may fit")
+        self.assertEqual(list(zip(bound["x"], bound["y"])), flagged)
+        self.assertIn("top of the search: a larger value may fit", ax["legend"])
+        # without a flagged entry (resolution.ini's range) there is no such entry
+        _, plain = plot("memory_limit.py", "resolution", "memory-limit-plain", "--batch", "4")
+        self.assertNotIn("top of the search: a larger value may fit", plain["axes"][0]["legend"])
+
     def test_long_titles_of_one_panel_plots_are_wrapped_inside_the_figure(self):
         # a generic dataset's name (NAME:SAMPLES:SHAPE) made the one-panel plots' titles
         # wider than the figure: cut off at both sides (memory_limit.py, scaling.py and
@@ -747,6 +773,22 @@ class BadInput(unittest.TestCase):
     def test_file_without_resolution_limits_names_the_memlimit_variable(self):
         self.assert_refused("memory_limit.py", [FILES["full"]], FILES["full"],
                             "memlimit/largest_resolution")
+
+    def test_lower_bound_flags_missing_or_not_zero_or_one_are_refused(self):
+        # the flags are 0 or 1: a 7 is neither (a damaged or edited file), and a file without
+        # them (an older paradise's) cannot say which limits are lower bounds
+        edited = copy_of("resolution", "edited-flags.h5")
+        with h5py.File(edited, "r+") as f:
+            f["memlimit/largest_resolution_at_search_end"][0, 0, 0, 0, 0, 0] = 7
+        self.assert_refused("memory_limit.py", [edited, "-o", os.path.join(WORK, "x.png")],
+                            edited, "memlimit/largest_resolution_at_search_end", "holds 7",
+                            "not 0 or 1")
+        old = copy_of("resolution", "no-flags.h5")
+        with h5py.File(old, "r+") as f:
+            del f["memlimit/largest_resolution_at_search_end"]
+        self.assert_refused("memory_limit.py", [old, "-o", os.path.join(WORK, "x.png")],
+                            old, "no variable 'memlimit/largest_resolution_at_search_end'",
+                            "run the sweep again")
 
     def test_a_sweep_where_nothing_fits_is_said_not_plotted(self):
         # UNet3D at 512^3 on 16 GB V100s: out of memory at every point, an empty Pareto group

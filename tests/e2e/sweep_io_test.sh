@@ -303,6 +303,15 @@ assert (( ok_map * full.resolution).max("resolution") <= lr).all()
 assert (ok_map.where(full.resolution == lr).fillna(1) == 1).all()
 assert int(lr.max()) > 128  # some configuration trains beyond the grid's 128^3
 
+# the limits at the top of their search, flagged as lower bounds: with step-1 sides the
+# range's last side, 1,024; every strategy here divides 4,096 (power-of-two steps), so the
+# batch flag is exactly batch 4,096 (none reaches it on 16 GB ABCI GPUs)
+for name, top, n in (("largest_batch", 4096, 0), ("largest_resolution", 1024, 2)):
+    flag = lim[name + "_at_search_end"]
+    assert flag.dims == lim[name].dims and set(np.unique(flag.values)) <= {0, 1}, name
+    assert ((lim[name] == top) == (flag == 1)).all(), name
+    assert int(flag.sum()) == n, (name, int(flag.sum()))  # 1024^3, batch 1, spatial on 32, 64
+
 # fewest GPUs at a side that is also on the resolution axis: the smallest feasible gpus;
 # -1 at 64, a side cosmoflow cannot take (`paradise models --show cosmoflow --input
 # 4x64x64x64`: conv6's input is 1x1x1, too small for its 2x2x2 kernel)

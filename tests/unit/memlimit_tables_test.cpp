@@ -99,32 +99,43 @@ bool ok(const strategy::Workload& w, const strategy::Config& c) {
 
 // Largest batch: every batch of [lo, hi], the largest that is ok; 0 when none, -1 when the
 // model cannot take the entry's data (all its points are invalid: not "nothing fits").
-std::int64_t brute_batch(const SweepSpec& s, const MemlimitSpec& m, const Entry& x, Workloads& ws) {
+// *at_end: it is a lower bound, every later batch of the range being one the strategy cannot
+// run (invalid, not out of memory: the search looked at no larger batch it could run).
+std::int64_t brute_batch(const SweepSpec& s, const MemlimitSpec& m, const Entry& x, Workloads& ws,
+                         bool* at_end) {
+  *at_end = false;
   const std::int64_t res = x.coord.count("resolution") ? s.resolution[x.coord.at("resolution")] : 0;
   const auto* w = ws.get(s.models[x.coord.at("model")], s.datasets[x.coord.at("dataset")],
                          s.systems[x.coord.at("system")], res);
   if (!w) return -1;
   strategy::Config c = config_of(s, x);
-  std::int64_t best = 0;
+  std::int64_t best = 0, last_runnable = 0;
   for (std::int64_t b = m.batch_lo; b <= m.batch_hi; ++b) {
     c.batch = b;
-    if (ok(*w, c)) best = b;
+    const Status st = strategy::predict(*w, c).status;
+    if (st == Status::Ok) best = b;
+    if (st != Status::Invalid) last_runnable = b;
   }
+  *at_end = best > 0 && best == last_runnable;
   return best;
 }
 
 // Largest resolution: every side lo, lo + step, ... <= hi, the largest that is ok with the
 // entry's strategy, GPUs and batch; 0 when none, -1 when the model takes no side of the
 // range (a 2-D model on 3-D data).
+// *at_end: it is a lower bound, no later side of the range being one the model takes (the
+// ranges here stay below the supported sizes, where a side is not taken either).
 std::int64_t brute_resolution(const SweepSpec& s, const MemlimitSpec& m, const Entry& x,
-                              Workloads& ws) {
+                              Workloads& ws, bool* at_end) {
   const strategy::Config c = config_of(s, x);
-  std::int64_t best = -1;
+  std::int64_t best = -1, last_taken = 0;
   for (std::int64_t side = m.resolution_lo; side <= m.resolution_hi; side += m.resolution_step) {
     const auto* w = ws.get(s.models[x.coord.at("model")], s.datasets[x.coord.at("dataset")],
                            s.systems[x.coord.at("system")], side);
     if (w) best = std::max<std::int64_t>(best, ok(*w, c) ? side : 0);
+    if (w) last_taken = side;
   }
+  *at_end = best > 0 && best == last_taken;
   return best;
 }
 
@@ -159,6 +170,7 @@ std::vector<std::string> without(std::vector<std::string> v, const std::string& 
 // range, at its top. Guards against a grid where the comparison would be trivial.
 struct Spread {
   int zero = 0, inside = 0, top = 0, untaken = 0;  // untaken: -1, the model cannot take it
+  int at_end = 0;  // flagged a lower bound (at_search_end), at the range's top or below it
 };
 
 // Checks every entry of every table against the brute force; returns the spreads by name.
@@ -178,13 +190,14 @@ std::map<std::string, Spread> check_all(const SweepSpec& s, const MemlimitSpec& 
     for (std::uint64_t i = 0; i < table.entries; ++i) {
       const Entry x = entry_of(table, i);
       std::int64_t want = 0, lo = 0, hi = 0;
+      bool at_end = false;  // fewest_gpus: a search downwards, never flagged
       if (table.name == "largest_batch") {
-        want = brute_batch(s, m, x, ws);
+        want = brute_batch(s, m, x, ws, &at_end);
         lo = m.batch_lo;
         hi = m.batch_hi;
         brute_predictions += static_cast<std::uint64_t>(m.batch_hi - m.batch_lo + 1);
       } else if (table.name == "largest_resolution") {
-        want = brute_resolution(s, m, x, ws);
+        want = brute_resolution(s, m, x, ws, &at_end);
         lo = m.resolution_lo;
         hi = m.resolution_lo + (m.resolution_hi - m.resolution_lo) / m.resolution_step *
                                    m.resolution_step;  // the largest side of the range
@@ -196,7 +209,11 @@ std::map<std::string, Spread> check_all(const SweepSpec& s, const MemlimitSpec& 
         hi = *std::max_element(s.gpus.begin(), s.gpus.end());
         brute_predictions += s.gpus.size();
       }
-      EXPECT_EQ(search.value(t, i), want) << table.name << " entry " << i;
+      const std::int64_t got = search.value(t, i);
+      EXPECT_EQ(got, want) << table.name << " entry " << i;
+      EXPECT_EQ(table.upward, table.name != "fewest_gpus") << table.name;
+      EXPECT_EQ(search.at_search_end(t, i, got), at_end) << table.name << " entry " << i;
+      if (at_end) ++sp.at_end;
       if (want == 0) {
         ++sp.zero;
       } else if (want == -1) {
@@ -294,6 +311,22 @@ TEST(MemlimitSearch, ARangeOfSidesTheModelCannotTakeIsMinusOneNotNothingFits) {
     largest = std::max(largest, some.value(0, i));
   }
   EXPECT_EQ(largest, 104);  // data on 1 GPU: one 104^3 sample fits in 76 GB
+  // 104 is the range's top: a lower bound. So it stays up to 108, a side unet3d cannot take
+  // (the search looked at no larger side it takes), and is no longer one when 112 is taken.
+  for (const std::int64_t hi : {104, 108, 112}) {
+    m.resolution_hi = hi;
+    MemlimitSearch up_to(e, m);
+    int bounds = 0;
+    for (std::uint64_t i = 0; i < up_to.tables()[0].entries; ++i) {
+      const std::int64_t v = up_to.value(0, i);
+      if (v != 104) continue;
+      ++bounds;
+      EXPECT_EQ(up_to.at_search_end(0, i, v), hi < 112) << hi << " entry " << i;
+    }
+    if (hi < 112) {
+      EXPECT_GT(bounds, 0) << hi;  // data on 1 GPU
+    }
+  }
 }
 
 TEST(MemlimitSearch, ResolutionStepsAndABatchRangeNotFromOne) {
@@ -309,6 +342,23 @@ TEST(MemlimitSearch, ResolutionStepsAndABatchRangeNotFromOne) {
   const auto spreads = check_all(small_spec(), m);
   EXPECT_GT(spreads.at("largest_resolution").inside, 0);
   EXPECT_GT(spreads.at("largest_batch").inside, 0);
+}
+
+TEST(MemlimitSearch, LimitsAtTheTopOfTheirSearchAreFlaggedAsLowerBounds) {
+  // small ranges that fit to their top: sides 120, 136, ..., 200 (cosmoflow takes none below
+  // 120; the range's end, 210, is not a side), batches 3..20 (data on 8 GPUs: 16 is a lower
+  // bound, as 24 is past 20)
+  MemlimitSpec m;
+  m.batch_lo = 3;
+  m.batch_hi = 20;
+  m.resolution = true;
+  m.resolution_lo = 120;
+  m.resolution_hi = 210;
+  m.resolution_step = 16;
+  const auto spreads = check_all(small_spec(), m);
+  EXPECT_GT(spreads.at("largest_resolution").at_end, 0);
+  EXPECT_GT(spreads.at("largest_batch").at_end, 0);
+  EXPECT_GT(spreads.at("largest_batch").zero, 0);  // and some that are not flagged
 }
 
 TEST(MemlimitSearch, AGridWithoutAResolutionAxis) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "paradise/model/paradl_files.hpp"
 #include "paradise/strategy/predict.hpp"
 
@@ -216,6 +218,39 @@ TEST(LastSide, TheLargestTakenSideBelowTheSupportedSizes) {
       1, 10000, 1, [](std::int64_t s) { return s == 1 ? SideTaken::Yes : SideTaken::No; });
   EXPECT_EQ(far.side, 0);
   EXPECT_FALSE(far.exhausted);
+}
+
+// A limit at the top of its search is a lower bound (memlimit's "or more", a sweep's
+// NAME_at_search_end): by hand, against the same taken-side rule as above.
+TEST(SearchEnd, ASideIsALowerBoundWhenNoLaterSideOfTheRangeIsTaken) {
+  const auto multiples = [](std::int64_t of, std::int64_t too_large_from) {
+    return [=](std::int64_t s) {
+      if (s >= too_large_from) return SideTaken::TooLarge;
+      return s % of == 0 ? SideTaken::Yes : SideTaken::No;
+    };
+  };
+  EXPECT_TRUE(side_at_search_end(96, 96, 8, multiples(8, 1 << 30)));    // the range's last side
+  EXPECT_TRUE(side_at_search_end(96, 100, 4, multiples(8, 1 << 30)));   // 100: not taken
+  EXPECT_FALSE(side_at_search_end(96, 104, 4, multiples(8, 1 << 30)));  // 104 taken, not fitting
+  EXPECT_FALSE(side_at_search_end(96, 104, 4, multiples(8, 100)));      // 100 past the sizes: real
+  EXPECT_FALSE(side_at_search_end(0, 96, 8, multiples(8, 1 << 30)));    // nothing fits: no bound
+  // near the int64 top: the next side would overflow, so the value is the range's last side
+  const std::int64_t top = std::numeric_limits<std::int64_t>::max();
+  EXPECT_TRUE(side_at_search_end(top - 3, top, 8, multiples(1, top)));
+}
+
+TEST(SearchEnd, ABatchIsALowerBoundWhenTheNextOneTheStrategyDividesIsPastTheRange) {
+  // by hand: data on 16 GPUs runs multiples of 16; with --max-batch 1000 the last is 992
+  const auto w = strategy::make_workload({"vgg16", "imagenet", "dgx-a100", "", 0});
+  const auto data = config(Kind::Data, 16, 0);
+  EXPECT_TRUE(batch_at_search_end(w, data, 992, 1000));
+  EXPECT_FALSE(batch_at_search_end(w, data, 976, 1000));
+  EXPECT_FALSE(batch_at_search_end(w, data, 0, 1000));
+  // data+filter on 16 DGX A100 GPUs (8 per node): 2 groups, any even batch; 1,000 is the top
+  const auto df = config(Kind::DataFilter, 16, 0);
+  EXPECT_TRUE(batch_at_search_end(w, df, 1000, 1000));
+  EXPECT_FALSE(batch_at_search_end(w, df, 998, 1000));
+  EXPECT_TRUE(batch_at_search_end(w, df, 998, 999));
 }
 
 TEST(LargestResolution, Unet3dWithAStepOfEight) {

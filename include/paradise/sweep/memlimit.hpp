@@ -90,6 +90,17 @@ FoundSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
 FoundSide last_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
                     const std::function<SideTaken(std::int64_t)>& taken);
 
+/// Whether `value`, the largest batch that largest_batch(w, c, lo, hi) found, is the top of
+/// its search: the next batch the strategy divides lies past hi. Such a limit is a lower
+/// bound (a larger batch may fit), `paradise memlimit`'s "or more".
+bool batch_at_search_end(const strategy::Workload& w, const strategy::Config& c, std::int64_t value,
+                         std::int64_t hi);
+/// Whether `value`, the largest side of lo, lo + step, ... <= hi found to fit, is the top of
+/// its search: no later side of the range is one the model takes, or one past the supported
+/// sizes (where nothing fits, so the limit is real), among the next 4,096. A lower bound.
+bool side_at_search_end(std::int64_t value, std::int64_t hi, std::int64_t step,
+                        const std::function<SideTaken(std::int64_t)>& taken);
+
 /// The search behind largest_resolution over any outcome-of-side function.
 Limit largest_side(const std::function<SideOutcome(std::int64_t)>& at, std::int64_t lo,
                    std::int64_t hi, std::int64_t step);

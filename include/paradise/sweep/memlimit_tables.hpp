@@ -13,6 +13,7 @@
 
 #include "paradise/sweep/evaluator.hpp"
 #include "paradise/sweep/grid.hpp"
+#include "paradise/sweep/memlimit.hpp"
 
 namespace paradise::sweep {
 
@@ -29,6 +30,9 @@ struct MemlimitTable {
   std::string name, description;
   std::vector<Axis> axes;
   std::uint64_t entries = 1;
+  /// The values come from a search upwards (largest batch, largest side): one at the top of
+  /// the search is a lower bound, flagged by at_search_end (the sweep's NAME_at_search_end).
+  bool upward = false;
 };
 
 class MemlimitSearch {
@@ -38,6 +42,10 @@ class MemlimitSearch {
   /// Entry `e` (row-major over the table's axes) of table `t`; 0 when nothing fits.
   /// Not const: resized workloads are cached per family.
   std::int64_t value(std::size_t t, std::uint64_t e);
+  /// Whether `value`, entry `e` of an upward table `t`, is the top of its search
+  /// (batch_at_search_end, side_at_search_end): a lower bound, a larger one may fit, as
+  /// `paradise memlimit` says "or more". No prediction; at most a walk over later sides.
+  bool at_search_end(std::size_t t, std::uint64_t e, std::int64_t value);
   /// Predictions made so far (for progress and benchmarks).
   std::uint64_t evaluations() const { return evaluations_; }
 
@@ -63,6 +71,7 @@ class MemlimitSearch {
   // 2-D model on 3-D data, or none of the range's sides, e.g. none its poolings halve)
   std::map<std::uint64_t, bool> takes_a_side_;
   bool takes_a_side(std::uint64_t workload);
+  SideTaken side_taken(std::uint64_t workload, std::int64_t side);  // at()'s answer at a side
   std::size_t cache_bytes_ = 0;  // the cached workloads' footprints, at most kCacheBytes
   static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
   std::uint64_t evaluations_ = 0;
