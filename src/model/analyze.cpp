@@ -381,6 +381,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   // tensors of up to 2^48 elements each: sums past 64 bits in theory
   std::vector<long double> change(layers.size() + 1, 0);
   for (std::size_t j = 0; j < layers.size(); ++j) {
+    m.layers[j].last_reader = static_cast<std::int64_t>(std::max(last_reader[j], j));
     if (last_reader[j] <= j) continue;  // read by nobody (the last layer) or only by itself
     change[j + 1] += static_cast<long double>(m.layers[j].output_elements);
     change[last_reader[j] + 1] -= static_cast<long double>(m.layers[j].output_elements);

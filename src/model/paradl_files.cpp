@@ -206,6 +206,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     l.output_elements = l.output.elements();
     l.crossing_elements = l.input_elements;  // a chain: only the previous layer's output
     l.buffer_layer = static_cast<std::int64_t>(net.stats.layers.size());  // ParaDL: no alias
+    l.last_reader = l.buffer_layer + 1;  // a chain (the last layer's is set below)
     l.forward_flops = paradl_forward_flops(l.op, l.input, l.output, l.weight_dims);
     l.backward_data_flops = l.forward_flops;
     l.backward_weight_flops = static_cast<double>(l.params);
@@ -216,6 +217,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     net.stats.layers.push_back(std::move(l));
   }
   if (net.stats.layers.empty()) fail_input({file_name, 0}, "file", file_name, "no layers");
+  net.stats.layers.back().last_reader = net.stats.layers.back().buffer_layer;  // read by nobody
   return net;
 }
 

@@ -37,12 +37,16 @@ namespace {
 
 // Chen et al., "Training Deep Nets with Sublinear Memory Cost" (2016): keep each segment's
 // input, recompute one segment at a time in the backward pass. Segments are filled greedily
-// up to total / segments saved elements. A residual's skip tensor crossing a cut is not
-// counted (the layers are taken in order). A checkpoint is a buffer: the output of an
-// in-place activation after a cut is its convolution's, already kept (CosmoFlow's conv1 and
-// conv1.relu counted twice made --recompute need more memory than keeping everything).
-// Returns the saved elements and fixed bytes per sample: the inputs of all segments but the
-// first, plus the largest segment's.
+// up to total / segments saved elements, in layer order, and end at the first articulation
+// point past that (only the previous layer's output crosses the cut: a residual block's end,
+// as Chen's greedy plan takes its candidates, Checkmate's strategy_chen.py), or, with none
+// before the segment would pass twice its share (U-Net's long skips), there. A cut keeps
+// every tensor crossing it, a skip too: recomputing the next segment reads it (the previous
+// output alone undercounted a skip from the input by a whole tensor). A checkpoint is a
+// buffer, kept once: the output of an in-place activation after a cut is its convolution's
+// (CosmoFlow's conv1 and conv1.relu counted twice made --recompute need more memory than
+// keeping everything), and a skip crossing several cuts is kept at the first. Returns the
+// saved elements and fixed bytes per sample: the checkpoints plus the largest segment's.
 std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t segments) {
   double total = 0;
   for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
@@ -53,11 +57,19 @@ std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size
   for (std::size_t i = 0; i < m.layers.size(); ++i) {
     const auto& l = m.layers[i];
     const double saved = static_cast<double>(l.saved_elements);
-    if (seg > 0 && seg + saved > target && used < segments) {
-      // cut before layer i: its input (the previous layer's output buffer) becomes a
-      // checkpoint, no longer saved in the segment that made it
-      const auto buffer = static_cast<std::size_t>(m.layers[i - 1].buffer_layer);
-      if (!kept[buffer]) {
+    // only the previous layer's output crosses a cut before layer i (every tensor has an
+    // element, so equal counts leave no other)
+    const bool articulation = i > 0 &&
+                              m.layers[i - 1].last_reader >= static_cast<std::int64_t>(i) &&
+                              l.crossing_elements == m.layers[i - 1].output_elements;
+    if (seg > 0 && used < segments &&
+        ((seg + saved > target && articulation) || seg + saved > 2 * target)) {
+      // cut before layer i: the tensors made before it and read at or after it become
+      // checkpoints, no longer saved in the segment that made them
+      for (std::size_t j = 0; j < i; ++j) {
+        if (m.layers[j].last_reader < static_cast<std::int64_t>(i)) continue;
+        const auto buffer = static_cast<std::size_t>(m.layers[j].buffer_layer);
+        if (kept[buffer]) continue;
         kept[buffer] = true;
         inputs += static_cast<double>(m.layers[buffer].output_elements);
         if (buffer >= begin) seg -= static_cast<double>(m.layers[buffer].saved_elements);

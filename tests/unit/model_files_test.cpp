@@ -156,6 +156,14 @@ TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {
   EXPECT_EQ(y, 14819368);
   EXPECT_DOUBLE_EQ(net.measured_time_per_sample_s(), 0.003119502);
   EXPECT_EQ(net.samples, 1280000);
+  // a .net file is a chain: each output is read by the next layer, the last one's by nobody
+  // (a recomputation cut keeps the previous layer's output, crossing_elements the input)
+  const auto n = static_cast<std::int64_t>(net.stats.layers.size());
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto& l = net.stats.layers[static_cast<std::size_t>(i)];
+    EXPECT_EQ(l.last_reader, i + 1 < n ? i + 1 : i) << l.name;
+    EXPECT_EQ(l.crossing_elements, l.input_elements) << l.name;
+  }
 }
 
 TEST(ParadlNet, ReshapingAFixedModelIsRefused) {

@@ -856,6 +856,7 @@ TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
   const auto r_again = predict(r50, d);
   EXPECT_GT(r_again.epoch_compute_s / r_plain.epoch_compute_s, 1.25);
   EXPECT_LT(r_again.epoch_compute_s / r_plain.epoch_compute_s, 1.34);
+  // (cutting where the greedy share ends, mid-block, keeps the block's input too: 52%)
   EXPECT_LT(memory_part(r_again, "saved activations"),
             0.5 * memory_part(r_plain, "saved activations"));
   auto pipe = paradise_config(Kind::Pipeline, 1, 64);
@@ -933,6 +934,47 @@ TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
   const double all = memory_part(predict(cosmo, d), "saved activations");
   d.policies.recompute_activations = true;
   EXPECT_LT(memory_part(predict(cosmo, d), "saved activations"), all);
+}
+
+// Recomputation cuts at the end of a residual block, and keeps every tensor crossing a cut:
+// recomputing the next segment reads a skip too. By hand on input 8x16x16 (u = 2,048
+// elements), 3x3 convolutions of 8 channels each saving its input, an add saving nothing:
+//  * input -> c1 -> c2 -> c3 -> sum(c3, input) -> c4: input, c1, c2 and sum save u each,
+//    4u; round(sqrt 6) = 2 segments of 2u. Past 2u at c2, but the input crosses every cut
+//    up to sum: the first articulation point is before c4 (only sum's output crosses). The
+//    checkpoint is sum's output, u, and the first segment recomputes input, c1, c2: 3u; 4u
+//    in all, no saving. Cutting before c2 and keeping c1's output alone said 3u (the input
+//    dropped, though the recomputed sum reads it).
+//  * input -> c1 -> ... -> c5 -> sum(c5, input) -> c6: 6u saved, round(sqrt 8) = 3 segments
+//    of 2u. No articulation point until c6, so the segment is cut where it would pass twice
+//    its share, before c4 (input, c1, c2, c3: 4u): checkpoints c3's output and the skip, 2u;
+//    the segments then hold 2u (c1, c2) and 2u (c4, sum); 4u in all.
+TEST(ParadiseVariant, RecomputationCutsAtBlockEndsAndKeepsTheSkipsCrossingACut) {
+  const std::string convs =
+      "input 8x16x16\nc1 conv out=8 k=3 p=1\nc2 conv out=8 k=3 p=1\n"
+      "c3 conv out=8 k=3 p=1\n";
+  const auto block = written_model(
+      "block", "model block\n" + convs + "sum add from=c3,input\nc4 conv out=8 k=3 p=1\n",
+      "small:1000:8x16x16");
+  const auto long_skip = written_model("longskip",
+                                       "model longskip\n" + convs +
+                                           "c4 conv out=8 k=3 p=1\nc5 conv out=8 k=3 p=1\n"
+                                           "sum add from=c5,input\nc6 conv out=8 k=3 p=1\n",
+                                       "small:1000:8x16x16");
+  const double u = 8 * 16 * 16, e = 4;
+  std::vector<std::int64_t> saved, last;
+  for (const auto& l : block.model.layers) {
+    saved.push_back(l.saved_elements);
+    last.push_back(l.last_reader);
+  }
+  ASSERT_EQ(saved, (std::vector<std::int64_t>{2048, 2048, 2048, 0, 2048, 0}));
+  EXPECT_EQ(last, (std::vector<std::int64_t>{4, 2, 3, 4, 5, 5}));  // the input's: sum
+  auto c = paradise_config(Kind::Serial, 1, 1);
+  EXPECT_DOUBLE_EQ(memory_part(predict(block, c), "saved activations"), 4 * u * e);
+  EXPECT_DOUBLE_EQ(memory_part(predict(long_skip, c), "saved activations"), 6 * u * e);
+  c.policies.recompute_activations = true;
+  EXPECT_DOUBLE_EQ(memory_part(predict(block, c), "saved activations"), 4 * u * e);
+  EXPECT_DOUBLE_EQ(memory_part(predict(long_skip, c), "saved activations"), 4 * u * e);
 }
 
 // Spatial parallelism runs every layer before the split layer's allgather on its partition,

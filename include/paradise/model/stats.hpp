@@ -41,6 +41,9 @@ struct LayerStats {
   /// one: what a pipeline cut just before it sends, the skip tensors crossing it included
   /// (cost-model-notes §2, a_k). A chain's (ParaDL .net file): the layer's input.
   std::int64_t crossing_elements = 0;
+  /// The last layer that reads this output (the layer itself when none does): the output
+  /// crosses every cut after this layer up to that one. A chain's: the next layer.
+  std::int64_t last_reader = 0;
   /// Saved bytes independent of the activation precision: int64 max-pool indices
   /// (8 B per output element) and dropout masks (1 B per element).
   std::int64_t saved_fixed_bytes = 0;
