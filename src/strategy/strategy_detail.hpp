@@ -29,11 +29,13 @@ class Builder {
                ? 2
                : static_cast<double>(c.activation_bytes)),
         p_(out) {
-    // activation recomputation: all but the last segment's forward pass runs again in the
-    // backward pass (Chen et al. 2016; GPipe's re-materialisation, cost-model-notes §6.1)
+    // activation recomputation: the forward pass of the layers before the last segment runs
+    // again in the backward pass (Chen et al. 2016); a pipeline stage re-materialises its
+    // whole forward pass per micro-batch (GPipe, cost-model-notes §6.1)
     const double forward = 1 - s.backward_share;
+    const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
     const double again = c.variant == Variant::Paradise && c.policies.recompute_activations
-                             ? forward * (s.recompute_segments - 1) / s.recompute_segments
+                             ? forward * (pipeline ? 1.0 : s.recompute_forward_share)
                              : 0;
     scale_ = 1 + again;
     backward_share_ = (s.backward_share + again) / scale_;

@@ -46,8 +46,12 @@ namespace {
 // buffer, kept once: the output of an in-place activation after a cut is its convolution's
 // (CosmoFlow's conv1 and conv1.relu counted twice made --recompute need more memory than
 // keeping everything), and a skip crossing several cuts is kept at the first. Returns the
-// saved elements and fixed bytes per sample: the checkpoints plus the largest segment's.
-std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size_t segments) {
+// saved elements and fixed bytes per sample: the checkpoints plus the largest segment's, and
+// the forward FLOPs before the last segment over all forward FLOPs.
+struct Recomputed {
+  double saved = 0, saved_fixed_bytes = 0, forward_share = 0;
+};
+Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
   double total = 0;
   for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
   const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
@@ -83,7 +87,12 @@ std::pair<double, double> recomputed_saved(const model::ModelStats& m, std::size
     seg_fixed += static_cast<double>(l.saved_fixed_bytes);
   }
   if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
-  return {inputs + largest, largest_fixed};
+  double again = 0, forward = 0;
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    forward += m.layers[i].forward_flops;
+    if (i < begin) again += m.layers[i].forward_flops;
+  }
+  return {inputs + largest, largest_fixed, forward > 0 ? again / forward : 0};
 }
 
 }  // namespace
@@ -153,8 +162,10 @@ LayerSums sum_layers(const Workload& wl) {
   }
   const std::size_t n = wl.model.layers.size();
   const auto k = static_cast<std::size_t>(std::max(1.0, std::round(std::sqrt(double(n)))));
-  std::tie(s.recompute_saved, s.recompute_saved_fixed_bytes) = recomputed_saved(wl.model, k);
-  s.recompute_segments = static_cast<double>(k);
+  const Recomputed r = recomputed(wl.model, k);
+  s.recompute_saved = r.saved;
+  s.recompute_saved_fixed_bytes = r.saved_fixed_bytes;
+  s.recompute_forward_share = r.forward_share;
   return s;
 }
 

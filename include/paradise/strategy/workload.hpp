@@ -58,7 +58,9 @@ struct LayerSums {
   /// round(sqrt L) contiguous segments balanced by saved elements; kept are the segments'
   /// input tensors and, during the backward pass, one segment's recomputed activations.
   double recompute_saved = 0, recompute_saved_fixed_bytes = 0;  ///< per sample
-  double recompute_segments = 1;
+  /// The forward FLOPs of the layers before the last segment over all forward FLOPs: what
+  /// the backward pass runs again (the last segment's activations are kept as it runs).
+  double recompute_forward_share = 0;
   /// Per layer with weights, in backward order (Barrachina et al.'s per-layer overlap,
   /// cost-model-notes §3): from the layers' times per sample, each split forward : backward
   /// by its FLOPs.
