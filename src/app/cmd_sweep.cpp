@@ -2,6 +2,7 @@
 // print a summary. Work is split into chunks taken round-robin by the ranks; after every
 // round the ranks agree on failures (so a full disk ends every rank, not just one) and,
 // every --checkpoint seconds, flush the file and record the finished chunks for --resume.
+#include <algorithm>
 #include <array>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -275,8 +276,23 @@ int run_sweep(const Args& args) {
   const std::uint64_t units = reduction ? reduction->cells() : grid.points();
   const bool maps = f.storage != "summary" || reduction.has_value();
   const double out_bytes = maps ? static_cast<double>(units) * bytes_per_cell(f.storage) : 0;
-  std::uint64_t searches = 0;
-  for (const auto& t : search->tables()) searches += t.entries;
+  std::uint64_t searches = 0, largest_table = 0;
+  for (const auto& t : search->tables()) {
+    searches += t.entries;
+    largest_table = std::max(largest_table, t.entries);
+  }
+  // rank 0 gathers a table in one MPI call of int counts: 16 bytes per entry (its value and
+  // whether that is the top of its search), at most 2^31 - 1 bytes
+  constexpr std::uint64_t kMaxTableEntries = (std::uint64_t{1} << 31) / 16 - 1;
+  if (largest_table > kMaxTableEntries) {
+    if (!comm.is_root()) return 2;
+    throw InputError(file + ": a memory-limit table has " +
+                     with_commas(static_cast<std::int64_t>(largest_table)) +
+                     " entries, more than the " +
+                     with_commas(static_cast<std::int64_t>(kMaxTableEntries)) +
+                     " rank 0 gathers at once ([memlimit] batch = none, fewer sides, or a "
+                     "smaller grid)");
+  }
   if (out_bytes > f.max_output_bytes || static_cast<double>(searches) > f.max_searches) {
     if (!comm.is_root()) return 2;
     if (out_bytes > f.max_output_bytes)

@@ -409,6 +409,10 @@ printf "${base}" | sed 's/^\[sweep\]/[ sweep ]  # spaced/' >"$tmp/spaced.ini"
 expect_rc 0 "[ sweep ] dry run" -- "$paradise" sweep "$tmp/spaced.ini" --dry-run
 grep -qx "points: 1" "$tmp/out" && ok || bad "[ sweep ]: $(head -c 600 "$tmp/out")"
 sweep_refuses "${base}[memlimit]\nmax_searches = 2.5\n" "cli_sweep.ini:8: max_searches '2.5': must be a whole number >= 0"
+# a table rank 0 cannot gather in one MPI call (16 bytes per entry, int counts), however
+# large max_searches: 1,000 x 200,000 resolution limits, refused before any search
+sweep_refuses '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nsystem = abci\nstrategy = data\ngpus = 1..1000 +1\nbatch = 1..200000 +1\n[output]\nstorage = summary\n[memlimit]\nbatch = none\nresolution = 128..256\nmax_searches = 1e12\n' \
+  "cli_sweep.ini: a memory-limit table has 200,000,000 entries, more than the 134,217,727 rank 0 gathers at once"
 # a [layer_times] file's own errors are said at the sweep file's line (a directory was "no
 # header row (an empty file?)")
 sweep_refuses "[sweep]\nmodel = alexnet\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 48\n[layer_times]\nalexnet = $tmp/none.csv\n" \

@@ -304,13 +304,11 @@ assert (ok_map.where(full.resolution == lr).fillna(1) == 1).all()
 assert int(lr.max()) > 128  # some configuration trains beyond the grid's 128^3
 
 # the limits at the top of their search, flagged as lower bounds: with step-1 sides the
-# range's last side, 1,024; every strategy here divides 4,096 (power-of-two steps), so the
-# batch flag is exactly batch 4,096 (none reaches it on 16 GB ABCI GPUs)
-for name, top, n in (("largest_batch", 4096, 0), ("largest_resolution", 1024, 2)):
-    flag = lim[name + "_at_search_end"]
-    assert flag.dims == lim[name].dims and set(np.unique(flag.values)) <= {0, 1}, name
-    assert ((lim[name] == top) == (flag == 1)).all(), name
-    assert int(flag.sum()) == n, (name, int(flag.sum()))  # 1024^3, batch 1, spatial on 32, 64
+# range's last side, 1,024 (batch 1, spatial on 32 and 64 GPUs)
+flag = lim.largest_resolution_at_search_end
+assert flag.dims == lim.largest_resolution.dims and set(np.unique(flag.values)) <= {0, 1}
+assert ((lim.largest_resolution == 1024) == (flag == 1)).all()
+assert int(flag.sum()) == 2, int(flag.sum())
 
 # fewest GPUs at a side that is also on the resolution axis: the smallest feasible gpus;
 # -1 at 64, a side cosmoflow cannot take (`paradise models --show cosmoflow --input
@@ -350,6 +348,32 @@ got = {(int(p.resolution), str(p.strategy), int(p.gpus), int(p.batch))
        for p in par.to_dataframe().itertuples()}
 assert got == expected, (sorted(got ^ expected), len(got), len(expected))
 assert "gpu_hours" in par.variables
+PY
+# a batch limit at the top of its search (1..6): data divides multiples of the GPUs, so on
+# g GPUs the largest batch b is a lower bound exactly when b + g > 6 (the next one is past
+# the range); cosmoflow at 128^3 holds 6 samples on one 16 GB GPU (flagged), at 256^3 fewer
+cat >batch_top.ini <<'EOF'
+[sweep]
+model = cosmoflow
+dataset = cosmoflow
+resolution = 128, 256
+system = abci
+strategy = data
+gpus = 1, 2, 4, 8
+batch = 1
+[memlimit]
+batch = 1..6
+EOF
+mpiexec -n 2 "$paradise" sweep batch_top.ini -o batch_top.h5 --quiet >/dev/null 2>&1 && ok || bad "batch top sweep"
+$py - batch_top.h5 <<'PY' && ok || bad "largest_batch_at_search_end is not b + gpus > 6"
+import sys
+import xarray as xr
+lim = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="memlimit")
+lb, flag = lim.largest_batch, lim.largest_batch_at_search_end
+assert flag.dims == lb.dims
+want = (lb > 0) & (lb + lb.gpus > 6)
+assert (want == (flag == 1)).all(), (lb.values, flag.values)
+assert int(flag.sum()) > 0 and int((lb > 0).sum()) > int(flag.sum()), (lb.values, flag.values)
 PY
 
 echo "sweep_io: $passed passed, $failed failed"

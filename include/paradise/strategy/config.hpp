@@ -83,10 +83,11 @@ struct Policies {
   /// workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
   bool full_memory = true;
   Optimizer optimizer = Optimizer::Momentum;
-  /// Activation recomputation (gradient checkpointing; Chen et al. 2016): keep round(sqrt
-  /// L) segments' inputs and recompute one segment at a time in the backward pass (a
-  /// pipeline stage keeps its input per micro-batch in flight and recomputes one), paying
-  /// all but the last segment's forward pass again. Off by default, as in the frameworks.
+  /// Activation recomputation (gradient checkpointing; Chen et al. 2016): cut the layers
+  /// into round(sqrt L) segments, keep the tensors crossing the cuts and recompute one
+  /// segment at a time in the backward pass, paying the forward pass before the last
+  /// segment again (a pipeline stage keeps its input per micro-batch in flight, recomputes
+  /// one and pays its whole forward pass again). Off by default, as in the frameworks.
   bool recompute_activations = false;
   /// PyTorch's autograd frees each dL/dy once used (only the largest pair is alive);
   /// off: TensorFlow's tape keeps every layer's activation gradient to the end (HyPar-Flow).

@@ -96,8 +96,9 @@ FoundSide last_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
 bool batch_at_search_end(const strategy::Workload& w, const strategy::Config& c, std::int64_t value,
                          std::int64_t hi);
 /// Whether `value`, the largest side of lo, lo + step, ... <= hi found to fit, is the top of
-/// its search: no later side of the range is one the model takes, or one past the supported
-/// sizes (where nothing fits, so the limit is real), among the next 4,096. A lower bound.
+/// its search, a lower bound: no later side of the range, among the next 4,096, is one the
+/// model takes. A later side past the supported sizes ends the search there (nothing larger
+/// fits): the limit is then real, not flagged.
 bool side_at_search_end(std::int64_t value, std::int64_t hi, std::int64_t step,
                         const std::function<SideTaken(std::int64_t)>& taken);
 
