@@ -262,14 +262,13 @@ TEST(MemlimitSearch, TablesAreTheGridWithoutTheSearchedAxis) {
 }
 
 TEST(MemlimitSearch, EveryEntryEqualsABruteForceScan) {
-  MemlimitSpec m;
-  m.batch_lo = 1;
-  m.batch_hi = 2048;
-  m.resolution = true;
-  m.resolution_lo = 64;
-  m.resolution_hi = 320;
-  m.resolution_step = 1;
-  m.sides = {128, 256};
+  const MemlimitSpec m{.batch_lo = 1,
+                       .batch_hi = 2048,
+                       .resolution = true,
+                       .resolution_lo = 64,
+                       .resolution_hi = 320,
+                       .resolution_step = 1,
+                       .sides = {128, 256}};
   const auto spreads = check_all(small_spec(), m);
   ASSERT_EQ(spreads.size(), 3u);
   for (const auto& [name, sp] : spreads) {
@@ -337,14 +336,13 @@ TEST(MemlimitSearch, ARangeOfSidesTheModelCannotTakeIsMinusOneNotNothingFits) {
 
 TEST(MemlimitSearch, ResolutionStepsAndABatchRangeNotFromOne) {
   // sides 40, 56, ..., 392 (the range's top, 400, is not a side); batches 3..1000
-  MemlimitSpec m;
-  m.batch_lo = 3;
-  m.batch_hi = 1000;
-  m.resolution = true;
-  m.resolution_lo = 40;
-  m.resolution_hi = 400;
-  m.resolution_step = 16;
-  m.sides = {96};
+  const MemlimitSpec m{.batch_lo = 3,
+                       .batch_hi = 1000,
+                       .resolution = true,
+                       .resolution_lo = 40,
+                       .resolution_hi = 400,
+                       .resolution_step = 16,
+                       .sides = {96}};
   const auto spreads = check_all(small_spec(), m);
   EXPECT_GT(spreads.at("largest_resolution").inside, 0);
   EXPECT_GT(spreads.at("largest_batch").inside, 0);
@@ -354,13 +352,13 @@ TEST(MemlimitSearch, LimitsAtTheTopOfTheirSearchAreFlaggedAsLowerBounds) {
   // small ranges that fit to their top: sides 120, 136, ..., 200 (cosmoflow takes none below
   // 120; the range's end, 210, is not a side), batches 3..20 (data on 8 GPUs: 16 is a lower
   // bound, as 24 is past 20)
-  MemlimitSpec m;
-  m.batch_lo = 3;
-  m.batch_hi = 20;
-  m.resolution = true;
-  m.resolution_lo = 120;
-  m.resolution_hi = 210;
-  m.resolution_step = 16;
+  const MemlimitSpec m{.batch_lo = 3,
+                       .batch_hi = 20,
+                       .resolution = true,
+                       .resolution_lo = 120,
+                       .resolution_hi = 210,
+                       .resolution_step = 16,
+                       .sides = {}};
   const auto spreads = check_all(small_spec(), m);
   EXPECT_GT(spreads.at("largest_resolution").at_end, 0);
   EXPECT_GT(spreads.at("largest_batch").at_end, 0);
