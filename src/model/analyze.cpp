@@ -25,6 +25,7 @@
 #include <string>
 #include <utility>
 
+#include "autograd_liveness.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/model/graph.hpp"
 #include "paradise/model/stats.hpp"
@@ -311,8 +312,9 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   m.name = g.name();
   m.input = input;
   m.layers.resize(layers.size());
-  std::vector<int> buffer(layers.size());         // layer whose buffer this output lives in
-  std::vector<bool> saved(layers.size(), false);  // per buffer owner
+  std::vector<int> buffer(layers.size());           // layer whose buffer this output lives in
+  std::vector<bool> saved(layers.size(), false);    // per buffer owner
+  std::vector<int> first_saver(layers.size(), -1);  // per buffer owner: its earliest saver
   std::vector<bool> needs_grad(layers.size(), false);
 
   for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -351,9 +353,13 @@ ModelStats analyze(const Graph& g, const Shape& input) {
       s.read_elements = s.input_elements;
       s.written_elements = s.output_elements;
     }
-    if (saves_input(l))
-      saved[static_cast<std::size_t>(buffer[static_cast<std::size_t>(l.inputs.front())])] = true;
-    if (saves_output(l)) saved[static_cast<std::size_t>(buffer[i])] = true;
+    const auto save = [&](int b) {
+      const auto u = static_cast<std::size_t>(b);
+      if (!saved[u]) first_saver[u] = static_cast<int>(i);
+      saved[u] = true;
+    };
+    if (saves_input(l)) save(buffer[static_cast<std::size_t>(l.inputs.front())]);
+    if (saves_output(l)) save(buffer[i]);
     if (l.op == Op::Conv || l.op == Op::ConvTranspose || l.op == Op::MaxPool ||
         l.op == Op::AvgPool) {
       // ParaDL's w dims [C, F, K...]: pools have C = F = 0 (cost-model-notes §1.2)
@@ -370,6 +376,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (saved[i] && buffer[i] == static_cast<int>(i))
       m.layers[i].saved_elements = m.layers[i].output_elements;
   }
+  autograd_liveness(g, needs_grad, first_saver, m);
   // a pipeline cut before layer i sends every tensor made before i and read at or after it
   // (cost-model-notes §2: a_k includes the skip tensors crossing it): tensor j crosses the
   // cuts j + 1 .. its last reader

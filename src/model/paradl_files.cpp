@@ -214,6 +214,9 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     l.written_elements = l.output_elements;
     // ParaDL keeps x and y of every layer but in-place ReLU/BNORM (summary_network2).
     if (l.op != Op::Activation && l.op != Op::BatchNorm) l.saved_elements = l.input_elements;
+    l.released_elements = l.saved_elements;  // kept by the layer itself
+    // the output's gradient and the input's, which autograd skips for the data
+    l.backward_gradient_elements = l.output_elements + (i == 3 ? 0 : l.input_elements);
     net.stats.layers.push_back(std::move(l));
   }
   if (net.stats.layers.empty()) fail_input({file_name, 0}, "file", file_name, "no layers");

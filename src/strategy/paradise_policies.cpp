@@ -223,18 +223,23 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   const auto& pol = c.policies;
   const double e = element_bytes(c);
   const auto per_param = state_bytes_per_param(c, data_parallel);
-  // saved for backward (issue 2's rule per layer) and the largest pair of transient
-  // gradient buffers dL/dy, dL/dx (§6.2: not the sum over layers), or all of them
+  // saved for backward (issue 2's rule per layer) and the activation gradients: those alive
+  // at the backward pass's peak beyond the saved activations autograd has released by then
+  // (§6.2: not the sum over layers), or all of them kept (TensorFlow's tape). Chen's
+  // segments release only their own as they go: the most alive at once, a bound. A
+  // pipeline stage's micro-batch (gradient_samples) releases its activations, recomputed
+  // or kept, as its backward runs.
+  const bool segments = pol.recompute_activations && !gradient_samples;
   b.memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
                                      : "saved activations (autograd)",
            activation_samples * (pol.recompute_activations
                                      ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
                                      : s.saved * e + s.saved_fixed_bytes));
-  b.memory("activation gradients",
-           gradient_samples.value_or(activation_samples) * e *
-               (c.policies.free_activation_gradients
-                    ? s.largest_pair
-                    : std::max(s.largest_pair, s.outputs + s.largest_in_place)));
+  const double gradient_bytes = !pol.free_activation_gradients
+                                    ? e * std::max(s.largest_pair, s.outputs + s.largest_in_place)
+                                : segments ? e * s.live_gradients
+                                           : s.gradient_peak_bytes[e == 2 ? 0 : 1];
+  b.memory("activation gradients", gradient_samples.value_or(activation_samples) * gradient_bytes);
   b.memory("weights", local_params * per_param.weights);
   b.memory("gradients", local_params * per_param.gradients);
   b.memory("optimizer state", local_params * per_param.optimizer);

@@ -256,8 +256,9 @@ double model_state_bytes(const Config& c, double local_params, std::int64_t data
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
 /// workspace, communication buffers, context. The activation gradients are those of
-/// `gradient_samples` samples (a pipeline's one micro-batch in its backward pass), by
-/// default as many as the activations'.
+/// `gradient_samples` samples (a pipeline's one micro-batch in its backward pass, which
+/// releases its activations as it goes, recomputed or not), by default as many as the
+/// activations'.
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
                      double local_params, std::int64_t data_parallel,
                      std::optional<double> gradient_samples = std::nullopt);

@@ -143,6 +143,20 @@ LayerSums sum_layers(const Workload& wl) {
     }
   }
   if (forward + backward > 0) s.backward_share = backward / (forward + backward);
+  // the backward pass, last layer first: what is alive in layer k's backward beyond the
+  // saved activations held at the end of the forward pass
+  double released = 0, released_fixed = 0;
+  for (std::size_t k = wl.model.layers.size(); k-- > 0;) {
+    const auto& l = wl.model.layers[k];
+    const auto g = static_cast<double>(l.backward_gradient_elements);
+    s.live_gradients = std::max(s.live_gradients, g);
+    for (const double e : {2.0, 4.0}) {
+      auto& peak = s.gradient_peak_bytes[e == 2 ? 0 : 1];
+      peak = std::max(peak, e * g - (e * released + released_fixed));
+    }
+    released += static_cast<double>(l.released_elements);
+    released_fixed += static_cast<double>(l.saved_fixed_bytes);
+  }
   // gradient readiness, last layer first: each layer's backward time its time per sample x
   // its backward share of FLOPs (the model's share where it has none: ParaDL's times)
   const auto layer_backward_s = [&](const model::LayerStats& l, std::size_t i) {

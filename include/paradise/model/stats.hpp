@@ -44,6 +44,14 @@ struct LayerStats {
   /// The last layer that reads this output (the layer itself when none does): the output
   /// crosses every cut after this layer up to that one. A chain's: the next layer.
   std::int64_t last_reader = 0;
+  /// Activation-gradient elements per sample alive while this layer's backward runs under
+  /// PyTorch's autograd (autograd_liveness.cpp): its output's gradient, those it makes, and
+  /// those made before and not yet consumed (a skip's). 0 where autograd runs no backward.
+  /// A chain's (ParaDL .net file): the output's and the input's, but the data's.
+  std::int64_t backward_gradient_elements = 0;
+  /// Saved elements autograd releases once this layer's backward has run: the buffers whose
+  /// earliest saver it is (the fixed bytes go with their own layer). A chain's: its own.
+  std::int64_t released_elements = 0;
   /// Saved bytes independent of the activation precision: int64 max-pool indices
   /// (8 B per output element) and dropout masks (1 B per element).
   std::int64_t saved_fixed_bytes = 0;

@@ -47,12 +47,21 @@ struct LayerSums {
   double t = 0, t_active = 0;         ///< seconds per sample
   // for the paradise variant's memory and overlap (cost-model-notes §6.2, §3)
   double saved = 0, saved_fixed_bytes = 0;  ///< saved-for-backward elements, fixed bytes
-  double largest_pair = 0;  ///< the largest |x_l| + |y_l|: the live activation gradients
+  double largest_pair = 0;  ///< the largest |x_l| + |y_l| (ParaDL's chains; kept gradients)
   double outputs = 0;       ///< sum |y_l| over the non-in-place layers (all gradients kept)
   /// The largest |y_l| of an in-place layer (activation, norm): with all gradients kept, the
   /// one transient gradient beside them as its backward runs (the total taken at least
   /// largest_pair: the model's input can be in that pair and in no output).
   double largest_in_place = 0;
+  /// Activation gradients as PyTorch's autograd frees them (cost-model-notes §6.2;
+  /// model/autograd_liveness.cpp): per sample, the bytes alive at the backward pass's peak
+  /// beyond the saved activations, max over layers k of e G_k - (e R_>k + F_>k) with G_k
+  /// the gradient elements alive in k's backward and R, F the saved elements and fixed
+  /// bytes released by the layers after k. [0]: 2-byte elements (mixed), [1]: 4-byte.
+  std::array<double, 2> gradient_peak_bytes{0, 0};
+  /// The most gradient elements alive in one layer's backward (the recomputed segments
+  /// release nothing early).
+  double live_gradients = 0;
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
   /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
   /// round(sqrt L) contiguous segments balanced by saved elements, each cut at an articulation

@@ -1,0 +1,125 @@
+// Activation-gradient liveness of the backward pass, replayed as PyTorch's autograd engine
+// runs it (torch 1.13, torch/csrc/autograd/engine.cpp and input_buffer.cpp):
+//   * nodes run in reverse creation order: layer L-1 first, down to layer 1;
+//   * a node's incoming gradient lives while it runs and is freed after it, unless a
+//     pass-through shares its storage: add (alpha 1) and flatten hand the same tensor on,
+//     concat hands on narrow views of it (its storage lives while any view does);
+//   * every other backward allocates a new gradient of its input's size (none for an input
+//     that needs no gradient: the data);
+//   * a tensor read by several layers accumulates their gradients (InputBuffer::accumulate):
+//     in place into the held one when it owns its storage alone, else into the arriving one
+//     when that does, else into a new tensor;
+//   * a node's saved tensors are released after it runs (release_variables): a buffer is
+//     freed once its last holder, the earliest layer that saved it, has run.
+// The peak of a step is the larger of: everything alive plus the gradients the node makes
+// (its incoming gradient still held), and, once that is freed, the new sums.
+#include "autograd_liveness.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "paradise/core/error.hpp"
+
+namespace paradise::model {
+namespace {
+
+struct Storage {
+  long double elements = 0;
+  int refs = 0;
+};
+
+class Replay {
+ public:
+  /// A new storage of n elements with one reference.
+  int allocate(long double n) {
+    storages_.push_back({n, 1});
+    live_ += n;
+    return static_cast<int>(storages_.size()) - 1;
+  }
+  void hold(int s) { ++storages_[static_cast<std::size_t>(s)].refs; }
+  void release(int s) {
+    auto& st = storages_[static_cast<std::size_t>(s)];
+    if (--st.refs == 0) live_ -= st.elements;
+  }
+  bool sole(int s) const { return storages_[static_cast<std::size_t>(s)].refs == 1; }
+  long double live() const { return live_; }
+
+ private:
+  std::vector<Storage> storages_;
+  long double live_ = 0;
+};
+
+/// A gradient held for a tensor: its storage, and whether it is a view (concat's narrow
+/// slices) that autograd never accumulates into in place.
+struct Held {
+  int storage = -1;
+  bool view = false;
+};
+
+bool passes_through(Op op) {
+  return op == Op::Add || op == Op::Flatten;
+}
+
+}  // namespace
+
+void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
+                       const std::vector<int>& first_saver, ModelStats& m) {
+  const auto& layers = g.layers();
+  const std::size_t n = layers.size();
+  for (std::size_t b = 0; b < n; ++b) {
+    if (first_saver[b] >= 0)
+      m.layers[static_cast<std::size_t>(first_saver[b])].released_elements +=
+          m.layers[b].saved_elements;
+  }
+  Replay replay;
+  std::vector<Held> grad(n);
+  // the loss: backward() starts from a gradient of the last layer's output
+  if (n > 1 && needs_grad[n - 1])
+    grad[n - 1].storage =
+        replay.allocate(static_cast<long double>(m.layers[n - 1].output_elements));
+  for (std::size_t k = n; k-- > 1;) {
+    const Held in = grad[k];
+    if (in.storage < 0) continue;  // no gradient reaches it: autograd never runs it
+    grad[k] = {};
+    std::vector<std::pair<std::size_t, Held>> made;
+    for (const int ji : layers[k].inputs) {
+      const auto j = static_cast<std::size_t>(ji);
+      if (!needs_grad[j]) continue;
+      if (passes_through(layers[k].op) || layers[k].op == Op::Concat) {
+        replay.hold(in.storage);
+        made.push_back({j, {in.storage, in.view || layers[k].op == Op::Concat}});
+      } else {
+        made.push_back(
+            {j, {replay.allocate(static_cast<long double>(m.layers[j].output_elements)), false}});
+      }
+    }
+    long double peak = replay.live();
+    replay.release(in.storage);
+    for (const auto& [j, c] : made) {
+      Held& old = grad[j];
+      if (old.storage < 0) {
+        old = c;
+      } else if (!old.view && replay.sole(old.storage)) {
+        replay.release(c.storage);  // old.add_(new)
+      } else if (!c.view && replay.sole(c.storage)) {
+        replay.release(old.storage);  // new.add_(old)
+        old = c;
+      } else {
+        const int sum = replay.allocate(static_cast<long double>(m.layers[j].output_elements));
+        peak = std::max(peak, replay.live());
+        replay.release(old.storage);
+        replay.release(c.storage);
+        old = {sum, false};
+      }
+    }
+    if (peak > static_cast<long double>(std::int64_t{1} << 62))
+      throw SizeLimitError("model '" + g.name() + "': the activation gradients alive in layer '" +
+                           m.layers[k].name +
+                           "''s backward pass hold more than 2^62 elements (sizes too large)");
+    m.layers[k].backward_gradient_elements = static_cast<std::int64_t>(peak);
+  }
+}
+
+}  // namespace paradise::model
