@@ -11,6 +11,12 @@ For every model it records, with PyTorch's machinery rather than re-derived form
   saved_bytes_per_sample  what autograd keeps for backward in training mode (fp32), measured
                           with torch.autograd.graph.saved_tensors_hooks around forward + loss,
                           each storage counted once, parameters and buffers excluded
+  training_peak_bytes_per_sample
+                          the peak of the bytes the CPU allocator holds during one training
+                          step (the input made, forward, loss, backward), from the profiler's
+                          memory events (profile_memory=True), per sample: the peaks at
+                          batches 2b and b apart, over b, which drops what does not grow with
+                          the batch (weight gradients, their accumulation transients)
 
 Run:  /usr/bin/python3 analysis/reference/torch_counts.py > tests/data/torch_reference.json
 (Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, about a minute.)
@@ -159,6 +165,38 @@ def saved_bytes(model, x, segmentation):
     return sum(seen.values()) / n, {k: v / n for k, v in sorted(by_dtype.items())}
 
 
+def training_peak(model, shape, batch, segmentation):
+    """The most bytes held at once during a training step, the input tensor included."""
+    from torch.profiler import ProfilerActivity, profile
+    model.train()
+
+    def step():
+        x = torch.randn((batch,) + shape)
+        out = model(x)
+        target = torch.zeros((batch,) + tuple(out.shape[2:]) if segmentation else (batch,), dtype=torch.long)
+        loss = F.cross_entropy(out, target)
+        del out, x
+        loss.backward()
+
+    step()  # lazy initialisations and the weight gradients' first allocation out of the way
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        step()
+    events = sorted((e for e in prof.profiler.kineto_results.events() if e.name() == "[memory]"),
+                    key=lambda e: e.start_us())
+    held = peak = 0
+    for e in events:
+        held += e.nbytes()
+        peak = max(peak, held)
+    return peak
+
+
+def training_peak_per_sample(make, shape, batch, segmentation):
+    torch.manual_seed(0)
+    small = training_peak(make(), shape, batch, segmentation)
+    torch.manual_seed(0)
+    return (training_peak(make(), shape, 2 * batch, segmentation) - small) / batch
+
+
 # torchvision's published GFLOPS (GMACs) per model: the "_ops" field of the weights metadata
 # in torchvision >= 0.15 (torchvision/models/*.py), shown in the table of
 # https://pytorch.org/vision/stable/models.html. Debian's torchvision 0.14 predates the
@@ -201,9 +239,11 @@ def main():
             "published_params": pub_params,
             "saved_bytes_per_sample": per_sample,
             "saved_bytes_by_dtype": by_dtype,
+            "training_peak_bytes_per_sample": training_peak_per_sample(make, shape, batch, segmentation),
             "batch": batch,
         }
-        print(name, models[name]["params"], models[name]["macs_hooks"], round(per_sample), file=sys.stderr)
+        print(name, models[name]["params"], models[name]["macs_hooks"], round(per_sample),
+              round(models[name]["training_peak_bytes_per_sample"]), file=sys.stderr)
     json.dump({"torch_version": torch.__version__, "torchvision_version": torchvision.__version__,
                "published_note": "torchvision publishes GFLOPS (= GMACs) in weights.meta['_ops'] from 0.15 on; "
                                  "for older torchvision the 0.15 figures in PUBLISHED_GFLOPS are used",
