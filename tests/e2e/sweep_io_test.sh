@@ -14,6 +14,13 @@ r50_net=$data/paradl/model/RESNET50_ImageNet_profall.net_sc
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 cd "$work" || exit 1
+here=$(pwd -P)
+# this run's processes only: a concurrent copy of this test (another ctest, a manual run)
+# has the same command lines, and pgrep -f alone picked or killed its ranks
+ours() {
+  local p
+  for p in $(pgrep -f "$1"); do [ "$(readlink "/proc/$p/cwd")" = "$here" ] && echo "$p"; done
+}
 # MPICH's UCX shared-memory transport keeps files in /dev/shm that a file-size limit also
 # hits (MPI_Init then fails), and with tcp added MPI_Finalize can hang; System V shared
 # memory has neither problem. Every run below uses it, for comparability.
@@ -35,6 +42,7 @@ differing() {
 # Differences allowed between two runs of the same sweep: when and how it was run.
 same_sweep() {
   local d
+  [ -e "$1" ] && [ -e "$2" ] || return 1  # h5diff's error on a missing file lists no name
   d=$(differing "$1" "$2")
   [ "$d" = "command_line " ] || [ "$d" = "" ]
 }
@@ -48,14 +56,17 @@ mpiexec -n 2 "$paradise" sweep kill.ini -o whole.h5 --quiet >/dev/null 2>&1 && o
 
 mpiexec -n 2 "$paradise" sweep kill.ini -o killed.h5 --quiet --checkpoint 0.2 >kill.out 2>&1 &
 runner=$!
-for _ in $(seq 100); do [ -e killed.h5.tmp ] && break; sleep 0.05; done
-sleep 1
-victim=$(pgrep -f "^$paradise sweep kill.ini -o killed.h5" | tail -n 1)
+# killed after its first checkpoint, not after a fixed time: it comes 0.25-0.8 s after
+# killed.h5.tmp on an idle 2-core machine and past 1 s on a loaded one (a kill before it left
+# nothing to resume); 0.1 s more, so that chunks are written past it, clear of the next one
+for _ in $(seq 400); do [ -e killed.h5.resume ] && break; sleep 0.05; done
+sleep 0.1
+victim=$(ours "^$paradise sweep kill.ini -o killed.h5" | tail -n 1)
 [ -n "$victim" ] && kill -9 "$victim"
 wait $runner
 rc=$?
-if [ "$rc" -ne 0 ] && [ ! -e killed.h5 ] && [ -e killed.h5.tmp ]; then ok; else
-  bad "killed rank: exit $rc, output present: $([ -e killed.h5 ] && echo yes || echo no), tmp present: $([ -e killed.h5.tmp ] && echo yes || echo no)"
+if [ "$rc" -ne 0 ] && [ ! -e killed.h5 ] && [ -e killed.h5.tmp ] && [ -e killed.h5.resume ]; then ok; else
+  bad "killed rank: exit $rc, output present: $([ -e killed.h5 ] && echo yes || echo no), tmp present: $([ -e killed.h5.tmp ] && echo yes || echo no), checkpoint present: $([ -e killed.h5.resume ] && echo yes || echo no)"
 fi
 # resuming with another sweep file names the first line that differs, and keeps the .tmp
 sed 's/^strategy = spatial, filter, data+filter$/strategy = spatial, filter/' kill.ini > kill_other.ini
@@ -176,7 +187,10 @@ rc=0
 rmdir blocked/c.h5.tmp.canonical
 (cd blocked && exec "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) &
 resumer=$!
-sleep 0.5
+# stopped once it holds the file open, which it does after installing its handlers (a
+# signal before them ended it outright, the complete mark still on)
+for _ in $(seq 1000); do ls -l "/proc/$resumer/fd" 2>/dev/null | grep -q 'c\.h5\.tmp$' && break; sleep 0.01; done
+sleep 0.1
 kill -TERM $resumer
 wait $resumer
 [ -e blocked/c.h5.tmp ] && [ ! -e blocked/c.h5 ] && grep -q "stopped by SIGTERM" blocked/out &&
@@ -191,7 +205,7 @@ mpiexec -n 2 "$paradise" sweep kill.ini -o twice.h5 --checkpoint 100 --quiet >tw
 launcher=$!
 for _ in $(seq 100); do [ -e twice.h5.tmp ] && break; sleep 0.05; done
 sleep 0.3
-kill -TERM $launcher $(pgrep -f "^$paradise sweep kill.ini -o twice.h5")
+kill -TERM $launcher $(ours "^$paradise sweep kill.ini -o twice.h5")
 wait $launcher
 [ -e twice.h5.resume ] && grep -q "stopped by SIGTERM" twice.out && ok || bad "SIGTERM twice: $(cat twice.out)"
 # a singleton (no launcher): its own exit code, 143 for SIGTERM
@@ -224,8 +238,9 @@ wait $early || rc=$?
 cp "$r50_net" r50.net
 sed "s|^model = .*|model = $PWD/r50.net|; s|^dataset = .*|dataset = imagenet-paradl|; s|^\[output\]|variant = paradl\n[output]|" kill.ini >edited.ini
 mpiexec -n 2 "$paradise" sweep edited.ini -o edited.h5 --quiet --checkpoint 0.2 >/dev/null 2>&1 &
-for _ in $(seq 100); do [ -e edited.h5.resume ] && break; sleep 0.05; done
-pkill -9 -f "^$paradise sweep edited.ini"
+for _ in $(seq 400); do [ -e edited.h5.resume ] && break; sleep 0.05; done
+[ -e edited.h5.resume ] && ok || bad "edited: no checkpoint within 20 s"
+kill -9 $(ours "^$paradise sweep edited.ini")
 wait
 printf '\n' >>r50.net
 "$paradise" sweep edited.ini -o edited.h5 --resume --quiet >edited.out 2>&1 && bad "resume after an edit succeeded" || ok
