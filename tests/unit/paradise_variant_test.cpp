@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -327,6 +328,38 @@ TEST(ParadiseVariant, HyparflowResnet1001Memory) {
     const double torch = predict(w, c).memory_per_gpu_bytes;
     EXPECT_LT(torch, 0.7 * published) << side;
   }
+}
+
+// The activation memory of one training step against PyTorch's own (torch_reference.json's
+// training_peak_bytes_per_sample: the CPU allocator's peak over a step, from the profiler's
+// memory events, per sample; analysis/reference/torch_counts.py): the saved activations
+// and the activation gradients at the peak beyond them. Every 2D model and CosmoFlow come
+// within 3% (CosmoFlow exactly: 417.6 MB per sample, its peak in conv1's ReLU backward);
+// adding the largest pair of gradients, as the model did before, said 12-54% more (ResNet-50
+// +12%, VGG11 +54%). 3D U-Net comes out 11.5% under (1,054 against 1,191 MB per sample at
+// 64^3): its peak is in the first decoder convolution's backward, where the CPU (oneDNN)
+// kernel holds reordered copies of its input and incoming gradient (allocations of 201 and
+// 67 MB inside aten::convolution_backward in the profile) that the model leaves to the
+// convolution workspace, a separate part.
+TEST(ParadiseVariant, ActivationMemoryOfATrainingStepIsPytorchs) {
+  std::ifstream in(PARADISE_TEST_DATA "/torch_reference.json");
+  const auto ref = nlohmann::json::parse(in);
+  int checked = 0;
+  for (const auto& [name, entry] : ref.at("models").items()) {
+    const std::string input = entry.at("input").get<std::string>();
+    const auto w = make_workload({name, "x:1000:" + input, "dgx-h200", "", 0});
+    const auto p = predict(w, paradise_config(Kind::Serial, 1, 1));
+    ASSERT_EQ(p.status, Status::Ok) << name << ": " << p.reason;
+    const double predicted =
+        memory_part(p, "saved activations") + memory_part(p, "activation gradients");
+    const double measured = entry.at("training_peak_bytes_per_sample").get<double>();
+    if (name == "unet3d")
+      EXPECT_NEAR(predicted / measured, 0.885, 0.01) << name;
+    else
+      EXPECT_NEAR(predicted / measured, 1.0, 0.03) << name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 22);
 }
 
 // Keeping every activation gradient never needs less than freeing them: the kept gradients
