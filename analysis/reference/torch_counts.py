@@ -19,7 +19,8 @@ For every model it records, with PyTorch's machinery rather than re-derived form
                           the batch (weight gradients, their accumulation transients)
 
 Run:  /usr/bin/python3 analysis/reference/torch_counts.py > tests/data/torch_reference.json
-(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, about a minute.)
+(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 15 minutes,
+most of it the training peaks of the 3D models.)
 """
 import json
 import math
