@@ -14,9 +14,9 @@ For every model it records, with PyTorch's machinery rather than re-derived form
   training_peak_bytes_per_sample
                           the peak of the bytes the CPU allocator holds during one training
                           step (the input made, forward, loss, backward), from the profiler's
-                          memory events (profile_memory=True), per sample: the peaks at
-                          batches 2b and b apart, over b, which drops what does not grow with
-                          the batch (weight gradients, their accumulation transients)
+                          memory events (profile_memory=True), per sample: the peak at
+                          batch 2b less the peak at batch b, over b, which drops what does not
+                          grow with the batch (weight gradients, their accumulation transients)
 
 Run:  /usr/bin/python3 analysis/reference/torch_counts.py > tests/data/torch_reference.json
 (Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 15 minutes,
