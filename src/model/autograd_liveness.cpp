@@ -1,5 +1,5 @@
 // Activation-gradient liveness of the backward pass, replayed as PyTorch's autograd engine
-// runs it (torch 1.13, torch/csrc/autograd/engine.cpp and input_buffer.cpp):
+// runs it (torch 2.x, torch/csrc/autograd/engine.cpp and input_buffer.cpp):
 //   * nodes run in reverse creation order: layer L-1 first, down to layer 1;
 //   * a node's incoming gradient lives while it runs and is freed after it, unless a
 //     pass-through shares its storage: add (alpha 1) and flatten hand the same tensor on,
@@ -7,12 +7,14 @@
 //   * every other backward allocates a new gradient of its input's size (none for an input
 //     that needs no gradient: the data);
 //   * a tensor read by several layers accumulates their gradients (InputBuffer::accumulate):
-//     in place into the held one when it owns its storage alone, else into the arriving one
-//     when that does, else into a new tensor;
+//     in place into the held one when it owns its storage alone (a dense tensor, not a
+//     concat's view; torch 2.0 on: 1.13 always made a new sum), else into a new tensor;
 //   * a node's saved tensors are released after it runs (release_variables): a buffer is
 //     freed once its last holder, the earliest layer that saved it, has run.
 // The peak of a step is the larger of: everything alive plus the gradients the node makes
-// (its incoming gradient still held), and, once that is freed, the new sums.
+// (its incoming gradient still held), and, once that is freed, the new sums (the node's
+// saved buffers counted as still held then: a little high). backward() starts from a
+// gradient of every output nobody reads (the loss; a second head's).
 #include "autograd_liveness.hpp"
 
 #include <algorithm>
@@ -75,10 +77,13 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
   }
   Replay replay;
   std::vector<Held> grad(n);
-  // the loss: backward() starts from a gradient of the last layer's output
-  if (n > 1 && needs_grad[n - 1])
-    grad[n - 1].storage =
-        replay.allocate(static_cast<long double>(m.layers[n - 1].output_elements));
+  std::vector<bool> read(n, false);
+  for (const auto& l : layers)
+    for (const int j : l.inputs) read[static_cast<std::size_t>(j)] = true;
+  for (std::size_t k = 1; k < n; ++k) {
+    if (needs_grad[k] && !read[k])
+      grad[k].storage = replay.allocate(static_cast<long double>(m.layers[k].output_elements));
+  }
   for (std::size_t k = n; k-- > 1;) {
     const Held in = grad[k];
     if (in.storage < 0) continue;  // no gradient reaches it: autograd never runs it
@@ -103,9 +108,6 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
         old = c;
       } else if (!old.view && replay.sole(old.storage)) {
         replay.release(c.storage);  // old.add_(new)
-      } else if (!c.view && replay.sole(c.storage)) {
-        replay.release(old.storage);  // new.add_(old)
-        old = c;
       } else {
         const int sum = replay.allocate(static_cast<long double>(m.layers[j].output_elements));
         peak = std::max(peak, replay.live());
@@ -115,9 +117,9 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
       }
     }
     if (peak > static_cast<long double>(std::int64_t{1} << 62))
-      throw SizeLimitError("model '" + g.name() + "': the activation gradients alive in layer '" +
-                           m.layers[k].name +
-                           "''s backward pass hold more than 2^62 elements (sizes too large)");
+      throw SizeLimitError("model '" + g.name() +
+                           "': the activation gradients alive in the backward pass of layer '" +
+                           m.layers[k].name + "' hold more than 2^62 elements (sizes too large)");
     m.layers[k].backward_gradient_elements = static_cast<std::int64_t>(peak);
   }
 }

@@ -1,7 +1,7 @@
 // The activation gradients alive in each layer's backward pass and the saved activations
 // released after it, derived by hand from PyTorch's autograd rules (torch 1.13 engine.cpp,
-// input_buffer.cpp; src/model/autograd_liveness.cpp). u = 8 x 16 x 16 = 2,048 elements: the
-// output of every 8-channel 3x3 convolution with padding 1 on an 8x16x16 input.
+// input_buffer.cpp of torch 2.x; src/model/autograd_liveness.cpp). u = 8 x 16 x 16 = 2,048
+// elements: the output of every 8-channel 3x3 convolution with padding 1 on an 8x16x16 input.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -44,7 +44,7 @@ TEST(AutogradLiveness, AChainHoldsTwoGradientsAtMost) {
 // input -> c1 -> c2 -> c3 -> sum(c3, c1) -> c4: the sum hands its gradient to c3 and to c1
 // (one tensor); c3 runs with it (2u: it and the one made for c2); c2 runs while c1's is
 // still held: c1's (the sum's), c2's incoming and the one it makes for c1, 3u, then adds it
-// into c1's in place (held alone by then). The largest pair was 2u.
+// into c1's in place (held alone by then).
 TEST(AutogradLiveness, AResidualSkipsGradientIsHeldAcrossTheBlock) {
   Graph g("block", 2);
   const int c1 = g.conv(g.input(), "c1", 8, 3, 1, 1);
@@ -59,7 +59,8 @@ TEST(AutogradLiveness, AResidualSkipsGradientIsHeldAcrossTheBlock) {
 // input -> c1 -> c2 -> cat(c2, c1) (2u) -> c3: c3 makes the concat's gradient, 2u, beside
 // its own (3u); the concat hands on two narrow views of it (2u alive); c2 runs with its view
 // and makes c1's second part, u: 3u, the whole 2u held by c1's view. Adding into a view is
-// never in place: the new tensor takes the sum, and the 2u are freed; c1 runs with u.
+// never in place: a new tensor takes the sum, u more (4u), then the 2u and the part are
+// freed; c1 runs with u.
 TEST(AutogradLiveness, AConcatsGradientLivesWhileAViewOfItDoes) {
   Graph g("cat", 2);
   const int c1 = g.conv(g.input(), "c1", 8, 3, 1, 1);
@@ -67,7 +68,19 @@ TEST(AutogradLiveness, AConcatsGradientLivesWhileAViewOfItDoes) {
   const int cat = g.concat({c2, c1}, "cat");
   g.conv(cat, "c3", 8, 3, 1, 1);
   const auto m = analyze(g, Shape::image(8, 16, 16));
-  EXPECT_EQ(alive(m), (std::vector<std::int64_t>{0, u, 3 * u, 2 * u, 3 * u}));
+  EXPECT_EQ(alive(m), (std::vector<std::int64_t>{0, u, 4 * u, 2 * u, 3 * u}));
+}
+
+// Two heads, input -> c1 -> c2 and c1 -> c3, neither read: backward() starts from both
+// gradients (2u). c3 runs with its own, c2's waiting, and makes c1's: 3u; c2 likewise (c1's
+// held, added to in place); c1 with u. Starting from the last layer alone left c2 unvisited.
+TEST(AutogradLiveness, EveryUnreadOutputStartsTheBackwardPass) {
+  Graph g("heads", 2);
+  const int c1 = g.conv(g.input(), "c1", 8, 3, 1, 1);
+  g.conv(c1, "c2", 8, 3, 1, 1);
+  g.conv(c1, "c3", 8, 3, 1, 1);
+  const auto m = analyze(g, Shape::image(8, 16, 16));
+  EXPECT_EQ(alive(m), (std::vector<std::int64_t>{0, u, 3 * u, 3 * u}));
 }
 
 }  // namespace
