@@ -225,7 +225,7 @@ int run_predict(const Args& args) {
       "allreduce-partial-sums", po::bool_switch(&allreduce_sums),
       "paradise: filter/channel partial sums by allreduce (ParaDL), not reduce-scatter")(
       "keep-activation-gradients", po::bool_switch(&keep_gradients),
-      "paradise: every dL/dy alive to the end (TensorFlow's tape), not only the largest")(
+      "paradise: every dL/dy alive to the end (TensorFlow's tape), not freed as used")(
       "split-marked-layers-only", po::bool_switch(&marked_only),
       "paradise: spatial splits divide only the layers marked parallel (ParaDL's .lc rule), "
       "not every layer up to the split")("layer-config", po::value(&spec.layer_config),

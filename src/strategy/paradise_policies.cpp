@@ -219,27 +219,27 @@ double model_state_bytes(const Config& c, double local_params, std::int64_t data
 
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
                      double local_params, std::int64_t data_parallel,
-                     std::optional<double> gradient_samples) {
+                     std::optional<GradientPeak> stage) {
   const auto& pol = c.policies;
   const double e = element_bytes(c);
   const auto per_param = state_bytes_per_param(c, data_parallel);
   // saved for backward (issue 2's rule per layer) and the activation gradients: those alive
   // at the backward pass's peak beyond the saved activations autograd has released by then
-  // (§6.2: not the sum over layers), or all of them kept (TensorFlow's tape). Chen's
-  // segments release only their own as they go: the most alive at once, a bound. A
-  // pipeline stage's micro-batch (gradient_samples) releases its activations, recomputed
-  // or kept, as its backward runs.
-  const bool segments = pol.recompute_activations && !gradient_samples;
+  // (§6.2: not the sum over layers; with recomputation, segment by segment), or all of
+  // them kept (TensorFlow's tape); a pipeline stage's own peak for its one micro-batch in
+  // the backward pass
   b.memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
                                      : "saved activations (autograd)",
            activation_samples * (pol.recompute_activations
                                      ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
                                      : s.saved * e + s.saved_fixed_bytes));
-  const double gradient_bytes = !pol.free_activation_gradients
-                                    ? e * std::max(s.largest_pair, s.outputs + s.largest_in_place)
-                                : segments ? e * s.live_gradients
-                                           : s.gradient_peak_bytes[e == 2 ? 0 : 1];
-  b.memory("activation gradients", gradient_samples.value_or(activation_samples) * gradient_bytes);
+  const double kept = e * std::max(s.largest_pair, s.outputs + s.largest_in_place);
+  const std::size_t at = e == 2 ? 0 : 1;  // element_bytes: 2 (mixed) or 4
+  const double gradient_bytes = !pol.free_activation_gradients ? kept
+                                : stage                        ? stage->bytes_per_sample
+                                : pol.recompute_activations    ? s.recompute_gradient_peak_bytes[at]
+                                                               : s.gradient_peak_bytes[at];
+  b.memory("activation gradients", (stage ? stage->samples : activation_samples) * gradient_bytes);
   b.memory("weights", local_params * per_param.weights);
   b.memory("gradients", local_params * per_param.gradients);
   b.memory("optimizer state", local_params * per_param.optimizer);

@@ -218,6 +218,10 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   std::vector<double> in_flight_of_stage;
   std::vector<double> boundaries;  // elements per sample sent from stage g to g + 1
   std::vector<double> params_of_stage;
+  // per sample, the activation gradients at a stage's backward peak beyond its own saved
+  // activations of that micro-batch, released as its backward runs (cost-model-notes §6.2;
+  // the whole model's peak credits releases on other GPUs)
+  std::vector<double> gradient_peak_of_stage;
   const bool recompute = paradise(c) && c.policies.recompute_activations;
   const auto saved_bytes = [e](const model::LayerStats& l) {
     return static_cast<double>(l.saved_elements) * e + static_cast<double>(l.saved_fixed_bytes);
@@ -236,6 +240,15 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
       if (counts_for_memory(l))
         mem += B * static_cast<double>(l.input_elements + l.output_elements);
     }
+    double released = 0, gradient_peak = 0;
+    for (std::size_t k = ends[g]; k-- > begin;) {
+      const auto& l = layer(k);
+      gradient_peak =
+          std::max(gradient_peak, static_cast<double>(l.backward_gradient_elements) * e - released);
+      released +=
+          static_cast<double>(l.released_elements) * e + static_cast<double>(l.saved_fixed_bytes);
+    }
+    gradient_peak_of_stage.push_back(gradient_peak);
     max_t = std::max(max_t, time);
     max_mem = std::max(max_mem, mem);
     max_paradise_s = std::max(max_paradise_s, paradise_s);
@@ -345,7 +358,8 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
         b, c, max_params, replicas,
         paradise_link(w, c.gpus, stages == 1 ? 0 : std::min(stages, w.system.gpus_per_node)));
     // one micro-batch at a time in its backward pass: its activation gradients
-    return paradise_memory(b, s, c, samples, params_of_stage[heaviest], replicas, B / S);
+    return paradise_memory(b, s, c, samples, params_of_stage[heaviest], replicas,
+                           GradientPeak{B / S, gradient_peak_of_stage[heaviest]});
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
 }

@@ -253,14 +253,18 @@ void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
 /// The model state's bytes on one GPU for `local_params` parameters: weights, gradients,
 /// optimizer state and the gradient bucket copy, as paradise_memory counts them.
 double model_state_bytes(const Config& c, double local_params, std::int64_t data_parallel);
+/// A pipeline stage's activation gradients: one micro-batch of `samples` in its backward
+/// pass, `bytes_per_sample` at the stage's own peak beyond its saved activations (released
+/// as it goes, recomputed or not).
+struct GradientPeak {
+  double samples = 0, bytes_per_sample = 0;
+};
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
-/// workspace, communication buffers, context. The activation gradients are those of
-/// `gradient_samples` samples (a pipeline's one micro-batch in its backward pass, which
-/// releases its activations as it goes, recomputed or not), by default as many as the
-/// activations'.
+/// workspace, communication buffers, context. The activation gradients are the whole
+/// model's at the activations' samples, or a pipeline stage's (`stage`).
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
                      double local_params, std::int64_t data_parallel,
-                     std::optional<double> gradient_samples = std::nullopt);
+                     std::optional<GradientPeak> stage = std::nullopt);
 
 }  // namespace paradise::strategy::detail

@@ -46,17 +46,49 @@ namespace {
 // buffer, kept once: the output of an in-place activation after a cut is its convolution's
 // (CosmoFlow's conv1 and conv1.relu counted twice made --recompute need more memory than
 // keeping everything), and a skip crossing several cuts is kept at the first. Returns the
-// saved elements and fixed bytes per sample: the checkpoints plus the largest segment's, and
-// the forward FLOPs before the last segment over all forward FLOPs.
+// saved elements and fixed bytes per sample: the checkpoints plus the largest segment's, the
+// forward FLOPs before the last segment over all forward FLOPs, and per element size (2, 4
+// bytes) the activation gradients at the backward pass's peak beyond those saved bytes: in
+// layer k of segment s, the checkpoints made up to s's start (later ones are released with
+// their segments), s's recomputed activations less those released after k, and the
+// gradients alive in k (LayerStats::backward_gradient_elements).
 struct Recomputed {
   double saved = 0, saved_fixed_bytes = 0, forward_share = 0;
+  std::array<double, 2> gradient_peak_bytes{0, 0};
 };
+struct Segment {
+  std::size_t begin = 0, end = 0;
+  double saved = 0, fixed = 0, checkpoints = 0;  // checkpoints: made up to its start
+};
+std::array<double, 2> recomputed_gradient_peak(const model::ModelStats& m,
+                                               const std::vector<Segment>& segments,
+                                               double saved_elements, double saved_fixed) {
+  std::array<double, 2> peak{0, 0};
+  for (const auto& seg : segments) {
+    double released = 0, released_fixed = 0;
+    for (std::size_t k = seg.end; k-- > seg.begin;) {
+      const auto& l = m.layers[k];
+      const double g = static_cast<double>(l.backward_gradient_elements);
+      for (const double e : {2.0, 4.0}) {
+        const double held = e * (seg.checkpoints + std::max(0.0, seg.saved - released) + g) +
+                            std::max(0.0, seg.fixed - released_fixed);
+        auto& p = peak[e == 2 ? 0 : 1];
+        p = std::max(p, held - (e * saved_elements + saved_fixed));
+      }
+      released += static_cast<double>(l.released_elements);
+      released_fixed += static_cast<double>(l.saved_fixed_bytes);
+    }
+  }
+  return peak;
+}
 Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
   double total = 0;
   for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
   const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
   double inputs = 0, largest = 0, largest_fixed = 0, seg = 0, seg_fixed = 0;
   std::size_t used = 1, begin = 0;
+  double seg_checkpoints = 0;  // made up to the current segment's start
+  std::vector<Segment> done;
   std::vector<bool> kept(m.layers.size(), false);  // buffers already checkpoints
   for (std::size_t i = 0; i < m.layers.size(); ++i) {
     const auto& l = m.layers[i];
@@ -79,6 +111,8 @@ Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
         if (buffer >= begin) seg -= static_cast<double>(m.layers[buffer].saved_elements);
       }
       if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
+      done.push_back({begin, i, seg, seg_fixed, seg_checkpoints});
+      seg_checkpoints = inputs;
       seg = seg_fixed = 0;
       begin = i;
       ++used;
@@ -87,12 +121,14 @@ Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
     seg_fixed += static_cast<double>(l.saved_fixed_bytes);
   }
   if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
+  done.push_back({begin, m.layers.size(), seg, seg_fixed, seg_checkpoints});
   double again = 0, forward = 0;
   for (std::size_t i = 0; i < m.layers.size(); ++i) {
     forward += m.layers[i].forward_flops;
     if (i < begin) again += m.layers[i].forward_flops;
   }
-  return {inputs + largest, largest_fixed, forward > 0 ? again / forward : 0};
+  return {inputs + largest, largest_fixed, forward > 0 ? again / forward : 0,
+          recomputed_gradient_peak(m, done, inputs + largest, largest_fixed)};
 }
 
 }  // namespace
@@ -149,7 +185,6 @@ LayerSums sum_layers(const Workload& wl) {
   for (std::size_t k = wl.model.layers.size(); k-- > 0;) {
     const auto& l = wl.model.layers[k];
     const auto g = static_cast<double>(l.backward_gradient_elements);
-    s.live_gradients = std::max(s.live_gradients, g);
     for (const double e : {2.0, 4.0}) {
       auto& peak = s.gradient_peak_bytes[e == 2 ? 0 : 1];
       peak = std::max(peak, e * g - (e * released + released_fixed));
@@ -180,6 +215,7 @@ LayerSums sum_layers(const Workload& wl) {
   s.recompute_saved = r.saved;
   s.recompute_saved_fixed_bytes = r.saved_fixed_bytes;
   s.recompute_forward_share = r.forward_share;
+  s.recompute_gradient_peak_bytes = r.gradient_peak_bytes;
   return s;
 }
 

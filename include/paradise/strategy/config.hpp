@@ -89,7 +89,7 @@ struct Policies {
   /// segment again (a pipeline stage keeps its input per micro-batch in flight, recomputes
   /// one and pays its whole forward pass again). Off by default, as in the frameworks.
   bool recompute_activations = false;
-  /// PyTorch's autograd frees each dL/dy once used (only the largest pair is alive);
+  /// PyTorch's autograd frees each dL/dy once used (model/autograd_liveness.cpp);
   /// off: TensorFlow's tape keeps every layer's activation gradient to the end (HyPar-Flow).
   bool free_activation_gradients = true;
   /// Spatial and data+spatial: every layer up to the split layer runs on its spatial

@@ -59,9 +59,6 @@ struct LayerSums {
   /// the gradient elements alive in k's backward and R, F the saved elements and fixed
   /// bytes released by the layers after k. [0]: 2-byte elements (mixed), [1]: 4-byte.
   std::array<double, 2> gradient_peak_bytes{0, 0};
-  /// The most gradient elements alive in one layer's backward (the recomputed segments
-  /// release nothing early).
-  double live_gradients = 0;
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
   /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
   /// round(sqrt L) contiguous segments balanced by saved elements, each cut at an articulation
@@ -71,6 +68,10 @@ struct LayerSums {
   /// The forward FLOPs of the layers before the last segment over all forward FLOPs: what
   /// the backward pass runs again (the last segment's activations are kept as it runs).
   double recompute_forward_share = 0;
+  /// With recomputation, the activation gradients at the backward pass's peak beyond the
+  /// checkpoints and the largest segment, segment by segment (workload.cpp), as
+  /// gradient_peak_bytes.
+  std::array<double, 2> recompute_gradient_peak_bytes{0, 0};
   /// Per layer with weights, in backward order (Barrachina et al.'s per-layer overlap,
   /// cost-model-notes §3): from the layers' times per sample, each split forward : backward
   /// by its FLOPs.
