@@ -362,6 +362,25 @@ TEST(ParadiseVariant, ActivationMemoryOfATrainingStepIsPytorchs) {
   EXPECT_EQ(checked, 22);
 }
 
+// A graph with skips and a concat against PyTorch's allocator, without convolutions (whose
+// CPU kernels allocate copies the model leaves to the workspace): tests/data/liveness.model,
+// batch norms, copied ReLUs, a residual add and a concat of it with the skip, measured by
+// analysis/reference/torch_liveness.py (tests/data/torch_liveness.json): 368,640 bytes per
+// sample, the model's saved activations (237,568) and its gradients at the peak (131,072),
+// to the byte. Its peak does not depend on how add and concat hand gradients on (treating
+// either as a new tensor gives the same): the hand tests of autograd_liveness pin those.
+TEST(ParadiseVariant, ActivationMemoryOfSkipsAndAConcatIsPytorchs) {
+  std::ifstream in(PARADISE_TEST_DATA "/torch_liveness.json");
+  const auto ref = nlohmann::json::parse(in);
+  const auto w =
+      make_workload({PARADISE_TEST_DATA "/liveness.model", "x:1000:8x32x32", "dgx-h200", "", 0});
+  const auto p = predict(w, paradise_config(Kind::Serial, 1, 1));
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  const double predicted =
+      memory_part(p, "saved activations") + memory_part(p, "activation gradients");
+  EXPECT_NEAR(predicted / ref.at("training_peak_bytes_per_sample").get<double>(), 1.0, 0.005);
+}
+
 // Recomputation never needs more activation memory than keeping everything: in a segment's
 // backward pass the later segments' checkpoints are released, and its own recomputed
 // activations are released as it goes, as without recomputation. CosmoFlow at 128^3 peaks in
