@@ -240,15 +240,8 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
       if (counts_for_memory(l))
         mem += B * static_cast<double>(l.input_elements + l.output_elements);
     }
-    double released = 0, gradient_peak = 0;
-    for (std::size_t k = ends[g]; k-- > begin;) {
-      const auto& l = layer(k);
-      gradient_peak =
-          std::max(gradient_peak, static_cast<double>(l.backward_gradient_elements) * e - released);
-      released +=
-          static_cast<double>(l.released_elements) * e + static_cast<double>(l.saved_fixed_bytes);
-    }
-    gradient_peak_of_stage.push_back(gradient_peak);
+    gradient_peak_of_stage.push_back(
+        gradient_peak_bytes(w.model, first + begin, first + ends[g], e));
     max_t = std::max(max_t, time);
     max_mem = std::max(max_mem, mem);
     max_paradise_s = std::max(max_paradise_s, paradise_s);

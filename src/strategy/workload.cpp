@@ -145,6 +145,18 @@ std::size_t footprint_bytes(const Workload& w) {
   return n;
 }
 
+double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::size_t end,
+                           double e) {
+  double peak = 0, released = 0;
+  for (std::size_t k = end; k-- > begin;) {
+    const auto& l = m.layers[k];
+    peak = std::max(peak, e * static_cast<double>(l.backward_gradient_elements) - released);
+    released +=
+        e * static_cast<double>(l.released_elements) + static_cast<double>(l.saved_fixed_bytes);
+  }
+  return peak;
+}
+
 LayerSums sum_layers(const Workload& wl) {
   LayerSums s;
   double forward = 0, backward = 0;
@@ -179,19 +191,9 @@ LayerSums sum_layers(const Workload& wl) {
     }
   }
   if (forward + backward > 0) s.backward_share = backward / (forward + backward);
-  // the backward pass, last layer first: what is alive in layer k's backward beyond the
-  // saved activations held at the end of the forward pass
-  double released = 0, released_fixed = 0;
-  for (std::size_t k = wl.model.layers.size(); k-- > 0;) {
-    const auto& l = wl.model.layers[k];
-    const auto g = static_cast<double>(l.backward_gradient_elements);
-    for (const double e : {2.0, 4.0}) {
-      auto& peak = s.gradient_peak_bytes[e == 2 ? 0 : 1];
-      peak = std::max(peak, e * g - (e * released + released_fixed));
-    }
-    released += static_cast<double>(l.released_elements);
-    released_fixed += static_cast<double>(l.saved_fixed_bytes);
-  }
+  for (const double e : {2.0, 4.0})
+    s.gradient_peak_bytes[e == 2 ? 0 : 1] =
+        gradient_peak_bytes(wl.model, 0, wl.model.layers.size(), e);
   // gradient readiness, last layer first: each layer's backward time its time per sample x
   // its backward share of FLOPs (the model's share where it has none: ParaDL's times)
   const auto layer_backward_s = [&](const model::LayerStats& l, std::size_t i) {

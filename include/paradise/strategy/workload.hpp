@@ -78,6 +78,12 @@ struct LayerSums {
   std::vector<cost::GradientReady> gradient_ready;
 };
 LayerSums sum_layers(const Workload& w);
+/// Per sample, the activation gradients at the peak of the backward pass through layers
+/// [begin, end) beyond their saved activations, each released after its layer
+/// (LayerStats::released_elements, saved_fixed_bytes): max over k of e G_k - (e R + F) of
+/// the layers after k, at `element_bytes` e (cost-model-notes §6.2). At least 0.
+double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::size_t end,
+                           double element_bytes);
 /// The bytes a workload holds (its tables, names and vectors): what a sweep keeps per value
 /// of the axes before strategy.
 std::size_t footprint_bytes(const Workload& w);
