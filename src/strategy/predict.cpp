@@ -218,10 +218,6 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
   std::vector<double> in_flight_of_stage;
   std::vector<double> boundaries;  // elements per sample sent from stage g to g + 1
   std::vector<double> params_of_stage;
-  // per sample, the activation gradients at a stage's backward peak beyond its own saved
-  // activations of that micro-batch, released as its backward runs (cost-model-notes §6.2;
-  // the whole model's peak credits releases on other GPUs)
-  std::vector<double> gradient_peak_of_stage;
   const bool recompute = paradise(c) && c.policies.recompute_activations;
   const auto saved_bytes = [e](const model::LayerStats& l) {
     return static_cast<double>(l.saved_elements) * e + static_cast<double>(l.saved_fixed_bytes);
@@ -240,8 +236,6 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
       if (counts_for_memory(l))
         mem += B * static_cast<double>(l.input_elements + l.output_elements);
     }
-    gradient_peak_of_stage.push_back(
-        gradient_peak_bytes(w.model, first + begin, first + ends[g], e));
     max_t = std::max(max_t, time);
     max_mem = std::max(max_mem, mem);
     max_paradise_s = std::max(max_paradise_s, paradise_s);
@@ -350,9 +344,14 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
     zero3_parameter_allgather(
         b, c, max_params, replicas,
         paradise_link(w, c.gpus, stages == 1 ? 0 : std::min(stages, w.system.gpus_per_node)));
-    // one micro-batch at a time in its backward pass: its activation gradients
+    // one micro-batch at a time in its backward pass: its activation gradients at the
+    // stage's own peak beyond its saved activations of that micro-batch, released as its
+    // backward runs (cost-model-notes §6.2; the whole model's credits releases on other GPUs)
+    const std::size_t stage_begin = heaviest == 0 ? 0 : ends[heaviest - 1];
+    const double peak =
+        gradient_peak_bytes(w.model, first + stage_begin, first + ends[heaviest], e);
     return paradise_memory(b, s, c, samples, params_of_stage[heaviest], replicas,
-                           GradientPeak{B / S, gradient_peak_of_stage[heaviest]});
+                           GradientPeak{B / S, peak});
   }
   b.memory("largest stage: activations, weights and gradients", 2 * b.delta() * max_mem);
 }
