@@ -30,6 +30,19 @@ std::string byte_count(double bytes) {
   return o.str();
 }
 
+// the layers that begin a recomputed segment (strategy::recompute_cuts) where the plan
+// applies: the paradise variant, recomputation on, not a pipeline (its stages are the
+// segments)
+std::vector<std::string> recompute_checkpoints(const strategy::Workload& w,
+                                               const strategy::Config& c) {
+  std::vector<std::string> names;
+  if (c.variant != strategy::Variant::Paradise || !c.policies.recompute_activations ||
+      c.kind == strategy::Kind::Pipeline || c.kind == strategy::Kind::DataPipeline)
+    return names;
+  for (const auto i : strategy::recompute_cuts(w.model)) names.push_back(w.model.layers[i].name);
+  return names;
+}
+
 void print_json(const strategy::Prediction& p, const strategy::Config& c,
                 const strategy::Workload& w) {
   JsonWriter j(std::cout);
@@ -51,6 +64,11 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
   write_split_layer(j, w, p.split_layer, p.split_parts);
+  if (const auto cuts = recompute_checkpoints(w, c); !cuts.empty()) {
+    j.key("recompute_checkpoints").begin_array();
+    for (const auto& name : cuts) j.value(name);
+    j.end_array();
+  }
   j.key("communication").begin_object();
   for (const auto& part : p.communication) {
     j.key(part.name).begin_object();
@@ -122,6 +140,11 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
             << " iterations per epoch)\n"
             << "  training  " << strategy::training_summary(c) << "\n"
             << "  compute   " << strategy::compute_source(w, c) << "\n";
+  if (const auto cuts = recompute_checkpoints(w, c); !cuts.empty()) {
+    std::cout << "  recompute " << cuts.size() + 1 << " segments, checkpoints before";
+    for (std::size_t i = 0; i < cuts.size(); ++i) std::cout << (i ? ", " : " ") << cuts[i];
+    std::cout << " (each segment but the last run again in the backward pass)\n";
+  }
   if (p.split_layer >= 0) {
     // a split that stops before the last convolution: the default layer config's fallback
     const bool shorter =

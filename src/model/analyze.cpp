@@ -375,7 +375,19 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   for (std::size_t i = 0; i < layers.size(); ++i) {
     if (saved[i] && buffer[i] == static_cast<int>(i))
       m.layers[i].saved_elements = m.layers[i].output_elements;
+    m.layers[i].first_saver = first_saver[i];
   }
+  std::vector<std::vector<std::int32_t>> readers(layers.size());
+  for (std::size_t i = 0; i < layers.size(); ++i)
+    for (int j : layers[i].inputs)
+      if (readers[static_cast<std::size_t>(j)].empty() ||
+          readers[static_cast<std::size_t>(j)].back() != static_cast<std::int32_t>(i))
+        readers[static_cast<std::size_t>(j)].push_back(static_cast<std::int32_t>(i));
+  for (const auto& r : readers) {
+    m.reader_begin.push_back(static_cast<std::int32_t>(m.readers.size()));
+    m.readers.insert(m.readers.end(), r.begin(), r.end());
+  }
+  m.reader_begin.push_back(static_cast<std::int32_t>(m.readers.size()));
   autograd_liveness(g, needs_grad, first_saver, m);
   // a pipeline cut before layer i sends every tensor made before i and read at or after it
   // (cost-model-notes §2: a_k includes the skip tensors crossing it): tensor j crosses the

@@ -215,12 +215,19 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     // ParaDL keeps x and y of every layer but in-place ReLU/BNORM (summary_network2).
     if (l.op != Op::Activation && l.op != Op::BatchNorm) l.saved_elements = l.input_elements;
     l.released_elements = l.saved_elements;  // kept by the layer itself
+    if (l.saved_elements > 0) l.first_saver = l.buffer_layer;
     // the output's gradient and the input's, which autograd skips for the data
     l.backward_gradient_elements = l.output_elements + (i == 3 ? 0 : l.input_elements);
     net.stats.layers.push_back(std::move(l));
   }
   if (net.stats.layers.empty()) fail_input({file_name, 0}, "file", file_name, "no layers");
   net.stats.layers.back().last_reader = net.stats.layers.back().buffer_layer;  // read by nobody
+  const auto n = static_cast<std::int32_t>(net.stats.layers.size());
+  for (std::int32_t i = 0; i < n; ++i) {  // a chain: layer i read by i + 1
+    net.stats.reader_begin.push_back(i);
+    if (i + 1 < n) net.stats.readers.push_back(i + 1);
+  }
+  net.stats.reader_begin.push_back(n - 1);
   return net;
 }
 

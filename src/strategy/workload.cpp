@@ -40,55 +40,18 @@ namespace {
 // up to total / segments saved elements, in layer order, and end at the first articulation
 // point past that (only the previous layer's output crosses the cut: a residual block's end,
 // as Chen's greedy plan takes its candidates, Checkmate's strategy_chen.py), or, with none
-// before the segment would pass twice its share (U-Net's long skips), there. A cut keeps
-// every tensor crossing it, a skip too: recomputing the next segment reads it (the previous
-// output alone undercounted a skip from the input by a whole tensor). A checkpoint is a
-// buffer, kept once: the output of an in-place activation after a cut is its convolution's
-// (CosmoFlow's conv1 and conv1.relu counted twice made --recompute need more memory than
-// keeping everything), and a skip crossing several cuts is kept at the first. Returns the
-// saved elements and fixed bytes per sample: the checkpoints plus the largest segment's, the
-// forward FLOPs before the last segment over all forward FLOPs, and per element size (2, 4
-// bytes) the activation gradients at the backward pass's peak beyond those saved bytes: in
-// layer k of segment s, the checkpoints made up to s's start (later ones are released with
-// their segments), s's recomputed activations less those released after k, and the
-// gradients alive in k (LayerStats::backward_gradient_elements).
-struct Recomputed {
-  double saved = 0, saved_fixed_bytes = 0, forward_share = 0;
-  std::array<double, 2> gradient_peak_bytes{0, 0};
-};
-struct Segment {
-  std::size_t begin = 0, end = 0;
-  double saved = 0, fixed = 0, checkpoints = 0;  // checkpoints: made up to its start
-};
-std::array<double, 2> recomputed_gradient_peak(const model::ModelStats& m,
-                                               const std::vector<Segment>& segments,
-                                               double saved_elements, double saved_fixed) {
-  std::array<double, 2> peak{0, 0};
-  for (const auto& seg : segments) {
-    double released = 0, released_fixed = 0;
-    for (std::size_t k = seg.end; k-- > seg.begin;) {
-      const auto& l = m.layers[k];
-      const double g = static_cast<double>(l.backward_gradient_elements);
-      for (const double e : {2.0, 4.0}) {
-        const double held = e * (seg.checkpoints + std::max(0.0, seg.saved - released) + g) +
-                            std::max(0.0, seg.fixed - released_fixed);
-        auto& p = peak[e == 2 ? 0 : 1];
-        p = std::max(p, held - (e * saved_elements + saved_fixed));
-      }
-      released += static_cast<double>(l.released_elements);
-      released_fixed += static_cast<double>(l.saved_fixed_bytes);
-    }
-  }
-  return peak;
-}
-Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
+// before the segment would pass twice its share (U-Net's long skips), there. A segment runs
+// at least one layer besides the input and starts with none in place or a view (it would
+// overwrite its checkpoint; torch.utils.checkpoint refuses an in-place op on its input).
+// Returns each segment's first layer.
+std::vector<std::size_t> recompute_plan(const model::ModelStats& m, std::size_t segments) {
   double total = 0;
   for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
   const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
-  double inputs = 0, largest = 0, largest_fixed = 0, seg = 0, seg_fixed = 0;
-  std::size_t used = 1, begin = 0;
-  double seg_checkpoints = 0;  // made up to the current segment's start
-  std::vector<Segment> done;
+  double seg = 0;  // saved elements of the current segment, its checkpoints at the end less
+  std::size_t begin = 0;
+  bool computes = false;  // the current segment has a layer besides the input
+  std::vector<std::size_t> begins{0};
   std::vector<bool> kept(m.layers.size(), false);  // buffers already checkpoints
   for (std::size_t i = 0; i < m.layers.size(); ++i) {
     const auto& l = m.layers[i];
@@ -98,37 +61,113 @@ Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
     const bool articulation = i > 0 &&
                               m.layers[i - 1].last_reader >= static_cast<std::int64_t>(i) &&
                               l.crossing_elements == m.layers[i - 1].output_elements;
-    if (seg > 0 && used < segments &&
+    const bool cuttable = computes && l.buffer_layer == static_cast<std::int64_t>(i);
+    if (seg > 0 && cuttable && begins.size() < segments &&
         ((seg + saved > target && articulation) || seg + saved > 2 * target)) {
-      // cut before layer i: the tensors made before it and read at or after it become
-      // checkpoints, no longer saved in the segment that made them
-      for (std::size_t j = 0; j < i; ++j) {
-        if (m.layers[j].last_reader < static_cast<std::int64_t>(i)) continue;
+      // the tensors made in the segment and read at or after layer i become checkpoints
+      for (std::size_t j = begin; j < i; ++j) {
         const auto buffer = static_cast<std::size_t>(m.layers[j].buffer_layer);
-        if (kept[buffer]) continue;
+        if (m.layers[j].last_reader < static_cast<std::int64_t>(i) || kept[buffer]) continue;
         kept[buffer] = true;
-        inputs += static_cast<double>(m.layers[buffer].output_elements);
         if (buffer >= begin) seg -= static_cast<double>(m.layers[buffer].saved_elements);
       }
-      if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
-      done.push_back({begin, i, seg, seg_fixed, seg_checkpoints});
-      seg_checkpoints = inputs;
-      seg = seg_fixed = 0;
+      begins.push_back(i);
+      seg = 0;
       begin = i;
-      ++used;
+      computes = false;
     }
+    computes = computes || l.op != model::Op::Input;
     seg += saved;
-    seg_fixed += static_cast<double>(l.saved_fixed_bytes);
   }
-  if (seg > largest) std::tie(largest, largest_fixed) = std::pair{seg, seg_fixed};
-  done.push_back({begin, m.layers.size(), seg, seg_fixed, seg_checkpoints});
+  return begins;
+}
+
+// The activation memory of a training step run by the plan `begins`, as PyTorch runs
+// torch.utils.checkpoint (use_reentrant=False) over each segment but the last, given the
+// tensors it reads (analysis/reference/torch_recompute.py measures it). In layer k's
+// backward, in segment s, are alive:
+//  * the checkpoints: the buffers made before s and read by a segment from the one after
+//    their own up to s (that segment holds its inputs until its backward pass is done);
+//  * s's recomputed activations: the buffers made in s whose first saver is in s, less
+//    those whose first saver's backward has run (after k), and s's layers' fixed bytes
+//    (indices, masks) less those after k (the last segment's are its forward's, the same);
+//  * the activation gradients alive in k (LayerStats::backward_gradient_elements).
+// Returns the peak per element size (2, 4 bytes) split into its saved part (elements and
+// fixed bytes, at the 4-byte peak) and the gradients beyond it, the forward FLOPs before
+// the last segment over all forward FLOPs, and the cuts.
+struct Recomputed {
+  double saved = 0, saved_fixed_bytes = 0, forward_share = 0;
+  std::array<double, 2> gradient_peak_bytes{0, 0};
+  std::vector<std::size_t> cuts;  // each later segment's first layer
+};
+Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
+  const std::vector<std::size_t> begins = recompute_plan(m, segments);
+  const std::size_t n = m.layers.size(), count = begins.size();
+  std::vector<std::size_t> seg_of(n);
+  for (std::size_t s = 0; s < count; ++s)
+    for (std::size_t i = begins[s]; i < (s + 1 < count ? begins[s + 1] : n); ++i) seg_of[i] = s;
+  // per buffer: the first segment after its own to read it (any tensor in it); `count` if none
+  std::vector<std::size_t> first_later(n, count);
+  for (std::size_t j = 0; j < n && j + 1 < m.reader_begin.size(); ++j) {
+    const auto b = static_cast<std::size_t>(m.layers[j].buffer_layer);
+    for (auto r = m.reader_begin[j]; r < m.reader_begin[j + 1]; ++r) {
+      const std::size_t t =
+          seg_of[static_cast<std::size_t>(m.readers[static_cast<std::size_t>(r)])];
+      if (t > seg_of[b]) first_later[b] = std::min(first_later[b], t);
+    }
+  }
+  std::vector<double> checkpoints(count + 1, 0);  // alive from segment s on (a difference)
+  std::vector<double> recomputed_of(count, 0), release_at(n, 0);
+  for (std::size_t b = 0; b < n; ++b) {
+    const auto& l = m.layers[b];
+    if (l.buffer_layer != static_cast<std::int64_t>(b)) continue;
+    if (first_later[b] < count)
+      checkpoints[first_later[b]] += static_cast<double>(l.output_elements);
+    if (l.first_saver >= 0 && seg_of[static_cast<std::size_t>(l.first_saver)] == seg_of[b]) {
+      recomputed_of[seg_of[b]] += static_cast<double>(l.saved_elements);
+      release_at[static_cast<std::size_t>(l.first_saver)] += static_cast<double>(l.saved_elements);
+    }
+  }
+  Recomputed r;
+  std::array<double, 2> peak{-1, -1};
+  double alive_checkpoints = 0;
+  for (std::size_t s = 0; s < count; ++s) {
+    alive_checkpoints += checkpoints[s];
+    const std::size_t end = s + 1 < count ? begins[s + 1] : n;
+    double held = alive_checkpoints + recomputed_of[s], fixed = 0;
+    for (std::size_t k = begins[s]; k < end; ++k)
+      fixed += static_cast<double>(m.layers[k].saved_fixed_bytes);
+    for (std::size_t k = end; k-- > begins[s];) {
+      const auto& l = m.layers[k];
+      const double g = static_cast<double>(l.backward_gradient_elements);
+      for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+        const double e = at == 0 ? 2.0 : 4.0, bytes = e * (held + g) + fixed;
+        if (bytes <= peak[at]) continue;
+        peak[at] = bytes;
+        if (at == 1) std::tie(r.saved, r.saved_fixed_bytes) = std::pair{held, fixed};
+      }
+      held -= release_at[k];
+      fixed -= static_cast<double>(l.saved_fixed_bytes);
+    }
+  }
+  for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+    const double e = at == 0 ? 2.0 : 4.0;
+    r.gradient_peak_bytes[at] = std::max(0.0, peak[at] - (e * r.saved + r.saved_fixed_bytes));
+  }
   double again = 0, forward = 0;
-  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     forward += m.layers[i].forward_flops;
-    if (i < begin) again += m.layers[i].forward_flops;
+    if (seg_of[i] + 1 < count) again += m.layers[i].forward_flops;
   }
-  return {inputs + largest, largest_fixed, forward > 0 ? again / forward : 0,
-          recomputed_gradient_peak(m, done, inputs + largest, largest_fixed)};
+  r.forward_share = forward > 0 ? again / forward : 0;
+  r.cuts.assign(begins.begin() + 1, begins.end());
+  return r;
+}
+
+// Chen et al.'s sqrt(L) segments
+std::size_t recompute_segments(const model::ModelStats& m) {
+  return static_cast<std::size_t>(
+      std::max(1.0, std::round(std::sqrt(static_cast<double>(m.layers.size())))));
 }
 
 }  // namespace
@@ -139,7 +178,8 @@ std::size_t footprint_bytes(const Workload& w) {
   std::size_t n = sizeof(Workload) + heap_bytes(w.model.name) + heap_bytes(w.time_source) +
                   system::footprint_bytes(w.system) + w.layer_time_s.capacity() * sizeof(double) +
                   w.active.capacity() / 8 + w.spatial_prefixes.capacity() * sizeof(SpatialPrefix);
-  n += w.model.layers.capacity() * sizeof(model::LayerStats);
+  n += w.model.layers.capacity() * sizeof(model::LayerStats) +
+       (w.model.reader_begin.capacity() + w.model.readers.capacity()) * sizeof(std::int32_t);
   for (const auto& l : w.model.layers)
     n += heap_bytes(l.name) + l.weight_dims.capacity() * sizeof(std::int64_t);
   return n;
@@ -155,6 +195,10 @@ double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::s
         e * static_cast<double>(l.released_elements) + static_cast<double>(l.saved_fixed_bytes);
   }
   return peak;
+}
+
+std::vector<std::size_t> recompute_cuts(const model::ModelStats& m) {
+  return recomputed(m, recompute_segments(m)).cuts;
 }
 
 LayerSums sum_layers(const Workload& wl) {
@@ -211,9 +255,7 @@ LayerSums sum_layers(const Workload& wl) {
       s.gradient_ready.push_back(
           {backward_s > 0 ? done / backward_s : 1.0, static_cast<double>(l.params) / s.w});
   }
-  const std::size_t n = wl.model.layers.size();
-  const auto k = static_cast<std::size_t>(std::max(1.0, std::round(std::sqrt(double(n)))));
-  const Recomputed r = recomputed(wl.model, k);
+  const Recomputed r = recomputed(wl.model, recompute_segments(wl.model));
   s.recompute_saved = r.saved;
   s.recompute_saved_fixed_bytes = r.saved_fixed_bytes;
   s.recompute_forward_share = r.forward_share;

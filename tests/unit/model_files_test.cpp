@@ -159,10 +159,18 @@ TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {
   // a .net file is a chain: each output is read by the next layer, the last one's by nobody
   // (a recomputation cut keeps the previous layer's output, crossing_elements the input)
   const auto n = static_cast<std::int64_t>(net.stats.layers.size());
+  ASSERT_EQ(net.stats.reader_begin.size(), static_cast<std::size_t>(n + 1));
   for (std::int64_t i = 0; i < n; ++i) {
     const auto& l = net.stats.layers[static_cast<std::size_t>(i)];
     EXPECT_EQ(l.last_reader, i + 1 < n ? i + 1 : i) << l.name;
     EXPECT_EQ(l.crossing_elements, l.input_elements) << l.name;
+    const auto u = static_cast<std::size_t>(i);
+    const std::vector<std::int32_t> readers(
+        net.stats.readers.begin() + net.stats.reader_begin[u],
+        net.stats.readers.begin() + net.stats.reader_begin[u + 1]);
+    EXPECT_EQ(readers, i + 1 < n ? std::vector<std::int32_t>{static_cast<std::int32_t>(i + 1)}
+                                 : std::vector<std::int32_t>{})
+        << l.name;
   }
 }
 

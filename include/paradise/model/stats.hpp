@@ -52,6 +52,10 @@ struct LayerStats {
   /// Saved elements autograd releases once this layer's backward has run: the buffers whose
   /// earliest saver it is (the fixed bytes go with their own layer). A chain's: its own.
   std::int64_t released_elements = 0;
+  /// On a buffer's own layer (buffer_layer itself): the first layer, in forward order, that
+  /// saves it for the backward pass (the last whose backward needs it); -1 if none does.
+  /// A chain's (ParaDL .net file): the layer itself, which keeps its input.
+  std::int64_t first_saver = -1;
   /// Saved bytes independent of the activation precision: int64 max-pool indices
   /// (8 B per output element) and dropout masks (1 B per element).
   std::int64_t saved_fixed_bytes = 0;
@@ -73,6 +77,10 @@ struct ModelStats {
   std::string name;
   Shape input;
   std::vector<LayerStats> layers;
+  /// Who reads each layer's output, ascending: readers[reader_begin[i] .. reader_begin[i + 1])
+  /// (a chain's: the next layer). Recomputation's checkpoints live while a reader's segment
+  /// has still to run its backward pass (strategy/workload.cpp).
+  std::vector<std::int32_t> reader_begin, readers;
 
   std::int64_t params() const;
   std::int64_t macs() const;

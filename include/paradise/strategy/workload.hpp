@@ -84,6 +84,9 @@ LayerSums sum_layers(const Workload& w);
 /// the layers after k, at `element_bytes` e (cost-model-notes §6.2). At least 0.
 double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::size_t end,
                            double element_bytes);
+/// The recomputation plan of LayerSums::recompute_saved: the first layer of each segment
+/// after the first, in layer order (the cuts: the tensors crossing them are the checkpoints).
+std::vector<std::size_t> recompute_cuts(const model::ModelStats& m);
 /// The bytes a workload holds (its tables, names and vectors): what a sweep keeps per value
 /// of the axes before strategy.
 std::size_t footprint_bytes(const Workload& w);

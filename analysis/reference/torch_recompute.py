@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""PyTorch's training-step peak with activation recomputation, on ParaDiSE's own plan: the
+oracle of --recompute's memory (src/strategy/workload.cpp, recomputed()).
+
+For each model, paradise's plan is read from `paradise predict --recompute --format json`
+(recompute_checkpoints: the layers that begin a segment) and applied with
+torch.utils.checkpoint (use_reentrant=False, the model's input needing no gradient) to the
+model traced by torch.fx, whose nodes are paradise's layers one for one (checked: their
+number, and the kind of each module a node calls against the layer's op; each checkpoint's
+layer and its node are recorded side by side).
+Every segment but the last runs under checkpoint, given the tensors made before it that it
+reads (a skip is handed to the segment that reads it, not to those it passes); the last
+runs as usual. Between and inside segments each
+tensor is dropped after its last reader, as a module's forward drops its locals. The peak
+per sample is measured as torch_counts.py does (training_peak_per_sample: the CPU
+allocator's peak over a step from the profiler's memory events, at 2b less at b, over b).
+
+Run:  /usr/bin/python3 analysis/reference/torch_recompute.py --paradise build/ci/src/app/paradise \\
+          > tests/data/torch_recompute.json
+(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: a few minutes.)
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+import torch
+import torch.fx as fx
+import torch.nn as nn
+import torchvision
+from torch.utils.checkpoint import checkpoint
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from torch_counts import CosmoFlow, UNet3D, training_peak_per_sample  # noqa: E402
+
+# name, paradise dataset (one sample's shape), PyTorch model, its input, batch, segmentation
+CASES = [
+    ("cosmoflow", "x:1000:4x128x128x128", lambda: CosmoFlow(4), (4, 128, 128, 128), 1, False),
+    ("resnet50", "x:1000:3x224x224", lambda: torchvision.models.resnet50(weights=None), (3, 224, 224), 2, False),
+    # dense blocks: concatenated skips crossing the cuts (no VGG: up to some 60 samples its
+    # step's peak is the classifier's 411 MB weight gradient, and the difference per sample
+    # then measures the activations alive at that moment, not at their own peak)
+    ("densenet121", "x:1000:3x224x224", lambda: torchvision.models.densenet121(weights=None), (3, 224, 224), 2,
+     False),
+    ("unet3d", "x:1000:3x64x64x64", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True),
+]
+
+
+# paradise's op of a module call, by the module's class name
+MODULE_OPS = [("conv_transpose", "ConvTranspose"), ("conv", "Conv"), ("batchnorm", "BatchNorm"),
+              ("activation", "ReLU"), ("maxpool", "MaxPool"), ("adaptive_avgpool", "AdaptiveAvgPool"),
+              ("avgpool", "AvgPool"), ("dense", "Linear")]
+
+
+def paradise_json(binary, *args):
+    out = subprocess.run([binary, *args], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+class Checkpointed(nn.Module):
+    """`model` traced, run in segments starting at the nodes `starts` (indices into the
+    traced graph's nodes, the input placeholder node 0), all but the last checkpointed."""
+
+    def __init__(self, model, starts):
+        super().__init__()
+        self.gm = fx.symbolic_trace(model)
+        self.nodes = [n for n in self.gm.graph.nodes if n.op != "output"]
+        self.result = next(n for n in self.gm.graph.nodes if n.op == "output").args[0]
+        index = {n: i for i, n in enumerate(self.nodes)}
+        self.last_use = {n: max([index[u] for u in n.users if u in index] + [index[n]]) for n in self.nodes}
+        self.last_use[self.result] = len(self.nodes)
+        self.bounds = list(zip([1] + starts, starts + [len(self.nodes)]))
+        self.modules_ = dict(self.gm.named_modules())
+
+    def run_node(self, n, env):
+        args = fx.node.map_arg(n.args, lambda a: env[a])
+        kwargs = fx.node.map_arg(n.kwargs, lambda a: env[a])
+        if n.op == "call_module":
+            return self.modules_[n.target](*args, **kwargs)
+        if n.op == "call_function":
+            return n.target(*args, **kwargs)
+        if n.op == "call_method":
+            return getattr(args[0], n.target)(*args[1:], **kwargs)
+        if n.op == "get_attr":
+            return getattr(self.gm, n.target)
+        raise ValueError(f"node {n.name}: op {n.op}")
+
+    def segment(self, begin, end, ins, outs):
+        def run(*tensors):
+            env = dict(zip(ins, tensors))
+            del tensors
+            for i in range(begin, end):
+                n = self.nodes[i]
+                env[n] = self.run_node(n, env)
+                for a in list(env):
+                    if self.last_use[a] <= i and a not in outs:
+                        del env[a]
+            return tuple(env[o] for o in outs)
+        return run
+
+    def forward(self, x):
+        env = {self.nodes[0]: x}
+        del x
+        last = len(self.bounds) - 1
+        for s, (begin, end) in enumerate(self.bounds):
+            read = {a for n in self.nodes[begin:end] for a in n.all_input_nodes}
+            ins = [n for n in env if n in read]
+            outs = [n for n in self.nodes[begin:end] if self.last_use[n] >= end]
+            run = self.segment(begin, end, ins, outs)
+            tensors = [env[n] for n in ins]
+            env = {n: t for n, t in env.items() if self.last_use[n] >= end}
+            made = checkpoint(run, *tensors, use_reentrant=False) if s < last else run(*tensors)
+            del tensors
+            env.update(zip(outs, made))
+            del made
+        return env[self.result]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--paradise", required=True, help="the paradise binary")
+    binary = parser.parse_args().paradise
+    torch.set_num_threads(1)
+    models = {}
+    for name, dataset, make, shape, batch, segmentation in CASES:
+        table = paradise_json(binary, "models", "--show", name, "--format", "json")["layers"]
+        layers = [l["name"] for l in table]
+        plan = paradise_json(binary, "predict", "--model", name, "--dataset", dataset, "--gpus", "1", "--batch", "1",
+                             "--recompute", "--format", "json")["recompute_checkpoints"]
+        starts = [layers.index(c) for c in plan]
+        traced = Checkpointed(make(), starts)
+        # paradise's layers: the input, one per traced node, the loss
+        if len(traced.nodes) != len(layers) - 1:
+            sys.exit(f"{name}: {len(traced.nodes)} traced nodes for {len(layers)} paradise layers")
+        calls = [traced.nodes[i].target if traced.nodes[i].op == "call_module" else traced.nodes[i].name
+                 for i in starts]
+        for layer, node in zip(table, traced.nodes):  # every module call: the same kind of layer
+            kind = type(traced.modules_[node.target]).__name__ if node.op == "call_module" else ""
+            expected = next((op for op, prefix in MODULE_OPS if kind.startswith(prefix)), None)
+            if expected is not None and expected != layer["op"]:
+                sys.exit(f"{name}: layer {layer['name']} ({layer['op']}) is traced node {node.name} ({kind})")
+        torch.manual_seed(0)
+        peak = training_peak_per_sample(lambda: Checkpointed(make(), starts), shape, batch, segmentation)
+        models[name] = {"input": "x".join(map(str, shape)), "batch": batch, "checkpoints": plan,
+                        "checkpoint_layers": starts, "traced_calls": [str(c) for c in calls],
+                        "training_peak_bytes_per_sample": peak}
+        print(name, plan, calls, round(peak), file=sys.stderr)
+    json.dump({"torch_version": torch.__version__, "checkpoint": "torch.utils.checkpoint, use_reentrant=False",
+               "models": models}, sys.stdout, indent=1, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()
