@@ -126,6 +126,30 @@ header, row = list(csv.reader(sys.stdin))
 r = dict(zip(header, row))
 assert (r["precision"], r["optimizer"], r["zero_stage"], r["recompute"]) == ("fp32", "", "", ""), r' \
   && ok || bad "predict csv training columns"
+# the recomputation plan: the table's recompute line and JSON's recompute_checkpoints name
+# the same layers, real ones, in order (ResNet-18: segments start after the stem's in-place
+# ReLU, never on it); no plan without --recompute or for a pipeline (its stages are the
+# segments)
+"$paradise" predict --model resnet18 --dataset imagenet --gpus 8 --batch 256 --recompute >"$tmp/out"
+"$paradise" predict --model resnet18 --dataset imagenet --gpus 8 --batch 256 --recompute --format json >"$tmp/rc.json"
+"$paradise" predict --model resnet18 --dataset imagenet --gpus 8 --batch 256 --format json >"$tmp/norc.json"
+"$paradise" predict --model resnet18 --dataset imagenet --strategy pipeline --gpus 4 --batch 256 --recompute --format json >"$tmp/pipe.json"
+"$paradise" models --show resnet18 --format json >"$tmp/layers.json"
+$py - "$tmp/out" "$tmp/rc.json" "$tmp/norc.json" "$tmp/pipe.json" "$tmp/layers.json" <<'PY' && ok || bad "predict's recompute plan: $(grep recompute "$tmp/out")"
+import json, re, sys
+table, rc, norc, pipe, layers = sys.argv[1:]
+line = [l for l in open(table) if l.startswith("  recompute ")]
+cuts = json.load(open(rc))["recompute_checkpoints"]
+m = re.match(r"  recompute (\d+) segments, checkpoints before (.*) \(each segment", line[0])
+assert m and int(m.group(1)) == len(cuts) + 1 and m.group(2).split(", ") == cuts, (line, cuts)
+table = json.load(open(layers))["layers"]
+names = [l["name"] for l in table]
+at = [names.index(c) for c in cuts]
+assert at == sorted(at) and at[0] > 0 and "relu" not in cuts, cuts
+assert all(table[i]["op"] != "activation" for i in at), cuts
+assert "recompute_checkpoints" not in json.load(open(norc))
+assert "recompute_checkpoints" not in json.load(open(pipe))
+PY
 # a time per sample past the bound is echoed short (it printed 309 digits)
 expect_rc 2 "time per sample 1e308" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 --time-per-sample 1e308
 grep -qF "time per sample '1e+308': must be a number of seconds > 0 and at most 10^6" "$tmp/err" && ok || bad "time per sample 1e308: $(cut -c1-200 "$tmp/err")"
