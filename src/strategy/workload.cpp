@@ -116,7 +116,7 @@ Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
       if (t > seg_of[b]) first_later[b] = std::min(first_later[b], t);
     }
   }
-  std::vector<double> checkpoints(count + 1, 0);  // alive from segment s on (a difference)
+  std::vector<double> checkpoints(count + 1, 0);  // alive from segment s on (summed as s grows)
   std::vector<double> recomputed_of(count, 0), release_at(n, 0);
   for (std::size_t b = 0; b < n; ++b) {
     const auto& l = m.layers[b];

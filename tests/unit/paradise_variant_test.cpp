@@ -40,6 +40,11 @@ double memory_part(const Prediction& p, std::string_view prefix) {
   return -1;
 }
 
+// A training step's activation memory: the saved activations and the gradients beyond them.
+double activation_memory(const Prediction& p) {
+  return memory_part(p, "saved activations") + memory_part(p, "activation gradients");
+}
+
 // One CSV record; fields may be quoted and hold commas.
 std::vector<std::string> csv_fields(const std::string& line) {
   std::vector<std::string> out(1);
@@ -350,8 +355,7 @@ TEST(ParadiseVariant, ActivationMemoryOfATrainingStepIsPytorchs) {
     const auto w = make_workload({name, "x:1000:" + input, "dgx-h200", "", 0});
     const auto p = predict(w, paradise_config(Kind::Serial, 1, 1));
     ASSERT_EQ(p.status, Status::Ok) << name << ": " << p.reason;
-    const double predicted =
-        memory_part(p, "saved activations") + memory_part(p, "activation gradients");
+    const double predicted = activation_memory(p);
     const double measured = entry.at("training_peak_bytes_per_sample").get<double>();
     if (name == "unet3d")
       EXPECT_NEAR(predicted / measured, 0.885, 0.01) << name;
@@ -376,8 +380,7 @@ TEST(ParadiseVariant, ActivationMemoryOfSkipsAndAConcatIsPytorchs) {
       make_workload({PARADISE_TEST_DATA "/liveness.model", "x:1000:8x32x32", "dgx-h200", "", 0});
   const auto p = predict(w, paradise_config(Kind::Serial, 1, 1));
   ASSERT_EQ(p.status, Status::Ok) << p.reason;
-  const double predicted =
-      memory_part(p, "saved activations") + memory_part(p, "activation gradients");
+  const double predicted = activation_memory(p);
   EXPECT_NEAR(predicted / ref.at("training_peak_bytes_per_sample").get<double>(), 1.0, 0.005);
 }
 
@@ -409,8 +412,7 @@ TEST(ParadiseVariant, RecomputationMemoryIsPytorchsCheckpointing) {
     c.policies.recompute_activations = true;
     const auto p = predict(w, c);
     ASSERT_EQ(p.status, Status::Ok) << name << ": " << p.reason;
-    const double predicted =
-        memory_part(p, "saved activations") + memory_part(p, "activation gradients");
+    const double predicted = activation_memory(p);
     const double measured = entry.at("training_peak_bytes_per_sample").get<double>();
     if (name == "cosmoflow")
       EXPECT_NEAR(predicted / measured, 1.0, 0.001) << name;
@@ -433,8 +435,7 @@ TEST(ParadiseVariant, RecomputationNeverNeedsMoreActivationMemory) {
   const auto activations = [](const Workload& w, bool recompute) {
     auto c = paradise_config(Kind::Serial, 1, 1);
     c.policies.recompute_activations = recompute;
-    const auto p = predict(w, c);
-    return memory_part(p, "saved activations") + memory_part(p, "activation gradients");
+    return activation_memory(predict(w, c));
   };
   for (const auto& e : model::zoo()) {
     const auto w = make_workload({e.name, own_input_dataset(e.name), "abci", "", 0});
