@@ -14,12 +14,17 @@ For every model it records, with PyTorch's machinery rather than re-derived form
   training_peak_bytes_per_sample
                           the peak of the bytes the CPU allocator holds during one training
                           step (the input made, forward, loss, backward), from the profiler's
-                          memory events (profile_memory=True), per sample: the peak at
-                          batch 2b less the peak at batch b, over b, which drops what does not
-                          grow with the batch (weight gradients, their accumulation transients)
+                          memory events (profile_memory=True), without the operators' scratch
+                          (step_peaks), per sample: the peak at batch 4b less the peak at
+                          batch 2b, over 2b, which drops what does not grow with the batch
+                          (weight gradients, their accumulation transients)
+  training_peak_small_batch_bytes_per_sample
+                          the same between b and 2b (where it differs, the peak moved)
+  training_peak_raw_bytes_per_sample, scratch_peak_bytes_per_sample
+                          the allocator's raw peak and the operators' scratch, as above
 
 Run:  /usr/bin/python3 analysis/reference/torch_counts.py > tests/data/torch_reference.json
-(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 15 minutes,
+(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 40 minutes,
 most of it the training peaks of the 3D models.)
 """
 import json
@@ -166,36 +171,82 @@ def saved_bytes(model, x, segmentation):
     return sum(seen.values()) / n, {k: v / n for k, v in sorted(by_dtype.items())}
 
 
-def training_peak(model, shape, batch, segmentation):
-    """The most bytes held at once during a training step, the input tensor included."""
+def step_peaks(results):
+    """A step's peaks from the profiler's results, in bytes: (without scratch, raw, scratch).
+    Scratch is what an ATen operator allocates and frees before it returns (oneDNN's
+    reordered copies of a convolution's input and gradient, im2col columns): the
+    convolution workspace, a part of its own in ParaDiSE, and a property of the CPU kernels.
+    Each allocation in the profiler's event tree has its address and the operator it runs
+    under: an allocation is scratch when the same outermost aten:: call frees it. `raw` is
+    the allocator's own peak, `scratch` the most scratch held at once."""
+    events = []  # (time, order, bytes, address, outermost aten:: call)
+
+    def walk(node, call):
+        if call is None and node.name.startswith("aten::"):
+            call = node.id
+        fields = node.extra_fields
+        if type(fields).__name__ == "_ExtraFields_Allocation":
+            events.append((node.start_time_ns, len(events), fields.alloc_size, fields.ptr, call))
+        for child in node.children:
+            walk(child, call)
+
+    for root in results.experimental_event_tree():
+        walk(root, None)
+    events.sort()
+    scratch, made = [False] * len(events), {}
+    for i, (_, _, n, ptr, call) in enumerate(events):
+        if n > 0:
+            made[ptr] = i
+        elif ptr in made:
+            j = made.pop(ptr)
+            if call is not None and events[j][4] == call:
+                scratch[i] = scratch[j] = True
+    held = [0, 0, 0]
+    peak = [0, 0, 0]
+    for (_, _, n, _, _), x in zip(events, scratch):
+        for k in (0, 1, 2):
+            if k == 1 or (k == 2) == x:
+                held[k] += n
+                peak[k] = max(peak[k], held[k])
+    return tuple(peak)
+
+
+def training_peak(model, shape, batch, segmentation, loss=None):
+    """step_peaks of a training step (the input made, forward, loss, backward): the loss
+    cross-entropy (per voxel for a segmentation) or loss(output)."""
     from torch.profiler import ProfilerActivity, profile
     model.train()
 
     def step():
         x = torch.randn((batch,) + shape)
         out = model(x)
-        target = torch.zeros((batch,) + tuple(out.shape[2:]) if segmentation else (batch,), dtype=torch.long)
-        loss = F.cross_entropy(out, target)
+        if loss is None:
+            target = torch.zeros((batch,) + tuple(out.shape[2:]) if segmentation else (batch,), dtype=torch.long)
+            value = F.cross_entropy(out, target)
+        else:
+            value = loss(out)
         del out, x
-        loss.backward()
+        value.backward()
 
     step()  # lazy initialisations and the weight gradients' first allocation out of the way
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         step()
-    events = sorted((e for e in prof.profiler.kineto_results.events() if e.name() == "[memory]"),
-                    key=lambda e: e.start_us())
-    held = peak = 0
-    for e in events:
-        held += e.nbytes()
-        peak = max(peak, held)
-    return peak
+    return step_peaks(prof.profiler.kineto_results)
 
 
-def training_peak_per_sample(make, shape, batch, segmentation):
-    torch.manual_seed(0)
-    small = training_peak(make(), shape, batch, segmentation)
-    torch.manual_seed(0)
-    return (training_peak(make(), shape, 2 * batch, segmentation) - small) / batch
+def training_peak_per_sample(make, shape, batch, segmentation, loss=None):
+    """Per sample, from steps at batch b, 2b and 4b: the peak without scratch as the
+    difference between 4b and 2b over 2b (what does not grow with the batch drops out: weight
+    gradients, their accumulation transients), the same between 2b and b (it differs where
+    the peak moves to another layer as the batch grows: the fixed part weighs more at a
+    small batch), the raw peak's and the scratch's between 4b and 2b."""
+    peaks = []
+    for b in (batch, 2 * batch, 4 * batch):
+        torch.manual_seed(0)
+        peaks.append(training_peak(make(), shape, b, segmentation, loss))
+    slope = [[(peaks[k + 1][m] - peaks[k][m]) / (batch << k) for m in range(3)] for k in (0, 1)]
+    return {"training_peak_bytes_per_sample": slope[1][0], "training_peak_small_batch_bytes_per_sample": slope[0][0],
+            "training_peak_raw_bytes_per_sample": slope[1][1], "scratch_peak_bytes_per_sample": slope[1][2]}
 
 
 # torchvision's published GFLOPS (GMACs) per model: the "_ops" field of the weights metadata
@@ -240,9 +291,9 @@ def main():
             "published_params": pub_params,
             "saved_bytes_per_sample": per_sample,
             "saved_bytes_by_dtype": by_dtype,
-            "training_peak_bytes_per_sample": training_peak_per_sample(make, shape, batch, segmentation),
             "batch": batch,
         }
+        models[name].update(training_peak_per_sample(make, shape, batch, segmentation))
         print(name, models[name]["params"], models[name]["macs_hooks"], round(per_sample),
               round(models[name]["training_peak_bytes_per_sample"]), file=sys.stderr)
     json.dump({"torch_version": torch.__version__, "torchvision_version": torchvision.__version__,

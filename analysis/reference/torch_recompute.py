@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """PyTorch's training-step peak with activation recomputation, on ParaDiSE's own plan: the
-oracle of --recompute's memory (src/strategy/workload.cpp, recomputed()).
+oracle of --recompute's memory (src/strategy/recompute.cpp, recomputed()).
 
 For each model, paradise's plan is read from `paradise predict --recompute --format json`
 (recompute_checkpoints: the layers that begin a segment) and applied with
@@ -13,14 +13,18 @@ reads (a skip is handed to the segment that reads it, not to those it passes); t
 runs as usual. Between and inside segments each
 tensor is dropped after its last reader, as a module's forward drops its locals. The peak
 per sample is measured as torch_counts.py does (training_peak_per_sample: the CPU
-allocator's peak over a step from the profiler's memory events, at 2b less at b, over b).
+allocator's peak over a step from the profiler's memory events, without the operators'
+scratch, at 4b less at 2b, over 2b; the raw peak and the scratch beside it).
+The hand tests' models (tests/data/recompute/*.model, twins here) are measured with and
+without their plan, their loss handing the output a new gradient of its size (Seed).
 
 Run:  /usr/bin/python3 analysis/reference/torch_recompute.py --paradise build/ci/src/app/paradise \\
           > tests/data/torch_recompute.json
-(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: a few minutes.)
+(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 15 minutes.)
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -30,7 +34,8 @@ import torch.nn as nn
 import torchvision
 from torch.utils.checkpoint import checkpoint
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository
 from torch_counts import CosmoFlow, UNet3D, training_peak_per_sample  # noqa: E402
 
 # name, paradise dataset (one sample's shape), PyTorch model, its input, batch, segmentation
@@ -44,6 +49,70 @@ CASES = [
      False),
     ("unet3d", "x:1000:3x64x64x64", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True),
 ]
+
+
+
+class Seed(torch.autograd.Function):
+    """The hand models' loss: its backward hands the output a new gradient of its size and
+    saves nothing, as ParaDiSE starts the backward pass of an output nobody reads."""
+
+    @staticmethod
+    def forward(ctx, y):
+        ctx.shape = y.shape
+        return y.new_zeros(())
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones(ctx.shape)
+
+
+def conv(cin=8, cout=8):
+    return nn.Conv2d(cin, cout, 3, padding=1)
+
+
+class Chain(nn.Module):
+    """tests/data/recompute/chain16.model"""
+
+    def __init__(self, n=16):
+        super().__init__()
+        self.c = nn.ModuleList([conv() for _ in range(n)])
+
+    def forward(self, x):
+        for c in self.c:
+            x = c(x)
+        return x
+
+
+class InPlace(nn.Module):
+    """tests/data/recompute/inplace.model"""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.r1, self.c2, self.r2 = conv(1, 4), nn.ReLU(inplace=True), conv(4, 64), nn.ReLU(inplace=True)
+        self.a2, self.c3, self.flat, self.fc = nn.AvgPool2d(4), conv(64, 8), nn.Flatten(), nn.Linear(512, 10)
+
+    def forward(self, x):
+        return self.fc(self.flat(self.c3(self.a2(self.r2(self.c2(self.r1(self.c1(x))))))))
+
+
+class Skip(nn.Module):
+    """tests/data/recompute/block.model (n = 3) and longskip.model (n = 5)"""
+
+    def __init__(self, n):
+        super().__init__()
+        self.c, self.last = nn.ModuleList([conv() for _ in range(n)]), conv()
+
+    def forward(self, x):
+        y = x
+        for c in self.c:
+            y = c(y)
+        return self.last(y + x)
+
+
+# the hand tests' models (tests/data/recompute/NAME.model), their PyTorch twins and inputs,
+# with and without the plan, at batch 4
+HAND = [("chain16", Chain, (8, 16, 16)), ("inplace", InPlace, (1, 32, 32)), ("block", lambda: Skip(3), (8, 16, 16)),
+        ("longskip", lambda: Skip(5), (8, 16, 16))]
 
 
 # paradise's op of a module call, by the module's class name
@@ -116,37 +185,55 @@ class Checkpointed(nn.Module):
         return env[self.result]
 
 
+def traced_plan(binary, model, dataset, make, loss_layer):
+    """paradise's plan for `model` (a name or a file) as its layers' names, the layer
+    indices that begin a segment, and the PyTorch model traced (its nodes checked against
+    paradise's layers: the input, one per traced node, and `loss_layer` a loss)."""
+    table = paradise_json(binary, "models", "--show", model, "--format", "json")["layers"]
+    layers = [l["name"] for l in table]
+    plan = paradise_json(binary, "predict", "--model", model, "--dataset", dataset, "--gpus", "1", "--batch", "1",
+                         "--recompute", "--format", "json")["recompute_checkpoints"]
+    starts = [layers.index(c) for c in plan]
+    traced = Checkpointed(make(), starts)
+    if len(traced.nodes) != len(layers) - loss_layer:
+        sys.exit(f"{model}: {len(traced.nodes)} traced nodes for {len(layers)} paradise layers")
+    for layer, node in zip(table, traced.nodes):  # every module call: the same kind of layer
+        kind = type(traced.modules_[node.target]).__name__ if node.op == "call_module" else ""
+        expected = next((op for op, prefix in MODULE_OPS if kind.startswith(prefix)), None)
+        if expected is not None and expected != layer["op"]:
+            sys.exit(f"{model}: layer {layer['name']} ({layer['op']}) is traced node {node.name} ({kind})")
+    return table, plan, starts, traced
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--paradise", required=True, help="the paradise binary")
     binary = parser.parse_args().paradise
     torch.set_num_threads(1)
+    hand = {}
+    for name, make, shape in HAND:
+        path = os.path.join(ROOT, "tests", "data", "recompute", name + ".model")
+        dataset = "small:1000:" + "x".join(map(str, shape))
+        _, plan, starts, _ = traced_plan(binary, path, dataset, make, 0)
+        hand[name] = {"model": f"recompute/{name}.model", "dataset": dataset, "batch": 4, "checkpoints": plan}
+        for key, cuts in (("plain", []), ("recompute", starts)):
+            torch.manual_seed(0)
+            hand[name][key] = training_peak_per_sample(lambda: Checkpointed(make(), cuts), shape, 4, False,
+                                                       lambda out: Seed.apply(out))
+        print(name, plan, hand[name]["plain"]["training_peak_bytes_per_sample"],
+              hand[name]["recompute"]["training_peak_bytes_per_sample"], file=sys.stderr)
     models = {}
     for name, dataset, make, shape, batch, segmentation in CASES:
-        table = paradise_json(binary, "models", "--show", name, "--format", "json")["layers"]
-        layers = [l["name"] for l in table]
-        plan = paradise_json(binary, "predict", "--model", name, "--dataset", dataset, "--gpus", "1", "--batch", "1",
-                             "--recompute", "--format", "json")["recompute_checkpoints"]
-        starts = [layers.index(c) for c in plan]
-        traced = Checkpointed(make(), starts)
-        # paradise's layers: the input, one per traced node, the loss
-        if len(traced.nodes) != len(layers) - 1:
-            sys.exit(f"{name}: {len(traced.nodes)} traced nodes for {len(layers)} paradise layers")
+        _, plan, starts, traced = traced_plan(binary, name, dataset, make, 1)
         calls = [traced.nodes[i].target if traced.nodes[i].op == "call_module" else traced.nodes[i].name
                  for i in starts]
-        for layer, node in zip(table, traced.nodes):  # every module call: the same kind of layer
-            kind = type(traced.modules_[node.target]).__name__ if node.op == "call_module" else ""
-            expected = next((op for op, prefix in MODULE_OPS if kind.startswith(prefix)), None)
-            if expected is not None and expected != layer["op"]:
-                sys.exit(f"{name}: layer {layer['name']} ({layer['op']}) is traced node {node.name} ({kind})")
         torch.manual_seed(0)
-        peak = training_peak_per_sample(lambda: Checkpointed(make(), starts), shape, batch, segmentation)
+        peaks = training_peak_per_sample(lambda: Checkpointed(make(), starts), shape, batch, segmentation)
         models[name] = {"input": "x".join(map(str, shape)), "batch": batch, "checkpoints": plan,
-                        "checkpoint_layers": starts, "traced_calls": [str(c) for c in calls],
-                        "training_peak_bytes_per_sample": peak}
-        print(name, plan, calls, round(peak), file=sys.stderr)
+                        "checkpoint_layers": starts, "traced_calls": [str(c) for c in calls], **peaks}
+        print(name, plan, calls, {k: round(v) for k, v in peaks.items()}, file=sys.stderr)
     json.dump({"torch_version": torch.__version__, "checkpoint": "torch.utils.checkpoint, use_reentrant=False",
-               "models": models}, sys.stdout, indent=1, sort_keys=True)
+               "hand_models": hand, "models": models}, sys.stdout, indent=1, sort_keys=True)
     print()
 
 

@@ -88,6 +88,7 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
     const Held in = grad[k];
     if (in.storage < 0) continue;  // no gradient reaches it: autograd never runs it
     grad[k] = {};
+    const long double pending = replay.live();
     std::vector<std::pair<std::size_t, Held>> made;
     for (const int ji : layers[k].inputs) {
       const auto j = static_cast<std::size_t>(ji);
@@ -121,6 +122,7 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
                            "': the activation gradients alive in the backward pass of layer '" +
                            m.layers[k].name + "' hold more than 2^62 elements (sizes too large)");
     m.layers[k].backward_gradient_elements = static_cast<std::int64_t>(peak);
+    m.layers[k].pending_gradient_elements = static_cast<std::int64_t>(pending);
   }
 }
 

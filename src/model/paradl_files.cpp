@@ -218,10 +218,12 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     if (l.saved_elements > 0) l.first_saver = l.buffer_layer;
     // the output's gradient and the input's, which autograd skips for the data
     l.backward_gradient_elements = l.output_elements + (i == 3 ? 0 : l.input_elements);
+    l.pending_gradient_elements = l.output_elements;
     net.stats.layers.push_back(std::move(l));
   }
   if (net.stats.layers.empty()) fail_input({file_name, 0}, "file", file_name, "no layers");
   net.stats.layers.back().last_reader = net.stats.layers.back().buffer_layer;  // read by nobody
+  net.stats.saves_inputs_as_own = true;
   const auto n = static_cast<std::int32_t>(net.stats.layers.size());
   for (std::int32_t i = 0; i < n; ++i) {  // a chain: layer i read by i + 1
     net.stats.reader_begin.push_back(i);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "paradise/core/text.hpp"
+#include "recompute.hpp"
 
 namespace paradise::strategy {
 
@@ -33,144 +34,9 @@ bool counts_for_memory(const model::LayerStats& l) {
   return l.op != model::Op::Activation && l.op != model::Op::BatchNorm && l.op != model::Op::Input;
 }
 
-namespace {
-
-// Chen et al., "Training Deep Nets with Sublinear Memory Cost" (2016): keep each segment's
-// input, recompute one segment at a time in the backward pass. Segments are filled greedily
-// up to total / segments saved elements, in layer order, and end at the first articulation
-// point past that (only the previous layer's output crosses the cut: a residual block's end,
-// as Chen's greedy plan takes its candidates, Checkmate's strategy_chen.py), or, with none
-// before the segment would pass twice its share (U-Net's long skips), there. A segment runs
-// at least one layer besides the input and starts with none in place or a view (it would
-// overwrite its checkpoint; torch.utils.checkpoint refuses an in-place op on its input).
-// Returns each segment's first layer.
-std::vector<std::size_t> recompute_plan(const model::ModelStats& m, std::size_t segments) {
-  double total = 0;
-  for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
-  const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
-  double seg = 0;  // saved elements of the current segment, its checkpoints at the end less
-  std::size_t begin = 0;
-  bool computes = false;  // the current segment has a layer besides the input
-  std::vector<std::size_t> begins{0};
-  std::vector<bool> kept(m.layers.size(), false);  // buffers already checkpoints
-  for (std::size_t i = 0; i < m.layers.size(); ++i) {
-    const auto& l = m.layers[i];
-    const double saved = static_cast<double>(l.saved_elements);
-    // only the previous layer's output crosses a cut before layer i (every tensor has an
-    // element, so equal counts leave no other)
-    const bool articulation = i > 0 &&
-                              m.layers[i - 1].last_reader >= static_cast<std::int64_t>(i) &&
-                              l.crossing_elements == m.layers[i - 1].output_elements;
-    const bool cuttable = computes && l.buffer_layer == static_cast<std::int64_t>(i);
-    if (seg > 0 && cuttable && begins.size() < segments &&
-        ((seg + saved > target && articulation) || seg + saved > 2 * target)) {
-      // the tensors made in the segment and read at or after layer i become checkpoints
-      for (std::size_t j = begin; j < i; ++j) {
-        const auto buffer = static_cast<std::size_t>(m.layers[j].buffer_layer);
-        if (m.layers[j].last_reader < static_cast<std::int64_t>(i) || kept[buffer]) continue;
-        kept[buffer] = true;
-        if (buffer >= begin) seg -= static_cast<double>(m.layers[buffer].saved_elements);
-      }
-      begins.push_back(i);
-      seg = 0;
-      begin = i;
-      computes = false;
-    }
-    computes = computes || l.op != model::Op::Input;
-    seg += saved;
-  }
-  return begins;
+double released_fixed_bytes(const model::LayerStats& l) {
+  return l.op == model::Op::SoftmaxCrossEntropy ? 0.0 : static_cast<double>(l.saved_fixed_bytes);
 }
-
-// The activation memory of a training step run by the plan `begins`, as PyTorch runs
-// torch.utils.checkpoint (use_reentrant=False) over each segment but the last, given the
-// tensors it reads (analysis/reference/torch_recompute.py measures it). In layer k's
-// backward, in segment s, are alive:
-//  * the checkpoints: the buffers made before s and read by a segment from the one after
-//    their own up to s (that segment holds its inputs until its backward pass is done);
-//  * s's recomputed activations: the buffers made in s whose first saver is in s, less
-//    those whose first saver's backward has run (after k), and s's layers' fixed bytes
-//    (indices, masks) less those after k (the last segment's are its forward's, the same);
-//  * the activation gradients alive in k (LayerStats::backward_gradient_elements).
-// Returns the peak per element size (2, 4 bytes) split into its saved part (elements and
-// fixed bytes, at the 4-byte peak) and the gradients beyond it, the forward FLOPs before
-// the last segment over all forward FLOPs, and the cuts.
-struct Recomputed {
-  double saved = 0, saved_fixed_bytes = 0, forward_share = 0;
-  std::array<double, 2> gradient_peak_bytes{0, 0};
-  std::vector<std::size_t> cuts;  // each later segment's first layer
-};
-Recomputed recomputed(const model::ModelStats& m, std::size_t segments) {
-  const std::vector<std::size_t> begins = recompute_plan(m, segments);
-  const std::size_t n = m.layers.size(), count = begins.size();
-  std::vector<std::size_t> seg_of(n);
-  for (std::size_t s = 0; s < count; ++s)
-    for (std::size_t i = begins[s]; i < (s + 1 < count ? begins[s + 1] : n); ++i) seg_of[i] = s;
-  // per buffer: the first segment after its own to read it (any tensor in it); `count` if none
-  std::vector<std::size_t> first_later(n, count);
-  for (std::size_t j = 0; j < n && j + 1 < m.reader_begin.size(); ++j) {
-    const auto b = static_cast<std::size_t>(m.layers[j].buffer_layer);
-    for (auto r = m.reader_begin[j]; r < m.reader_begin[j + 1]; ++r) {
-      const std::size_t t =
-          seg_of[static_cast<std::size_t>(m.readers[static_cast<std::size_t>(r)])];
-      if (t > seg_of[b]) first_later[b] = std::min(first_later[b], t);
-    }
-  }
-  std::vector<double> checkpoints(count + 1, 0);  // alive from segment s on (summed as s grows)
-  std::vector<double> recomputed_of(count, 0), release_at(n, 0);
-  for (std::size_t b = 0; b < n; ++b) {
-    const auto& l = m.layers[b];
-    if (l.buffer_layer != static_cast<std::int64_t>(b)) continue;
-    if (first_later[b] < count)
-      checkpoints[first_later[b]] += static_cast<double>(l.output_elements);
-    if (l.first_saver >= 0 && seg_of[static_cast<std::size_t>(l.first_saver)] == seg_of[b]) {
-      recomputed_of[seg_of[b]] += static_cast<double>(l.saved_elements);
-      release_at[static_cast<std::size_t>(l.first_saver)] += static_cast<double>(l.saved_elements);
-    }
-  }
-  Recomputed r;
-  std::array<double, 2> peak{-1, -1};
-  double alive_checkpoints = 0;
-  for (std::size_t s = 0; s < count; ++s) {
-    alive_checkpoints += checkpoints[s];
-    const std::size_t end = s + 1 < count ? begins[s + 1] : n;
-    double held = alive_checkpoints + recomputed_of[s], fixed = 0;
-    for (std::size_t k = begins[s]; k < end; ++k)
-      fixed += static_cast<double>(m.layers[k].saved_fixed_bytes);
-    for (std::size_t k = end; k-- > begins[s];) {
-      const auto& l = m.layers[k];
-      const double g = static_cast<double>(l.backward_gradient_elements);
-      for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
-        const double e = at == 0 ? 2.0 : 4.0, bytes = e * (held + g) + fixed;
-        if (bytes <= peak[at]) continue;
-        peak[at] = bytes;
-        if (at == 1) std::tie(r.saved, r.saved_fixed_bytes) = std::pair{held, fixed};
-      }
-      held -= release_at[k];
-      fixed -= static_cast<double>(l.saved_fixed_bytes);
-    }
-  }
-  for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
-    const double e = at == 0 ? 2.0 : 4.0;
-    r.gradient_peak_bytes[at] = std::max(0.0, peak[at] - (e * r.saved + r.saved_fixed_bytes));
-  }
-  double again = 0, forward = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    forward += m.layers[i].forward_flops;
-    if (seg_of[i] + 1 < count) again += m.layers[i].forward_flops;
-  }
-  r.forward_share = forward > 0 ? again / forward : 0;
-  r.cuts.assign(begins.begin() + 1, begins.end());
-  return r;
-}
-
-// Chen et al.'s sqrt(L) segments
-std::size_t recompute_segments(const model::ModelStats& m) {
-  return static_cast<std::size_t>(
-      std::max(1.0, std::round(std::sqrt(static_cast<double>(m.layers.size())))));
-}
-
-}  // namespace
 
 // Heap bytes of the containers and strings (capacities; a string of up to 15 characters is
 // held inline by libstdc++).
@@ -191,14 +57,9 @@ double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::s
   for (std::size_t k = end; k-- > begin;) {
     const auto& l = m.layers[k];
     peak = std::max(peak, e * static_cast<double>(l.backward_gradient_elements) - released);
-    released +=
-        e * static_cast<double>(l.released_elements) + static_cast<double>(l.saved_fixed_bytes);
+    released += e * static_cast<double>(l.released_elements) + released_fixed_bytes(l);
   }
   return peak;
-}
-
-std::vector<std::size_t> recompute_cuts(const model::ModelStats& m) {
-  return recomputed(m, recompute_segments(m)).cuts;
 }
 
 LayerSums sum_layers(const Workload& wl) {
@@ -255,7 +116,7 @@ LayerSums sum_layers(const Workload& wl) {
       s.gradient_ready.push_back(
           {backward_s > 0 ? done / backward_s : 1.0, static_cast<double>(l.params) / s.w});
   }
-  const Recomputed r = recomputed(wl.model, recompute_segments(wl.model));
+  const detail::Recomputed r = detail::recomputed(wl.model);
   s.recompute_saved = r.saved;
   s.recompute_saved_fixed_bytes = r.saved_fixed_bytes;
   s.recompute_forward_share = r.forward_share;
@@ -310,6 +171,7 @@ std::vector<SpatialPrefix> spatial_prefixes(const Workload& w) {
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/system/catalog.hpp"
+#include "recompute.hpp"
 
 namespace paradise::strategy {
 

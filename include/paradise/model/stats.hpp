@@ -49,6 +49,11 @@ struct LayerStats {
   /// those made before and not yet consumed (a skip's). 0 where autograd runs no backward.
   /// A chain's (ParaDL .net file): the output's and the input's, but the data's.
   std::int64_t backward_gradient_elements = 0;
+  /// Activation-gradient elements alive as this layer's backward begins, before it makes
+  /// any: its incoming gradient and those held from before (when a checkpointed segment's
+  /// first backward node runs its forward again, autograd_liveness.cpp). A chain's: the
+  /// output's.
+  std::int64_t pending_gradient_elements = 0;
   /// Saved elements autograd releases once this layer's backward has run: the buffers whose
   /// earliest saver it is (the fixed bytes go with their own layer). A chain's: its own.
   std::int64_t released_elements = 0;
@@ -81,6 +86,9 @@ struct ModelStats {
   /// (a chain's: the next layer). Recomputation's checkpoints live while a reader's segment
   /// has still to run its backward pass (strategy/workload.cpp).
   std::vector<std::int32_t> reader_begin, readers;
+  /// ParaDL .net chains (summary_network2's convention): a layer's saved_elements are its
+  /// input's, the previous layer's output (the data's for the first), kept by the layer.
+  bool saves_inputs_as_own = false;
 
   std::int64_t params() const;
   std::int64_t macs() const;

@@ -106,6 +106,10 @@ inline bool reads_the_data(const model::ModelStats& m, std::size_t i) {
 }
 /// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
 bool counts_for_memory(const model::LayerStats& l);
+/// The fixed bytes autograd frees once layer l's backward has run: its max-pool indices and
+/// dropout masks; not a loss's labels (int64 targets), which the training loop holds through
+/// the step (as analysis/reference/torch_counts.py's step does: U-Net's 8 B per voxel).
+double released_fixed_bytes(const model::LayerStats& l);
 
 /// ParaDL's empirical parametrisation (cost-model-notes §1.5): `time_per_sample_s` spread
 /// over the layers in proportion to estimate_layer_flop = forward + backward FLOPs.

@@ -1,0 +1,228 @@
+// Activation recomputation (Chen et al., "Training Deep Nets with Sublinear Memory Cost",
+// 2016; cost-model-notes §6.1): the segment plan, and the activation memory of a training
+// step run by it as torch.utils.checkpoint (use_reentrant=False) runs it, measured by
+// analysis/reference/torch_recompute.py.
+#include "recompute.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <tuple>
+#include <utility>
+
+#include "paradise/strategy/workload.hpp"
+
+namespace paradise::strategy {
+namespace {
+
+// Chen et al.'s greedy plan: keep each segment's input, recompute one segment at a time in
+// the backward pass. Segments are filled up to total / segments saved elements, in layer
+// order, and end at the first articulation point past that (only the previous layer's
+// output crosses the cut: a residual block's end, as Chen's greedy plan takes its
+// candidates, Checkmate's strategy_chen.py), or, with none before the segment would pass
+// twice its share (U-Net's long skips), there. A segment runs at least one layer besides
+// the input and starts with none in place or a view (it would overwrite its checkpoint;
+// torch.utils.checkpoint refuses an in-place op on its input). Returns each segment's
+// first layer.
+std::vector<std::size_t> recompute_plan(const model::ModelStats& m, std::size_t segments) {
+  double total = 0;
+  for (const auto& l : m.layers) total += static_cast<double>(l.saved_elements);
+  const double target = total / static_cast<double>(std::max<std::size_t>(1, segments));
+  double seg = 0;  // saved elements of the current segment, its checkpoints at the end less
+  std::size_t begin = 0;
+  bool computes = false;  // the current segment has a layer besides the input
+  std::vector<std::size_t> begins{0};
+  std::vector<bool> kept(m.layers.size(), false);  // buffers already checkpoints
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    const auto& l = m.layers[i];
+    const double saved = static_cast<double>(l.saved_elements);
+    // only the previous layer's output crosses a cut before layer i (every tensor has an
+    // element, so equal counts leave no other)
+    const bool articulation = i > 0 &&
+                              m.layers[i - 1].last_reader >= static_cast<std::int64_t>(i) &&
+                              l.crossing_elements == m.layers[i - 1].output_elements;
+    const bool cuttable = computes && l.buffer_layer == static_cast<std::int64_t>(i);
+    if (seg > 0 && cuttable && begins.size() < segments &&
+        ((seg + saved > target && articulation) || seg + saved > 2 * target)) {
+      // the tensors made in the segment and read at or after layer i become checkpoints
+      for (std::size_t j = begin; j < i; ++j) {
+        const auto buffer = static_cast<std::size_t>(m.layers[j].buffer_layer);
+        if (m.layers[j].last_reader < static_cast<std::int64_t>(i) || kept[buffer]) continue;
+        kept[buffer] = true;
+        if (buffer >= begin) seg -= static_cast<double>(m.layers[buffer].saved_elements);
+      }
+      begins.push_back(i);
+      seg = 0;
+      begin = i;
+      computes = false;
+    }
+    computes = computes || l.op != model::Op::Input;
+    seg += saved;
+  }
+  return begins;
+}
+
+// Chen et al.'s sqrt(L) segments
+std::size_t recompute_segments(const model::ModelStats& m) {
+  return static_cast<std::size_t>(
+      std::max(1.0, std::round(std::sqrt(static_cast<double>(m.layers.size())))));
+}
+
+// The model's tensors as buffers, each on the layer whose output it is (its owner,
+// LayerStats::buffer_layer; the arrays are 0 elsewhere): its elements, the elements saved of
+// it and its first saver (-1: none), its last reader over its aliases. The data (the
+// model's input) apart: a graph's input layer, or a .net chain's first layer's input. A
+// chain's layer saves its input (saves_inputs_as_own): the previous layer's output.
+struct Buffers {
+  std::vector<double> elements, saved;
+  std::vector<std::int64_t> saver, last_use;
+  double data = 0, data_saved = 0;
+  std::int64_t data_saver = -1;
+};
+Buffers buffers_of(const model::ModelStats& m) {
+  const std::size_t n = m.layers.size();
+  Buffers b{std::vector<double>(n, 0), std::vector<double>(n, 0), std::vector<std::int64_t>(n, -1),
+            std::vector<std::int64_t>(n, 0)};
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto& l = m.layers[j];
+    const auto o = static_cast<std::size_t>(l.buffer_layer);
+    b.last_use[o] = std::max(b.last_use[o], l.last_reader);
+    if (o != j) continue;
+    b.elements[j] = static_cast<double>(l.output_elements);
+    if (!m.saves_inputs_as_own) {
+      b.saved[j] = static_cast<double>(l.saved_elements);
+      b.saver[j] = l.first_saver;
+    } else if (j + 1 < n && m.layers[j + 1].saved_elements > 0) {
+      b.saved[j] = static_cast<double>(m.layers[j + 1].saved_elements);
+      b.saver[j] = static_cast<std::int64_t>(j + 1);
+    }
+  }
+  if (n == 0) return b;
+  if (m.saves_inputs_as_own) {
+    b.data = static_cast<double>(m.layers[0].input_elements);
+    b.data_saved = static_cast<double>(m.layers[0].saved_elements);
+  } else {  // the input layer's buffer
+    std::tie(b.data, b.data_saved) = std::pair{b.elements[0], b.saved[0]};
+    b.elements[0] = b.saved[0] = 0;
+    std::swap(b.data_saver, b.saver[0]);
+  }
+  if (m.saves_inputs_as_own && b.data_saved > 0) b.data_saver = 0;
+  return b;
+}
+
+}  // namespace
+
+namespace detail {
+
+// The activation memory of a training step run by the plan `begins`, as PyTorch runs
+// torch.utils.checkpoint (use_reentrant=False) over each segment but the last, given the
+// tensors it reads (analysis/reference/torch_recompute.py measures it). In segment s are
+// alive:
+//  * the checkpoints: the buffers made before s and read by a segment from the one after
+//    their own up to s (that segment holds its inputs until its backward pass is done); the
+//    data from the first segment on, whose backward pass comes last; a loss's labels;
+//  * when s is checkpointed, as its first backward node runs the segment's forward again
+//    (torch.utils.checkpoint's unpack hook): the gradients alive as that node begins
+//    (LayerStats::pending_gradient_elements), and in layer i of the forward, the buffers
+//    made in s up to i that are saved in s, read at or after i, or read by a later segment
+//    (returned), and the fixed bytes (indices, masks) of s's layers up to i;
+//  * in layer k's backward: s's recomputed activations, the buffers made in s whose first
+//    saver is in s, less those whose first saver's backward has run (after k), and s's
+//    layers' fixed bytes less those after k (the last segment's are its forward's, the
+//    same), and the activation gradients alive in k (LayerStats::backward_gradient_elements).
+Recomputed recomputed(const model::ModelStats& m) {
+  const std::vector<std::size_t> begins = recompute_plan(m, recompute_segments(m));
+  const std::size_t n = m.layers.size(), count = begins.size();
+  std::vector<std::size_t> seg_of(n);
+  for (std::size_t s = 0; s < count; ++s)
+    for (std::size_t i = begins[s]; i < (s + 1 < count ? begins[s + 1] : n); ++i) seg_of[i] = s;
+  const Buffers buf = buffers_of(m);
+  // per buffer: the first segment after its own to read it (any tensor in it); `count` if none
+  std::vector<std::size_t> first_later(n, count);
+  for (std::size_t j = 0; j < n && j + 1 < m.reader_begin.size(); ++j) {
+    const auto b = static_cast<std::size_t>(m.layers[j].buffer_layer);
+    for (auto r = m.reader_begin[j]; r < m.reader_begin[j + 1]; ++r) {
+      const std::size_t t =
+          seg_of[static_cast<std::size_t>(m.readers[static_cast<std::size_t>(r)])];
+      if (t > seg_of[b]) first_later[b] = std::min(first_later[b], t);
+    }
+  }
+  const auto kept_in_own = [&](std::int64_t saver, std::size_t b) {
+    return saver >= 0 && seg_of[static_cast<std::size_t>(saver)] == seg_of[b];
+  };
+  std::vector<double> checkpoints(count + 1, 0);  // alive from segment s on (summed as s grows)
+  std::vector<double> recomputed_of(count, 0), release_at(n, 0), drop_after(n, 0);
+  if (count > 1) {
+    checkpoints[0] += buf.data;
+  } else if (buf.data_saver >= 0) {
+    recomputed_of[0] += buf.data_saved;
+    release_at[static_cast<std::size_t>(buf.data_saver)] += buf.data_saved;
+  }
+  for (std::size_t b = 0; b < n; ++b) {
+    if (first_later[b] < count) checkpoints[first_later[b]] += buf.elements[b];
+    if (kept_in_own(buf.saver[b], b)) {
+      recomputed_of[seg_of[b]] += buf.saved[b];
+      release_at[static_cast<std::size_t>(buf.saver[b])] += buf.saved[b];
+    } else if (first_later[b] == count) {  // a transient of the forward pass
+      drop_after[static_cast<std::size_t>(buf.last_use[b])] += buf.elements[b];
+    }
+  }
+  Recomputed r;
+  std::array<double, 2> peak{-1, -1};
+  const auto candidate = [&](double activations, double gradients, double fixed) {
+    for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+      const double e = at == 0 ? 2.0 : 4.0, bytes = e * (activations + gradients) + fixed;
+      if (bytes <= peak[at]) continue;
+      peak[at] = bytes;
+      if (at == 1) std::tie(r.saved, r.saved_fixed_bytes) = std::pair{activations, fixed};
+    }
+  };
+  double labels = 0;  // held through the step (released_fixed_bytes)
+  for (const auto& l : m.layers)
+    labels += static_cast<double>(l.saved_fixed_bytes) - released_fixed_bytes(l);
+  double alive_checkpoints = 0;
+  for (std::size_t s = 0; s < count; ++s) {
+    alive_checkpoints += checkpoints[s];
+    const std::size_t end = s + 1 < count ? begins[s + 1] : n;
+    std::size_t first = end;  // the first backward node autograd runs in s
+    while (first > begins[s] && m.layers[first - 1].pending_gradient_elements == 0) --first;
+    if (s + 1 < count && first > begins[s]) {
+      const auto pending = static_cast<double>(m.layers[first - 1].pending_gradient_elements);
+      double made = 0, fixed = labels;
+      for (std::size_t i = begins[s]; i < end; ++i) {
+        made += buf.elements[i];
+        fixed += released_fixed_bytes(m.layers[i]);
+        candidate(alive_checkpoints + made, pending, fixed);
+        made -= drop_after[i];
+      }
+    }
+    double held = alive_checkpoints + recomputed_of[s], fixed = labels;
+    for (std::size_t k = begins[s]; k < end; ++k) fixed += released_fixed_bytes(m.layers[k]);
+    for (std::size_t k = end; k-- > begins[s];) {
+      const auto& l = m.layers[k];
+      candidate(held, static_cast<double>(l.backward_gradient_elements), fixed);
+      held -= release_at[k];
+      fixed -= released_fixed_bytes(l);
+    }
+  }
+  for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+    const double e = at == 0 ? 2.0 : 4.0;
+    r.gradient_peak_bytes[at] = std::max(0.0, peak[at] - (e * r.saved + r.saved_fixed_bytes));
+  }
+  double again = 0, forward = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    forward += m.layers[i].forward_flops;
+    if (seg_of[i] + 1 < count) again += m.layers[i].forward_flops;
+  }
+  r.forward_share = forward > 0 ? again / forward : 0;
+  r.cuts.assign(begins.begin() + 1, begins.end());
+  return r;
+}
+
+}  // namespace detail
+
+std::vector<std::size_t> recompute_cuts(const model::ModelStats& m) {
+  return detail::recomputed(m).cuts;
+}
+
+}  // namespace paradise::strategy

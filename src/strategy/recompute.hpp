@@ -1,0 +1,24 @@
+// Private to the strategy module: activation recomputation (Chen et al. 2016), its segment
+// plan and the activation memory of a training step run by it (recompute.cpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "paradise/model/stats.hpp"
+
+namespace paradise::strategy::detail {
+
+/// A step's activation peak per sample under Chen's round(sqrt L) segments: per element
+/// size (2, 4 bytes) split into its activations (elements and fixed bytes, at the 4-byte
+/// peak) and the gradients beyond them; the forward FLOPs run again over all forward FLOPs;
+/// each later segment's first layer.
+struct Recomputed {
+  double saved = 0, saved_fixed_bytes = 0, forward_share = 0;
+  std::array<double, 2> gradient_peak_bytes{0, 0};
+  std::vector<std::size_t> cuts;
+};
+Recomputed recomputed(const model::ModelStats& m);
+
+}  // namespace paradise::strategy::detail
