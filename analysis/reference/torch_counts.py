@@ -12,19 +12,20 @@ For every model it records, with PyTorch's machinery rather than re-derived form
                           with torch.autograd.graph.saved_tensors_hooks around forward + loss,
                           each storage counted once, parameters and buffers excluded
   training_peak_bytes_per_sample
-                          the peak of the bytes the CPU allocator holds during one training
-                          step (the input made, forward, loss, backward), from the profiler's
-                          memory events (profile_memory=True), without the operators' scratch
-                          (step_peaks), per sample: the peak at batch 4b less the peak at
-                          batch 2b, over 2b, which drops what does not grow with the batch
-                          (weight gradients, their accumulation transients)
-  training_peak_small_batch_bytes_per_sample
-                          the same between b and 2b (where it differs, the peak moved)
+                          the most bytes per sample the CPU allocator holds at once during a
+                          training step (the input made, forward, loss, backward) that grow
+                          with the batch, from the profiler's memory events
+                          (profile_memory=True) without the operators' scratch: the largest
+                          difference, allocation by allocation, between the same step at
+                          batch 2b and at b, over b (training_peak_per_sample), which drops
+                          what does not grow with the batch (weight gradients, their
+                          accumulation transients) wherever it is held
   training_peak_raw_bytes_per_sample, scratch_peak_bytes_per_sample
-                          the allocator's raw peak and the operators' scratch, as above
+                          the allocator's raw peak and the operators' scratch peak, the peak
+                          at 2b less the peak at b, over b
 
 Run:  /usr/bin/python3 analysis/reference/torch_counts.py > tests/data/torch_reference.json
-(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 40 minutes,
+(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 15 minutes,
 most of it the training peaks of the 3D models.)
 """
 import json
@@ -171,14 +172,14 @@ def saved_bytes(model, x, segmentation):
     return sum(seen.values()) / n, {k: v / n for k, v in sorted(by_dtype.items())}
 
 
-def step_peaks(results):
-    """A step's peaks from the profiler's results, in bytes: (without scratch, raw, scratch).
-    Scratch is what an ATen operator allocates and frees before it returns (oneDNN's
-    reordered copies of a convolution's input and gradient, im2col columns): the
-    convolution workspace, a part of its own in ParaDiSE, and a property of the CPU kernels.
-    Each allocation in the profiler's event tree has its address and the operator it runs
-    under: an allocation is scratch when the same outermost aten:: call frees it. `raw` is
-    the allocator's own peak, `scratch` the most scratch held at once."""
+def step_allocations(results):
+    """A step's allocations from the profiler's results: (sizes in order without the
+    operators' scratch, raw peak, scratch peak), in bytes. Scratch is what an ATen operator
+    allocates and frees before it returns (oneDNN's reordered copies of a convolution's
+    input and gradient, im2col columns): the convolution workspace, a part of its own in
+    ParaDiSE, and a property of the CPU kernels. Each allocation in the profiler's event tree
+    has its address and the operator it runs under: an allocation is scratch when the same
+    outermost aten:: call frees it. The raw peak is the allocator's own."""
     events = []  # (time, order, bytes, address, outermost aten:: call)
 
     def walk(node, call):
@@ -201,19 +202,18 @@ def step_peaks(results):
             j = made.pop(ptr)
             if call is not None and events[j][4] == call:
                 scratch[i] = scratch[j] = True
-    held = [0, 0, 0]
-    peak = [0, 0, 0]
+    held, peak = [0, 0], [0, 0]
     for (_, _, n, _, _), x in zip(events, scratch):
-        for k in (0, 1, 2):
-            if k == 1 or (k == 2) == x:
+        for k in (0, 1):
+            if k == 0 or x:
                 held[k] += n
                 peak[k] = max(peak[k], held[k])
-    return tuple(peak)
+    return [e[2] for e, x in zip(events, scratch) if not x], peak[0], peak[1]
 
 
-def training_peak(model, shape, batch, segmentation, loss=None):
-    """step_peaks of a training step (the input made, forward, loss, backward): the loss
-    cross-entropy (per voxel for a segmentation) or loss(output)."""
+def training_step(model, shape, batch, segmentation, loss=None):
+    """step_allocations of a training step (the input made, forward, loss, backward): the
+    loss cross-entropy (per voxel for a segmentation) or loss(output)."""
     from torch.profiler import ProfilerActivity, profile
     model.train()
 
@@ -231,22 +231,33 @@ def training_peak(model, shape, batch, segmentation, loss=None):
     step()  # lazy initialisations and the weight gradients' first allocation out of the way
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
         step()
-    return step_peaks(prof.profiler.kineto_results)
+    return step_allocations(prof.profiler.kineto_results)
 
 
 def training_peak_per_sample(make, shape, batch, segmentation, loss=None):
-    """Per sample, from steps at batch b, 2b and 4b: the peak without scratch as the
-    difference between 4b and 2b over 2b (what does not grow with the batch drops out: weight
-    gradients, their accumulation transients), the same between 2b and b (it differs where
-    the peak moves to another layer as the batch grows: the fixed part weighs more at a
-    small batch), the raw peak's and the scratch's between 4b and 2b."""
-    peaks = []
-    for b in (batch, 2 * batch, 4 * batch):
+    """Per sample: the most bytes held at once that grow with the batch. The same step at
+    batch b and 2b makes the same allocations in the same order (checked), so their running
+    sums differ, at each allocation, by b samples' share of what is held then; the peak is
+    the largest difference over b. What does not grow with the batch drops out, wherever it
+    is held: weight gradients and their accumulation transients (a classifier's 411 MB in
+    VGG16's), which at a small batch move the step's own peak to another layer. Beside it
+    the raw peak's and the scratch's differences over b."""
+    steps = []
+    for b in (batch, 2 * batch):
         torch.manual_seed(0)
-        peaks.append(training_peak(make(), shape, b, segmentation, loss))
-    slope = [[(peaks[k + 1][m] - peaks[k][m]) / (batch << k) for m in range(3)] for k in (0, 1)]
-    return {"training_peak_bytes_per_sample": slope[1][0], "training_peak_small_batch_bytes_per_sample": slope[0][0],
-            "training_peak_raw_bytes_per_sample": slope[1][1], "scratch_peak_bytes_per_sample": slope[1][2]}
+        steps.append(training_step(make(), shape, b, segmentation, loss))
+    (small, raw_small, scratch_small), (large, raw_large, scratch_large) = steps
+    if len(small) != len(large) or any((a > 0) != (c > 0) for a, c in zip(small, large)):
+        sys.exit(f"the steps at batch {batch} and {2 * batch} allocate differently ({len(small)} and "
+                 f"{len(large)} allocations and frees): no per-sample peak")
+    held_small = held_large = peak = 0
+    for a, c in zip(small, large):
+        held_small += a
+        held_large += c
+        peak = max(peak, held_large - held_small)
+    return {"training_peak_bytes_per_sample": peak / batch,
+            "training_peak_raw_bytes_per_sample": (raw_large - raw_small) / batch,
+            "scratch_peak_bytes_per_sample": (scratch_large - scratch_small) / batch}
 
 
 # torchvision's published GFLOPS (GMACs) per model: the "_ops" field of the weights metadata

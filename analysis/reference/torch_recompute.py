@@ -12,15 +12,15 @@ Every segment but the last runs under checkpoint, given the tensors made before 
 reads (a skip is handed to the segment that reads it, not to those it passes); the last
 runs as usual. Between and inside segments each
 tensor is dropped after its last reader, as a module's forward drops its locals. The peak
-per sample is measured as torch_counts.py does (training_peak_per_sample: the CPU
-allocator's peak over a step from the profiler's memory events, without the operators'
-scratch, at 4b less at 2b, over 2b; the raw peak and the scratch beside it).
+per sample is measured as torch_counts.py does (training_peak_per_sample: the most bytes
+the CPU allocator holds at once over a step that grow with the batch, without the
+operators' scratch; the raw peak and the scratch beside it).
 The hand tests' models (tests/data/recompute/*.model, twins here) are measured with and
 without their plan, their loss handing the output a new gradient of its size (Seed).
 
 Run:  /usr/bin/python3 analysis/reference/torch_recompute.py --paradise build/ci/src/app/paradise \\
           > tests/data/torch_recompute.json
-(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 15 minutes.)
+(Debian 12: python3-torch 1.13, python3-torchvision 0.14; CPU only, one thread: about 10 minutes.)
 """
 import argparse
 import json
