@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
+#include <map>
 #include <sstream>
-#include <tuple>
 #include <utility>
 
+#include "paradise/core/csv.hpp"
+#include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/model/dataset.hpp"
+#include "paradise/model/model_source.hpp"
+#include "paradise/system/catalog.hpp"
 #include "recompute.hpp"
 
 namespace paradise::strategy {
@@ -159,21 +163,6 @@ std::vector<SpatialPrefix> spatial_prefixes(const Workload& w) {
   }
   return out;
 }
-
-}  // namespace paradise::strategy
-
-#include <algorithm>
-#include <map>
-
-#include "paradise/core/csv.hpp"
-#include "paradise/core/error.hpp"
-#include "paradise/core/text.hpp"
-#include "paradise/model/dataset.hpp"
-#include "paradise/model/model_source.hpp"
-#include "paradise/system/catalog.hpp"
-#include "recompute.hpp"
-
-namespace paradise::strategy {
 
 std::vector<LayerTime> read_layer_times(const std::string& path) {
   const CsvTable t = read_csv_file(path);
