@@ -84,7 +84,7 @@ struct ModelStats {
   std::vector<LayerStats> layers;
   /// Who reads each layer's output, ascending: readers[reader_begin[i] .. reader_begin[i + 1])
   /// (a chain's: the next layer). Recomputation's checkpoints live while a reader's segment
-  /// has still to run its backward pass (strategy/workload.cpp).
+  /// has still to run its backward pass (strategy/recompute.cpp).
   std::vector<std::int32_t> reader_begin, readers;
   /// ParaDL .net chains (summary_network2's convention): a layer's saved_elements are its
   /// input's, the previous layer's output (the data's for the first), kept by the layer.

@@ -62,14 +62,14 @@ struct LayerSums {
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
   /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
   /// round(sqrt L) contiguous segments balanced by saved elements, each cut at an articulation
-  /// point where one comes (workload.cpp); kept are the tensors crossing the cuts (skips
+  /// point where one comes (recompute.cpp); kept are the tensors crossing the cuts (skips
   /// too) and, during the backward pass, one segment's recomputed activations.
   double recompute_saved = 0, recompute_saved_fixed_bytes = 0;  ///< per sample
   /// The forward FLOPs of the layers before the last segment over all forward FLOPs: what
   /// the backward pass runs again (the last segment's activations are kept as it runs).
   double recompute_forward_share = 0;
   /// With recomputation, the activation gradients at the backward pass's peak beyond the
-  /// checkpoints and the largest segment, segment by segment (workload.cpp), as
+  /// checkpoints and the largest segment, segment by segment (recompute.cpp), as
   /// gradient_peak_bytes.
   std::array<double, 2> recompute_gradient_peak_bytes{0, 0};
   /// Per layer with weights, in backward order (Barrachina et al.'s per-layer overlap,
