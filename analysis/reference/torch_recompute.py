@@ -42,9 +42,10 @@ from torch_counts import CosmoFlow, UNet3D, training_peak_per_sample  # noqa: E4
 CASES = [
     ("cosmoflow", "x:1000:4x128x128x128", lambda: CosmoFlow(4), (4, 128, 128, 128), 1, False),
     ("resnet50", "x:1000:3x224x224", lambda: torchvision.models.resnet50(weights=None), (3, 224, 224), 2, False),
-    # dense blocks: concatenated skips crossing the cuts (no VGG: up to some 60 samples its
-    # step's peak is the classifier's 411 MB weight gradient, and the difference per sample
-    # then measures the activations alive at that moment, not at their own peak)
+    # a chain with max-pool indices and dropout masks, whose classifier's 411 MB weight
+    # gradient does not grow with the batch (training_peak_per_sample leaves it out)
+    ("vgg16", "x:1000:3x224x224", lambda: torchvision.models.vgg16(weights=None), (3, 224, 224), 2, False),
+    # dense blocks: concatenated skips crossing the cuts
     ("densenet121", "x:1000:3x224x224", lambda: torchvision.models.densenet121(weights=None), (3, 224, 224), 2,
      False),
     ("unet3d", "x:1000:3x64x64x64", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True),
@@ -109,10 +110,24 @@ class Skip(nn.Module):
         return self.last(y + x)
 
 
+class TailSkip(nn.Module):
+    """tests/data/recompute/tailskip.model"""
+
+    def __init__(self):
+        super().__init__()
+        self.c, self.last = nn.ModuleList([conv() for _ in range(8)]), conv(8, 64)
+
+    def forward(self, x):
+        skip = y = self.c[0](x)
+        for c in self.c[1:]:
+            y = c(y)
+        return self.last(y + skip)
+
+
 # the hand tests' models (tests/data/recompute/NAME.model), their PyTorch twins and inputs,
 # with and without the plan, at batch 4
 HAND = [("chain16", Chain, (8, 16, 16)), ("inplace", InPlace, (1, 32, 32)), ("block", lambda: Skip(3), (8, 16, 16)),
-        ("longskip", lambda: Skip(5), (8, 16, 16))]
+        ("longskip", lambda: Skip(5), (8, 16, 16)), ("tailskip", TailSkip, (8, 16, 16))]
 
 
 # paradise's op of a module call, by the module's class name

@@ -315,6 +315,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   std::vector<int> buffer(layers.size());           // layer whose buffer this output lives in
   std::vector<bool> saved(layers.size(), false);    // per buffer owner
   std::vector<int> first_saver(layers.size(), -1);  // per buffer owner: its earliest saver
+  std::vector<std::vector<std::int32_t>> savers(layers.size());  // per buffer owner, ascending
   std::vector<bool> needs_grad(layers.size(), false);
 
   for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -357,6 +358,8 @@ ModelStats analyze(const Graph& g, const Shape& input) {
       const auto u = static_cast<std::size_t>(b);
       if (!saved[u]) first_saver[u] = static_cast<int>(i);
       saved[u] = true;
+      if (savers[u].empty() || savers[u].back() != static_cast<std::int32_t>(i))
+        savers[u].push_back(static_cast<std::int32_t>(i));
     };
     if (saves_input(l)) save(buffer[static_cast<std::size_t>(l.inputs.front())]);
     if (saves_output(l)) save(buffer[i]);
@@ -388,6 +391,11 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     m.readers.insert(m.readers.end(), r.begin(), r.end());
   }
   m.reader_begin.push_back(static_cast<std::int32_t>(m.readers.size()));
+  for (const auto& s : savers) {
+    m.saver_begin.push_back(static_cast<std::int32_t>(m.savers.size()));
+    m.savers.insert(m.savers.end(), s.begin(), s.end());
+  }
+  m.saver_begin.push_back(static_cast<std::int32_t>(m.savers.size()));
   autograd_liveness(g, needs_grad, first_saver, m);
   // a pipeline cut before layer i sends every tensor made before i and read at or after it
   // (cost-model-notes §2: a_k includes the skip tensors crossing it): tensor j crosses the

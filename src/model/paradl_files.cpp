@@ -225,11 +225,15 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
   net.stats.layers.back().last_reader = net.stats.layers.back().buffer_layer;  // read by nobody
   net.stats.saves_inputs_as_own = true;
   const auto n = static_cast<std::int32_t>(net.stats.layers.size());
-  for (std::int32_t i = 0; i < n; ++i) {  // a chain: layer i read by i + 1
+  for (std::int32_t i = 0; i < n; ++i) {  // a chain: layer i read by i + 1, saved by it if kept
     net.stats.reader_begin.push_back(i);
+    net.stats.saver_begin.push_back(static_cast<std::int32_t>(net.stats.savers.size()));
     if (i + 1 < n) net.stats.readers.push_back(i + 1);
+    if (i + 1 < n && net.stats.layers[static_cast<std::size_t>(i + 1)].saved_elements > 0)
+      net.stats.savers.push_back(i + 1);
   }
   net.stats.reader_begin.push_back(n - 1);
+  net.stats.saver_begin.push_back(static_cast<std::int32_t>(net.stats.savers.size()));
   return net;
 }
 

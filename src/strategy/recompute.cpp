@@ -120,7 +120,9 @@ namespace detail {
 // alive:
 //  * the checkpoints: the buffers made before s and read by a segment from the one after
 //    their own up to s (that segment holds its inputs until its backward pass is done); the
-//    data from the first segment on, whose backward pass comes last; a loss's labels;
+//    data from the first segment on, whose backward pass comes last; a loss's labels; a
+//    buffer read later only by the last segment (not checkpointed) is held there only by a
+//    layer saving it (ModelStats::savers), until that layer's backward;
 //  * when s is checkpointed, as its first backward node runs the segment's forward again
 //    (torch.utils.checkpoint's unpack hook): the gradients alive as that node begins
 //    (LayerStats::pending_gradient_elements), and in layer i of the forward, the buffers
@@ -158,8 +160,26 @@ Recomputed recomputed(const model::ModelStats& m) {
     recomputed_of[0] += buf.data_saved;
     release_at[static_cast<std::size_t>(buf.data_saver)] += buf.data_saved;
   }
+  // a saver of buffer b at or after layer `from` (-1: none)
+  const auto saver_from = [&](std::size_t b, std::size_t from) -> std::int64_t {
+    if (b + 1 >= m.saver_begin.size()) return -1;
+    const auto first = m.savers.begin() + m.saver_begin[b],
+               last = m.savers.begin() + m.saver_begin[b + 1];
+    const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(from));
+    return at == last ? -1 : *at;
+  };
   for (std::size_t b = 0; b < n; ++b) {
-    if (first_later[b] < count) checkpoints[first_later[b]] += buf.elements[b];
+    if (first_later[b] + 1 < count) {
+      checkpoints[first_later[b]] += buf.elements[b];
+    } else if (first_later[b] + 1 == count) {
+      // read later only by the last segment, which runs without checkpoint: kept from its
+      // forward pass by its first saver there until that layer's backward, or by none
+      const std::int64_t k = saver_from(b, begins[count - 1]);
+      if (k >= 0) {
+        recomputed_of[count - 1] += buf.elements[b];
+        release_at[static_cast<std::size_t>(k)] += buf.elements[b];
+      }
+    }
     if (kept_in_own(buf.saver[b], b)) {
       recomputed_of[seg_of[b]] += buf.saved[b];
       release_at[static_cast<std::size_t>(buf.saver[b])] += buf.saved[b];

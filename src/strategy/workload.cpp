@@ -49,7 +49,9 @@ std::size_t footprint_bytes(const Workload& w) {
                   system::footprint_bytes(w.system) + w.layer_time_s.capacity() * sizeof(double) +
                   w.active.capacity() / 8 + w.spatial_prefixes.capacity() * sizeof(SpatialPrefix);
   n += w.model.layers.capacity() * sizeof(model::LayerStats) +
-       (w.model.reader_begin.capacity() + w.model.readers.capacity()) * sizeof(std::int32_t);
+       (w.model.reader_begin.capacity() + w.model.readers.capacity() +
+        w.model.saver_begin.capacity() + w.model.savers.capacity()) *
+           sizeof(std::int32_t);
   for (const auto& l : w.model.layers)
     n += heap_bytes(l.name) + l.weight_dims.capacity() * sizeof(std::int64_t);
   return n;

@@ -171,6 +171,12 @@ TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {
     EXPECT_EQ(readers, i + 1 < n ? std::vector<std::int32_t>{static_cast<std::int32_t>(i + 1)}
                                  : std::vector<std::int32_t>{})
         << l.name;
+    // and saved by it when it keeps its input (every layer but RELU and BNORM)
+    const std::vector<std::int32_t> savers(net.stats.savers.begin() + net.stats.saver_begin[u],
+                                           net.stats.savers.begin() + net.stats.saver_begin[u + 1]);
+    const bool kept = i + 1 < n && net.stats.layers[u + 1].op != Op::Activation &&
+                      net.stats.layers[u + 1].op != Op::BatchNorm;
+    EXPECT_EQ(savers, kept ? readers : std::vector<std::int32_t>{}) << l.name;
   }
 }
 
