@@ -115,7 +115,7 @@ class TailSkip(nn.Module):
 
     def __init__(self):
         super().__init__()
-        self.c, self.last = nn.ModuleList([conv() for _ in range(8)]), conv(8, 64)
+        self.c, self.last = nn.ModuleList([conv() for _ in range(6)]), conv(8, 40)
 
     def forward(self, x):
         skip = y = self.c[0](x)

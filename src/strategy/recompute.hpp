@@ -10,7 +10,8 @@
 
 namespace paradise::strategy::detail {
 
-/// A step's activation peak per sample under Chen's round(sqrt L) segments: per element
+/// A step's activation peak per sample under the best of Chen's greedy plans (recompute.cpp:
+/// a grid of its budget around round(sqrt L) segments): per element
 /// size (2, 4 bytes) split into its activations (elements and fixed bytes, at the 4-byte
 /// peak) and the gradients beyond them; the forward FLOPs run again over all forward FLOPs;
 /// each later segment's first layer.

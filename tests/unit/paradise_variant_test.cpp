@@ -398,20 +398,21 @@ TEST(ParadiseVariant, ActivationMemoryOfSkipsAndAConcatIsPytorchs) {
 // analysis/reference/torch_recompute.py does (tests/data/torch_recompute.json: the most
 // bytes per sample the CPU allocator holds at once over a step that grow with the batch,
 // without the operators' scratch, as torch_counts.py's). The plan must still be the one
-// measured (its checkpoints by name). All five to the byte: CosmoFlow 417,626,632 B per
-// sample (its peak in conv1's ReLU backward, in the first segment, which recomputes conv1,
-// as without recomputation; counting only the checkpoints before a segment said 290 MB);
-// ResNet-50 32,313,352 B, as the forward pass of layer2.3 and layer3.0 runs again (it was
-// 31.3 MB before that forward's transients and the data were counted; the raw peak holds
-// 2 MB more, oneDNN's scratch; the step's own peak, between batches 2 and 4, was at
-// layer4's weight gradients, 30.4 MB per sample, the figure measured before); DenseNet-121,
-// whose cuts in dense blocks keep concatenated skips, 33,517,576 B; 3D U-Net at 64^3
-// 793,772,032 B (the raw peak, 928.0 MB, holds oneDNN's reordered copies of dec1.conv1's
-// input and incoming gradient, 268 MB of scratch, which the model leaves to the workspace;
-// its labels, 8 B per voxel, are held through the step); VGG16, with max-pool indices and
-// dropout masks, 55,193,608 B (the raw peaks at batches 2 and 4 both sit at its classifier's
-// 411 MB weight gradient, which does not grow with the batch: their difference, 47.7 MB per
-// sample, misses the activations' own peak).
+// measured (its checkpoints by name; recomputed() searches Chen's greedy plan over a grid of
+// its budget). All five to the byte: CosmoFlow 417,626,632 B per sample (Chen's 4 segments;
+// its peak in conv1's ReLU backward, in the first segment, which recomputes conv1, as
+// without recomputation; counting only the checkpoints before a segment said 290 MB);
+// ResNet-50 26,292,232 B on 9 segments (Chen's 11 measured 32,313,352 B; the step's own
+// peak between batches 2 and 4 sits at a weight gradient that does not grow with the batch:
+// their difference, 24.3 MB per sample, misses the activations' own peak); DenseNet-121,
+// whose cuts in dense blocks keep concatenated skips, 27,897,864 B (Chen's: 33,517,576 B);
+// 3D U-Net at 64^3 on 3 segments 788,004,864 B (Chen's 7: 793,772,032 B; the raw peak,
+// 944.8 MB, holds oneDNN's reordered copies of dec1.conv1's input and incoming gradient,
+// 268 MB of scratch, which the model leaves to the workspace; its labels, 8 B per voxel, are
+// held through the step); VGG16, with max-pool indices and dropout masks, on 2 segments
+// 51,982,344 B (Chen's 6: 55,193,608 B; the raw peaks at batches 2 and 4 both sit at its
+// classifier's 411 MB weight gradient: their difference, 41.3 MB per sample, misses the
+// activations' own peak).
 TEST(ParadiseVariant, RecomputationMemoryIsPytorchsCheckpointing) {
   std::ifstream in(PARADISE_TEST_DATA "/torch_recompute.json");
   const auto ref = nlohmann::json::parse(in);
@@ -433,7 +434,8 @@ TEST(ParadiseVariant, RecomputationMemoryIsPytorchsCheckpointing) {
 // the last under torch.utils.checkpoint, the loss handing the output a new gradient of its
 // size, the peak without the operators' scratch): chain16 10u with the plan and 18u
 // without (u = 2,048 elements), inplace 201,728 elements both ways, block 6u both ways,
-// longskip 6u against 8u, tailskip 14u against 18u (its skip freed in the last segment).
+// longskip 6u against 8u, tailskip 9u against 13u (the add's operands freed in the last
+// segment).
 // The model's activation memory is PyTorch's to the byte.
 TEST(ParadiseVariant, RecomputationMemoryOfTheHandModelsIsPytorchs) {
   std::ifstream in(PARADISE_TEST_DATA "/torch_recompute.json");
@@ -1178,33 +1180,36 @@ TEST(ParadiseVariant, RecomputationCutsAtBlockEndsAndKeepsTheSkipsCrossingACut) 
   EXPECT_EQ(parts(long_skip, c), (std::pair{4 * u * e, 2 * u * e}));
 }
 
-// The last segment runs without checkpoint, so a skip from an earlier segment read there
-// only by an add (which saves nothing) is freed after the add's forward pass, not held
+// The last segment runs without checkpoint, so a tensor of an earlier segment that only an
+// add reads there (the add saves nothing) is freed after the add's forward pass, not held
 // through the segment's backward as a checkpoint is. By hand on tests/data/recompute/
-// tailskip.model (input 8x16x16, u = 2,048 elements; c1..c8 3x3 convolutions of 8 channels,
-// sum(c8, c1), c9 of 64 channels, each convolution saving its input): the input, c1..c7 and
-// sum saved, 9u; round(sqrt 11) = 3 segments of 3u. c1 crosses every cut up to sum, so the
-// first segment ends where it would pass twice its share, before c6 (input, c1..c5 hold 6u),
-// and the rest stays within 3u: two segments. Without recomputation c9's backward holds the
-// 9u and its output's gradient 8u and its input's u: 9u + 9u. With it, c9's backward holds
-// the data (the first segment's checkpoint), c5 (saved by c6), c6, c7 and sum: 5u + 9u;
-// holding c1 as well said 6u. The first segment's forward, run again as c5's backward
-// begins, holds the data, c1..c5 and the gradients of c5 and c1, 8u (PyTorch measures the
-// same peaks both ways, RecomputationMemoryOfTheHandModelsIsPytorchs).
+// tailskip.model (input 8x16x16, u = 2,048 elements; c1..c6 3x3 convolutions of 8 channels,
+// each saving its input, sum(c6, c1), c7 of 40 channels): the input, c1..c5 and sum saved,
+// 7u. Chen's round(sqrt 9) = 3 segments of 7u/3: cut before c2 (only c1 crosses there; the
+// input and c1 hold 2u, c1's u more passes the share), then before sum, where the segment
+// would pass twice its share (c2..c5 4u, sum u). In c7's backward the last segment holds the
+// data (the first segment's checkpoint), c1 (the second's) and sum (saved by c7), 3u, and
+// the gradients of c7's output and input, 5u + u: 9u, the peak (the second segment's forward
+// run again holds the data, c1, c2..c6 and their one gradient, which the add hands to both,
+// 8u). Holding c6 as well said 10u. The other plans of the search (recomputed()) peak no
+// lower: 2 segments, cut before c7, also 9u (the first segment's forward run again: the
+// data, c1..c6, sum and sum's gradient), so Chen's stays. Without recomputation, 7u saved
+// and the same 6u of gradients: 13u (PyTorch measures the same peaks both ways,
+// RecomputationMemoryOfTheHandModelsIsPytorchs).
 TEST(ParadiseVariant, RecomputationLastSegmentHoldsAnEarlierBufferOnlyWhileASaverNeedsIt) {
   const auto w = make_workload(
       {PARADISE_TEST_DATA "/recompute/tailskip.model", "small:1000:8x16x16", "abci", "", 0});
-  ASSERT_EQ(w.model.layers.size(), 11u);
-  EXPECT_EQ(strategy::recompute_cuts(w.model), (std::vector<std::size_t>{6}));
+  ASSERT_EQ(w.model.layers.size(), 9u);
+  EXPECT_EQ(strategy::recompute_cuts(w.model), (std::vector<std::size_t>{2, 7}));
   const double u = 8 * 16 * 16, e = 4;
   auto c = paradise_config(Kind::Serial, 1, 1);
   const auto parts = [&] {
     const auto p = predict(w, c);
     return std::pair{memory_part(p, "saved activations"), memory_part(p, "activation gradients")};
   };
-  EXPECT_EQ(parts(), (std::pair{9 * u * e, 9 * u * e}));
+  EXPECT_EQ(parts(), (std::pair{7 * u * e, 6 * u * e}));
   c.policies.recompute_activations = true;
-  EXPECT_EQ(parts(), (std::pair{5 * u * e, 9 * u * e}));
+  EXPECT_EQ(parts(), (std::pair{3 * u * e, 6 * u * e}));
 }
 
 // A ParaDL .net chain attributes a saved input to the layer that reads it (summary_network2:

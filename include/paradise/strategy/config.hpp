@@ -84,7 +84,8 @@ struct Policies {
   bool full_memory = true;
   Optimizer optimizer = Optimizer::Momentum;
   /// Activation recomputation (gradient checkpointing; Chen et al. 2016): cut the layers
-  /// into round(sqrt L) segments, keep the tensors crossing the cuts and recompute one
+  /// into segments (Chen's greedy plan, the budget with the lowest peak around round(sqrt L)
+  /// segments), keep the tensors crossing the cuts and recompute one
   /// segment at a time in the backward pass, paying the forward pass before the last
   /// segment again (a pipeline stage keeps its input per micro-batch in flight, recomputes
   /// one and pays its whole forward pass again). Off by default, as in the frameworks.

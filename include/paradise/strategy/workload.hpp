@@ -61,8 +61,9 @@ struct LayerSums {
   std::array<double, 2> gradient_peak_bytes{0, 0};
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
   /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
-  /// round(sqrt L) contiguous segments balanced by saved elements, each cut at an articulation
-  /// point where one comes (recompute.cpp); kept are the tensors crossing the cuts (skips
+  /// contiguous segments balanced by saved elements (Chen's greedy plan, its budget searched
+  /// around round(sqrt L) segments), each cut at an articulation point where one comes
+  /// (recompute.cpp); kept are the tensors crossing the cuts (skips
   /// too) and, during the backward pass, one segment's recomputed activations.
   double recompute_saved = 0, recompute_saved_fixed_bytes = 0;  ///< per sample
   /// The forward FLOPs of the layers before the last segment over all forward FLOPs: what
