@@ -45,7 +45,7 @@ void add_training_options(boost::program_options::options_description& desc, Tra
       "zero", po::value(&t.zero),
       "paradise: ZeRO stage 0-3 (sharded optimizer state, gradients, "
       "weights)")("recompute", po::bool_switch(&t.recompute),
-                  "paradise: activation recomputation (checkpoints of sqrt(L) segments)");
+                  "paradise: activation recomputation (Chen's greedy checkpoint plan)");
 }
 
 void apply_training_options(const boost::program_options::variables_map& vm,

@@ -312,9 +312,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   m.name = g.name();
   m.input = input;
   m.layers.resize(layers.size());
-  std::vector<int> buffer(layers.size());           // layer whose buffer this output lives in
-  std::vector<bool> saved(layers.size(), false);    // per buffer owner
-  std::vector<int> first_saver(layers.size(), -1);  // per buffer owner: its earliest saver
+  std::vector<int> buffer(layers.size());  // layer whose buffer this output lives in
   std::vector<std::vector<std::int32_t>> savers(layers.size());  // per buffer owner, ascending
   std::vector<bool> needs_grad(layers.size(), false);
 
@@ -355,11 +353,9 @@ ModelStats analyze(const Graph& g, const Shape& input) {
       s.written_elements = s.output_elements;
     }
     const auto save = [&](int b) {
-      const auto u = static_cast<std::size_t>(b);
-      if (!saved[u]) first_saver[u] = static_cast<int>(i);
-      saved[u] = true;
-      if (savers[u].empty() || savers[u].back() != static_cast<std::int32_t>(i))
-        savers[u].push_back(static_cast<std::int32_t>(i));
+      auto& by = savers[static_cast<std::size_t>(b)];
+      if (by.empty() || by.back() != static_cast<std::int32_t>(i))
+        by.push_back(static_cast<std::int32_t>(i));
     };
     if (saves_input(l)) save(buffer[static_cast<std::size_t>(l.inputs.front())]);
     if (saves_output(l)) save(buffer[i]);
@@ -375,9 +371,11 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (l.op == Op::Dropout) s.saved_fixed_bytes = s.output_elements;      // uint8 mask
     if (l.op == Op::SoftmaxCrossEntropy) s.saved_fixed_bytes = 8 * s.output.spatial_elements();
   }
+  std::vector<int> first_saver(layers.size(), -1);  // per buffer owner: its earliest saver
   for (std::size_t i = 0; i < layers.size(); ++i) {
-    if (saved[i] && buffer[i] == static_cast<int>(i))
-      m.layers[i].saved_elements = m.layers[i].output_elements;
+    if (savers[i].empty()) continue;
+    if (buffer[i] == static_cast<int>(i)) m.layers[i].saved_elements = m.layers[i].output_elements;
+    first_saver[i] = savers[i].front();
     m.layers[i].first_saver = first_saver[i];
   }
   std::vector<std::vector<std::int32_t>> readers(layers.size());

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -81,6 +83,8 @@ struct Buffers {
 };
 Buffers buffers_of(const model::ModelStats& m) {
   const std::size_t n = m.layers.size();
+  if (m.reader_begin.size() != n + 1 || m.saver_begin.size() != n + 1)
+    throw std::logic_error("model '" + m.name + "': statistics without its readers and savers");
   Buffers b{std::vector<double>(n, 0), std::vector<double>(n, 0), std::vector<std::int64_t>(n, -1),
             std::vector<std::int64_t>(n, 0)};
   for (std::size_t j = 0; j < n; ++j) {
@@ -89,13 +93,12 @@ Buffers buffers_of(const model::ModelStats& m) {
     b.last_use[o] = std::max(b.last_use[o], l.last_reader);
     if (o != j) continue;
     b.elements[j] = static_cast<double>(l.output_elements);
-    if (!m.saves_inputs_as_own) {
-      b.saved[j] = static_cast<double>(l.saved_elements);
-      b.saver[j] = l.first_saver;
-    } else if (j + 1 < n && m.layers[j + 1].saved_elements > 0) {
-      b.saved[j] = static_cast<double>(m.layers[j + 1].saved_elements);
-      b.saver[j] = static_cast<std::int64_t>(j + 1);
-    }
+    if (m.saver_begin[j] == m.saver_begin[j + 1]) continue;  // saved by nobody
+    b.saver[j] = m.savers[static_cast<std::size_t>(m.saver_begin[j])];
+    // a chain's saved input is counted on the layer keeping it
+    b.saved[j] = static_cast<double>(
+        m.saves_inputs_as_own ? m.layers[static_cast<std::size_t>(b.saver[j])].saved_elements
+                              : l.saved_elements);
   }
   if (n == 0) return b;
   if (m.saves_inputs_as_own) {
@@ -133,15 +136,17 @@ namespace {
 //    saver is in s, less those whose first saver's backward has run (after k), and s's
 //    layers' fixed bytes less those after k (the last segment's are its forward's, the
 //    same), and the activation gradients alive in k (LayerStats::backward_gradient_elements).
-Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size_t>& begins) {
+// `buf` is buffers_of(m), `labels` the loss's labels' bytes, held through the step
+// (released_fixed_bytes).
+Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size_t>& begins,
+                         const Buffers& buf, double labels) {
   const std::size_t n = m.layers.size(), count = begins.size();
   std::vector<std::size_t> seg_of(n);
   for (std::size_t s = 0; s < count; ++s)
     for (std::size_t i = begins[s]; i < (s + 1 < count ? begins[s + 1] : n); ++i) seg_of[i] = s;
-  const Buffers buf = buffers_of(m);
   // per buffer: the first segment after its own to read it (any tensor in it); `count` if none
   std::vector<std::size_t> first_later(n, count);
-  for (std::size_t j = 0; j < n && j + 1 < m.reader_begin.size(); ++j) {
+  for (std::size_t j = 0; j < n; ++j) {
     const auto b = static_cast<std::size_t>(m.layers[j].buffer_layer);
     for (auto r = m.reader_begin[j]; r < m.reader_begin[j + 1]; ++r) {
       const std::size_t t =
@@ -162,7 +167,6 @@ Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size
   }
   // a saver of buffer b at or after layer `from` (-1: none)
   const auto saver_from = [&](std::size_t b, std::size_t from) -> std::int64_t {
-    if (b + 1 >= m.saver_begin.size()) return -1;
     const auto first = m.savers.begin() + m.saver_begin[b],
                last = m.savers.begin() + m.saver_begin[b + 1];
     const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(from));
@@ -197,9 +201,6 @@ Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size
       if (at == 1) std::tie(r.saved, r.saved_fixed_bytes) = std::pair{activations, fixed};
     }
   };
-  double labels = 0;  // held through the step (released_fixed_bytes)
-  for (const auto& l : m.layers)
-    labels += static_cast<double>(l.saved_fixed_bytes) - released_fixed_bytes(l);
   double alive_checkpoints = 0;
   for (std::size_t s = 0; s < count; ++s) {
     alive_checkpoints += checkpoints[s];
@@ -242,18 +243,26 @@ Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size
 }  // namespace
 
 // Chen et al.'s greedy plan over a grid of its budget, total / k saved elements per segment
-// for k = 1 .. 2 round(sqrt L) (Chen's own choice, round(sqrt L), in the middle): the plan
-// whose step peaks lowest at 4 bytes per element, Chen's own on a tie. ResNet-50's: a budget
-// of 1/10, 9 segments, 26.3 MB per sample where Chen's 1/13 said 32.3 MB.
+// for k = 2 .. 2 round(sqrt L) (Chen's own choice, round(sqrt L), in the middle; k = 1 would
+// recompute nothing): the plan whose step peaks lowest at 4 bytes per element, Chen's own on
+// a tie. ResNet-50's: a budget of 1/10, 9 segments, 26.3 MB per sample where Chen's 1/13
+// (11 segments) said 32.3 MB.
 Recomputed recomputed(const model::ModelStats& m) {
-  const std::size_t chen = recompute_segments(m);
+  const Buffers buf = buffers_of(m);
+  double labels = 0;
+  for (const auto& l : m.layers)
+    labels += static_cast<double>(l.saved_fixed_bytes) - released_fixed_bytes(l);
   const auto step_peak = [](const Recomputed& r) {
     return 4 * r.saved + r.saved_fixed_bytes + r.gradient_peak_bytes[1];
   };
-  Recomputed best = evaluate_plan(m, recompute_plan(m, chen));
-  for (std::size_t k = 1; k <= 2 * chen; ++k) {
-    if (k == chen) continue;
-    Recomputed r = evaluate_plan(m, recompute_plan(m, k));
+  const std::size_t chen = recompute_segments(m);
+  std::vector<std::size_t> plan = recompute_plan(m, chen);
+  Recomputed best = evaluate_plan(m, plan, buf, labels);
+  for (std::size_t k = 2; k <= 2 * chen; ++k) {
+    std::vector<std::size_t> next = recompute_plan(m, k);
+    if (k == chen || next == plan) continue;  // neighbouring budgets often cut alike
+    plan = std::move(next);
+    Recomputed r = evaluate_plan(m, plan, buf, labels);
     if (step_peak(r) < step_peak(best)) best = std::move(r);
   }
   return best;

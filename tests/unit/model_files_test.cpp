@@ -160,6 +160,7 @@ TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {
   // (a recomputation cut keeps the previous layer's output, crossing_elements the input)
   const auto n = static_cast<std::int64_t>(net.stats.layers.size());
   ASSERT_EQ(net.stats.reader_begin.size(), static_cast<std::size_t>(n + 1));
+  ASSERT_EQ(net.stats.saver_begin.size(), static_cast<std::size_t>(n + 1));
   for (std::int64_t i = 0; i < n; ++i) {
     const auto& l = net.stats.layers[static_cast<std::size_t>(i)];
     EXPECT_EQ(l.last_reader, i + 1 < n ? i + 1 : i) << l.name;

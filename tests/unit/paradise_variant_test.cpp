@@ -399,7 +399,8 @@ TEST(ParadiseVariant, ActivationMemoryOfSkipsAndAConcatIsPytorchs) {
 // bytes per sample the CPU allocator holds at once over a step that grow with the batch,
 // without the operators' scratch, as torch_counts.py's). The plan must still be the one
 // measured (its checkpoints by name; recomputed() searches Chen's greedy plan over a grid of
-// its budget). All five to the byte: CosmoFlow 417,626,632 B per sample (Chen's 4 segments;
+// its budget; the figures on Chen's own plan are torch_recompute.json's at commit 127197a,
+// before the search). All five to the byte: CosmoFlow 417,626,632 B per sample (Chen's 4 segments;
 // its peak in conv1's ReLU backward, in the first segment, which recomputes conv1, as
 // without recomputation; counting only the checkpoints before a segment said 290 MB);
 // ResNet-50 26,292,232 B on 9 segments (Chen's 11 measured 32,313,352 B; the step's own
@@ -994,6 +995,7 @@ TEST(ParadiseVariant, SpatialAllgatherTakesTheSkipsAcrossTheSplit) {
 // backward pass, the last), and recomputes 4 u: 8 u, and 2 u of gradients; PyTorch peaks
 // at 10 u as well (RecomputationMemoryOfTheHandModelsIsPytorchs). Compute pays the forward
 // pass of the layers before the last segment again, c1..c11: 11/16 of it.
+// Chen's plan (round(sqrt L)): the search over its budget (recomputed()) finds none lower.
 TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
   const auto w = make_workload(
       {PARADISE_TEST_DATA "/recompute/chain16.model", "small:1000:8x16x16", "abci", "", 0});
@@ -1101,6 +1103,7 @@ TEST(ParadiseVariant, SpatialSplitRunsThroughAPerVoxelLoss) {
 // (4,096 + 512), with the same 131,072: 201,728. PyTorch measures 201,728 both ways
 // (RecomputationMemoryOfTheHandModelsIsPytorchs). Counting r1's output as a second buffer
 // made CosmoFlow at 512^3 need more with --recompute (15.13 GB) than without (14.85 GB).
+// Chen's plan (round(sqrt L)): the search over its budget (recomputed()) finds none lower.
 TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
   const auto w = make_workload(
       {PARADISE_TEST_DATA "/recompute/inplace.model", "small:1000:1x32x32", "abci", "", 0});
@@ -1147,6 +1150,7 @@ TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
 //    The second segment holds the data and the checkpoint c3 (2u) and its own c4 and sum
 //    (2u): 4u + c6's 2u = 6u, against 6u + 2u = 8u without. The first's forward run again
 //    peaks at 4u (the data, c1, c2, c3) + c3's gradient u.
+// Chen's plan (round(sqrt L)): the search over its budget (recomputed()) finds none lower.
 TEST(ParadiseVariant, RecomputationCutsAtBlockEndsAndKeepsTheSkipsCrossingACut) {
   const auto block = make_workload(
       {PARADISE_TEST_DATA "/recompute/block.model", "small:1000:8x16x16", "abci", "", 0});
@@ -1186,7 +1190,7 @@ TEST(ParadiseVariant, RecomputationCutsAtBlockEndsAndKeepsTheSkipsCrossingACut) 
 // tailskip.model (input 8x16x16, u = 2,048 elements; c1..c6 3x3 convolutions of 8 channels,
 // each saving its input, sum(c6, c1), c7 of 40 channels): the input, c1..c5 and sum saved,
 // 7u. Chen's round(sqrt 9) = 3 segments of 7u/3: cut before c2 (only c1 crosses there; the
-// input and c1 hold 2u, c1's u more passes the share), then before sum, where the segment
+// input and c1 hold 2u, c2's u more passes the share), then before sum, where the segment
 // would pass twice its share (c2..c5 4u, sum u). In c7's backward the last segment holds the
 // data (the first segment's checkpoint), c1 (the second's) and sum (saved by c7), 3u, and
 // the gradients of c7's output and input, 5u + u: 9u, the peak (the second segment's forward
@@ -1222,6 +1226,7 @@ TEST(ParadiseVariant, RecomputationLastSegmentHoldsAnEarlierBufferOnlyWhileASave
 // output) and holds 2u of gradients in CONV_16's backward (its output's and its input's):
 // 7u and 2u, against 16u and 2u without. Counting the cut tensor also as CONV_13's saved
 // input says 8u (it said 7u before the data was held: two errors that cancelled).
+// Chen's plan (round(sqrt L)): the search over its budget (recomputed()) finds none lower.
 TEST(ParadiseVariant, RecomputationOfAParadlChainCountsACutOnce) {
   const std::string path = testing::TempDir() + "/chain16.net";
   {
