@@ -180,6 +180,9 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
         " per rank (a model's per-layer tables each, a system per network variant), more than "
         "max_workload_bytes = " +
         human_bytes(spec.max_workload_bytes) + ": give those axes fewer values");
+  // a network axis, even of one value, overrides the systems' inter-node levels
+  const bool network_axes =
+      !spec.network_bandwidth_gbps.empty() || !spec.network_latency_us.empty();
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
   const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
@@ -217,7 +220,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
               // Gbit/s -> bytes/s; microseconds -> seconds
               families_.back().inter_node_bandwidth_Bps = static_cast<double>(bw) * 1e9 / 8;
               families_.back().inter_node_latency_s = lat * 1e-6;
-              if (variants_ == 1) continue;
+              if (!network_axes) continue;
               systems_.push_back(system::with_inter_node(bases_.back().system,
                                                          families_.back().inter_node_bandwidth_Bps,
                                                          families_.back().inter_node_latency_s));
@@ -227,8 +230,8 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
       }
     }
   }
-  // the bases hold their first variant's system (the only one without network axes)
-  for (std::size_t b = 0; b < bases_.size() && variants_ > 1; ++b)
+  // the bases hold their first variant's system (with one, the only one)
+  for (std::size_t b = 0; b < bases_.size() && network_axes; ++b)
     bases_[b].system = systems_[b * variants_];
   memos_.resize(bases_.size());
 }

@@ -447,6 +447,49 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
   EXPECT_EQ(slower_network, 2 * 2 * 3);  // each system x strategy, both visiting orders
 }
 
+// A network axis of one value overrides the system as one of two does (one variant, no
+// system swapped in per point): bandwidth alone, latency alone and both, each point equal to
+// a fresh prediction on system::with_inter_node's system, and ABCI's data-parallel exchange
+// on 64 GPUs (8 nodes) slower at 1 Gbit/s or 10 ms than on its own EDR network.
+TEST(Evaluator, ANetworkAxisOfOneValueOverridesTheSystem) {
+  struct Case {
+    std::vector<std::int64_t> bandwidth;
+    std::vector<double> latency;
+  };
+  for (const auto& [bandwidth, latency] : {Case{{1}, {}}, Case{{}, {10000}}, Case{{1}, {10000}}}) {
+    SweepSpec s;
+    s.models = {"resnet50"};
+    s.datasets = {"imagenet"};
+    s.systems = {"abci"};
+    s.network_bandwidth_gbps = bandwidth;
+    s.network_latency_us = latency;
+    s.strategies = {"data", "filter"};
+    s.gpus = {64};
+    s.batch = {64};
+    s.variant = strategy::Variant::Paradise;
+    const Evaluator e(s);
+    ASSERT_EQ(e.grid().points(), 2u);
+    const auto own = strategy::make_workload({"resnet50", "imagenet", "abci", "", 0});
+    auto w = own;
+    w.system = system::with_inter_node(
+        w.system, bandwidth.empty() ? 0 : static_cast<double>(bandwidth[0]) * 1e9 / 8,
+        latency.empty() ? 0 : latency[0] * 1e-6);
+    for (std::uint64_t i = 0; i < 2; ++i) {
+      strategy::Config cfg;
+      cfg.kind = *strategy::kind_from_name(s.strategies[i]);
+      cfg.gpus = 64;
+      cfg.batch = 64;
+      cfg.variant = strategy::Variant::Paradise;
+      const auto direct = strategy::predict(w, cfg);
+      const auto r = e.evaluate(i);
+      expect_same(r.epoch_time_s, direct.epoch_time_s, i);
+      expect_same(r.epoch_communication_s, direct.epoch_communication_s, i);
+      EXPECT_GT(r.epoch_communication_s, strategy::predict(own, cfg).epoch_communication_s)
+          << s.strategies[i] << " " << bandwidth.size() << " " << latency.size();
+    }
+  }
+}
+
 TEST(Evaluator, UnknownNamesAreInputErrors) {
   SweepSpec s;
   s.models = {"resnet50"};
