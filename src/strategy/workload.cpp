@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iomanip>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -225,8 +226,9 @@ namespace {
 
 /// Each layer's forward + backward seconds per sample at the file's largest batch; a row for
 /// a layer the model does not have is an error naming it.
-std::vector<double> measured_layer_times(const model::ModelStats& m, const std::string& path,
-                                         std::string& source, std::string& precision) {
+std::vector<double> measured_layer_times(const model::ModelStats& m, const system::Gpu& gpu,
+                                         const std::string& path, std::string& source,
+                                         std::string& precision) {
   const auto rows = read_layer_times(path);
   precision = rows.empty() ? "" : rows.front().precision;  // one per file (read_layer_times)
   std::int64_t batch = 0;
@@ -247,6 +249,22 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const std::
     seen[it->second] = true;
     ++matched;
     t[it->second] = l.forward_s + l.backward_s;  // measured FW + BW per sample (§1.5 step 1)
+    // a time far below what the GPU's fastest peak allows is a unit slip, not a measurement
+    const auto& layer = m.layers[it->second];
+    const double flops =
+        layer.forward_flops + layer.backward_data_flops + layer.backward_weight_flops;
+    const double fastest =
+        std::max({gpu.peak_fp32_flops, gpu.peak_tf32_flops, gpu.peak_fp16_flops});
+    const auto format_number = [](double v) {
+      std::ostringstream o;
+      o << std::setprecision(4) << v;
+      return o.str();
+    };
+    if (t[it->second] > 0 && flops / t[it->second] > 100 * fastest)
+      fail_input({path, l.line}, "layer", l.layer,
+                 "forward_s + backward_s = " + format_number(t[it->second]) + " s per sample for " +
+                     format_number(flops) + " FLOPs is more than 100x the GPU's peak (" +
+                     format_number(fastest / 1e12) + " TFLOP/s): not a measured time");
   }
   // a convolution or linear layer without a time would run for free: refuse, naming it
   for (std::size_t i = 0; i < m.layers.size(); ++i) {
@@ -257,6 +275,14 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const std::
                      "it at batch " +
                      std::to_string(batch));
   }
+  // every GEMM at 0 s would make the whole step free (calibrate refuses the same file)
+  bool timed = false;
+  for (std::size_t i = 0; i < m.layers.size(); ++i)
+    timed = timed || (m.layers[i].macs > 0 && t[i] > 0);
+  if (!timed)
+    fail_input({path, 0}, "", "",
+               "no layer with a GEMM (convolution or linear) has a measured time > 0 at batch " +
+                   std::to_string(batch) + ": not a measurement of model '" + m.name + "'");
   source = "measured per-layer times from " + path + " (batch " + std::to_string(batch) +
            (rows.front().precision.empty() ? "" : ", " + rows.front().precision) + "; " +
            std::to_string(matched) + " of " + std::to_string(m.layers.size()) +
@@ -317,8 +343,8 @@ Workload make_workload(const WorkloadSpec& spec) {
       throw InputError("layer times '" + spec.layer_times + "' and a time per sample (" +
                        std::to_string(t) + " s): give one of them");
     w.measured_time = true;
-    w.layer_time_s =
-        measured_layer_times(w.model, spec.layer_times, w.time_source, w.measured_precision);
+    w.layer_time_s = measured_layer_times(w.model, w.system.gpu, spec.layer_times, w.time_source,
+                                          w.measured_precision);
     set_active_layers(w, spec);
     return w;
   }

@@ -721,6 +721,18 @@ grep -q "layer 'features.6': model 'alexnet' has this layer (with a GEMM) but th
 sed -i 's/^features.0,.*/features.0,1e308,1e308,16/' $lt_csv
 expect_rc 2 "layer_times of 1e308 s" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
 grep -q "cli_lt.csv:2: column forward_s '1e308': more than 10^6 s per sample" "$tmp/err" && ok || bad "1e308 s: $(cat "$tmp/err")"
+# one far too fast for its FLOPs: features.0's 2 x 70.5 MFLOPs forward (64 x 3 x 11 x 11
+# filters over 55 x 55 outputs, x 2 per MAC) + backward in 2e-300 s, a unit slip
+sed -i 's/^features.0,.*/features.0,1e-300,1e-300,16/' $lt_csv
+expect_rc 2 "layer_times of 1e-300 s" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
+grep -q "cli_lt.csv:2: layer 'features.0': forward_s + backward_s = 2e-300 s per sample for .* FLOPs is more than 100x the GPU's peak" "$tmp/err" && ok || bad "1e-300 s: $(cat "$tmp/err")"
+# every GEMM at 0 s would make the step free (as calibrate refuses it)
+{ echo "layer,forward_s,backward_s,batch"
+  for l in features.0 features.3 features.6 features.8 features.10 classifier.1 classifier.4 classifier.6; do
+    echo "$l,0,0,16"; done; } > $lt_csv
+expect_rc 2 "layer_times all 0 s" -- "$paradise" sweep $bad_ini --quiet -o $lt_h5.x
+grep -q "cli_lt.csv: no layer with a GEMM (convolution or linear) has a measured time > 0 at batch 16" "$tmp/err" && ok || bad "all 0 s: $(cat "$tmp/err")"
+[ ! -e $lt_h5.x ] && ok || bad "no output after an all-zero layer-times file"
 rm -f $lt_csv $lt_h5 $lt_h5.x
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e9\n' > $bad_ini
 expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
