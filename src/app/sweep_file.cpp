@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <iomanip>
 #include <optional>
 #include <sstream>
 
@@ -181,6 +182,19 @@ SweepFile read_sweep_file(const std::string& path) {
   if (where.kind == PathKind::unreachable)
     throw InputError(path + ": cannot open sweep file (" + where.why + ")");
   f.text = read_input_file(path, "sweep file", std::size_t{1} << 20);
+  // the output keeps the text in an attribute of UTF-8 strings: bytes that are not UTF-8
+  // (a Latin-1 comment) would make strict readers fail on the file
+  if (const auto bad = first_invalid_utf8(f.text); bad != std::string::npos) {
+    const auto line =
+        1 + std::count(f.text.begin(), f.text.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
+    std::ostringstream hex;
+    hex << std::hex << std::setw(2) << std::setfill('0')
+        << static_cast<unsigned>(static_cast<unsigned char>(f.text[bad]));
+    throw InputError(path + ":" + std::to_string(line) + ": byte " +
+                     with_commas(static_cast<std::int64_t>(bad) + 1) + " (0x" + hex.str() +
+                     ") is not UTF-8; the output keeps the sweep file's text as UTF-8: save the "
+                     "file as UTF-8");
+  }
   // the output keeps the text in one attribute, which an HDF5 object header message limits
   // to 64 KiB (refused here so that --dry-run says so too, not at the write)
   constexpr std::size_t kMaxText = 65000;

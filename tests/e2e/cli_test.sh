@@ -964,6 +964,11 @@ done
 printf '\xff\xfe[\x00s\x00' >"$tmp/u16.ini"
 expect_rc 2 "UTF-16 sweep file" -- "$paradise" sweep "$tmp/u16.ini" --dry-run
 grep -qF "u16.ini:1: a NUL byte (byte 4): not a sweep file" "$tmp/err" && ok || bad "UTF-16: $(cat "$tmp/err")"
+# a Latin-1 comment: the output keeps the text as UTF-8 strings, which strict readers decode
+printf '[sweep]\n# caf\xe9\nmodel = resnet50\n' >"$tmp/latin1.ini"
+expect_rc 2 "Latin-1 sweep file" -- "$paradise" sweep "$tmp/latin1.ini" -o "$tmp/latin1.h5"
+grep -qF "latin1.ini:2: byte 14 (0xe9) is not UTF-8; the output keeps the sweep file's text as UTF-8: save the file as UTF-8" "$tmp/err" && ok || bad "Latin-1: $(cat "$tmp/err")"
+[ ! -e "$tmp/latin1.h5" ] && ok || bad "no output after a Latin-1 sweep file"
 # a line that is no INI is quoted like any other value: escaped, and cut after 160 characters
 # with its length (Boost's own message quoted a 3,000-byte line whole)
 { printf "${base}"; printf 'y%.0s' $(seq 3000); printf '\x01\n'; } >$bad_ini

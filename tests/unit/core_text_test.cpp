@@ -29,6 +29,19 @@ TEST(CsvField, QuotesWhatWouldSplitAndReadsBack) {
 // RFC 3629: well-formed UTF-8 passes unchanged; a byte that starts no well-formed sequence
 // (Latin-1 'é' 0xE9 alone, 0xFF, an overlong 0xC0 0xAF, a surrogate 0xED 0xA0 0x80, a
 // sequence cut short) becomes U+FFFD, one per byte, so the JSON stays valid.
+// The first byte that is not UTF-8, by the same rules (RFC 3629: no overlong forms, no
+// surrogates, nothing past U+10FFFF), counted from 0 by hand.
+TEST(Utf8, FirstInvalidByte) {
+  EXPECT_EQ(first_invalid_utf8("caf\xc3\xa9 \xf0\x9f\x98\x80 \xe2\x82\xac"),
+            std::string_view::npos);
+  EXPECT_EQ(first_invalid_utf8(""), std::string_view::npos);
+  EXPECT_EQ(first_invalid_utf8("# caf\xe9\n"), 5u);
+  EXPECT_EQ(first_invalid_utf8("ab\xc0\xaf"), 2u);
+  EXPECT_EQ(first_invalid_utf8("\xc3\xa9\xed\xa0\x80"), 2u);
+  EXPECT_EQ(first_invalid_utf8("\xf4\x90\x80\x80"), 0u);
+  EXPECT_EQ(first_invalid_utf8("x\xe2\x82"), 1u);
+}
+
 TEST(JsonString, InvalidUtf8BecomesTheReplacementCharacter) {
   const auto json = [](std::string_view s) {
     std::ostringstream out;

@@ -28,6 +28,10 @@ std::string lower(std::string_view s);
 std::string printable(std::string_view text, bool keep_newlines = true,
                       std::size_t max_shown = std::string_view::npos);
 
+/// The offset of the first byte of `text` that does not begin a valid UTF-8 sequence (a
+/// stray or truncated byte, an overlong form, a surrogate), or npos when it is all UTF-8.
+std::size_t first_invalid_utf8(std::string_view text);
+
 /// Parses a whole decimal integer (no sign unless allow_negative); throws via fail_input.
 std::int64_t parse_int(std::string_view text, const Origin& where, std::string_view key,
                        bool allow_negative = false);
