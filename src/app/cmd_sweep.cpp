@@ -236,8 +236,9 @@ int run_sweep(const Args& args) {
     text << v;
     return text.str();
   };
-  if (!(io_timeout_s > 0))
-    throw InputError("--io-timeout " + shown(io_timeout_s) + ": must be > 0");
+  // the ranks need a moment to agree after a write; inf would wait forever on a stuck rank
+  if (!(io_timeout_s >= 1) || !std::isfinite(io_timeout_s))
+    throw InputError("--io-timeout " + shown(io_timeout_s) + ": must be a number of seconds >= 1");
   if (!(checkpoint_s >= 0) || !std::isfinite(checkpoint_s))
     throw InputError("--checkpoint " + shown(checkpoint_s) + ": must be a number of seconds >= 0");
   if (vm.count("output") && output.empty())
@@ -307,11 +308,6 @@ int run_sweep(const Args& args) {
                      with_commas(static_cast<std::int64_t>(f.max_searches)) +
                      " ([memlimit] batch = none, fewer sides, or a larger max_searches)");
   }
-  if (dry_run) {
-    if (comm.is_root()) print_dry_run(std::cout, file, f, e, out_bytes, searches);
-    return 0;
-  }
-
   // Work chunks: up to 64 Ki points, or for reduced maps up to enough cells for 1 Mi points.
   const std::uint64_t per_unit = reduction ? reduction->points_per_cell() : 1;
   const std::uint64_t unit_chunk =
@@ -367,8 +363,14 @@ int run_sweep(const Args& args) {
     first_chunk = c->chunks_done;
     if (comm.is_root()) merged.merge(c->summary);
     if (comm.is_root() && !quiet)
-      std::cerr << "paradise sweep: resuming " << output << ".tmp: " << first_chunk << " of "
-                << chunks << " chunks were done at the last checkpoint\n";
+      std::cerr << "paradise sweep: " << (dry_run ? "would resume " : "resuming ") << output
+                << ".tmp: " << first_chunk << " of " << chunks
+                << " chunks were done at the last checkpoint\n";
+  }
+  // after --resume's checks: a dry run says whether the real one would resume
+  if (dry_run) {
+    if (comm.is_root()) print_dry_run(std::cout, file, f, e, out_bytes, searches);
+    return 0;
   }
 
   // from here a signal waits for the next agreement (the first one is right after the

@@ -626,6 +626,14 @@ expect_rc 2 "sweep --checkpoint nan" -- "$paradise" sweep "$tmp/self.ini" --chec
 grep -q "error: --checkpoint nan: must be a number of seconds >= 0" "$tmp/err" && [ ! -e "$tmp/self.h5" ] && ok || bad "--checkpoint nan: $(cat "$tmp/err")"
 expect_rc 2 "sweep --checkpoint -1" -- "$paradise" sweep "$tmp/self.ini" --checkpoint -1 -o "$tmp/self.h5"
 grep -q "error: --checkpoint -1: must be a number of seconds >= 0" "$tmp/err" && ok || bad "--checkpoint -1 as typed: $(cat "$tmp/err")"
+# the ranks wait for each other after a write: never forever (inf), nor less than a second
+for t in inf 0.5; do
+  expect_rc 2 "sweep --io-timeout $t" -- "$paradise" sweep "$tmp/self.ini" --io-timeout $t -o "$tmp/self.h5"
+  grep -q "error: --io-timeout $t: must be a number of seconds >= 1" "$tmp/err" && [ ! -e "$tmp/self.h5" ] && ok || bad "--io-timeout $t: $(cat "$tmp/err")"
+done
+# a dry run with --resume says what the real run would: no checkpoint, an error
+expect_rc 2 "sweep --dry-run --resume without a checkpoint" -- "$paradise" sweep "$tmp/self.ini" --dry-run --resume -o "$tmp/self.h5"
+grep -q "error: $tmp/self.h5.resume: no checkpoint to resume from (run without --resume)" "$tmp/err" && ok || bad "dry run --resume: $(cat "$tmp/err")"
 # a sweep where nothing fits is an answer: the file is written, its Pareto front empty
 printf '[sweep]\nmodel = vgg16\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 4096\n[memlimit]\nbatch = none\n' > "$tmp/none_fit.ini"
 for storage in full maps summary; do
