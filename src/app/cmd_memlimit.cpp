@@ -67,6 +67,8 @@ int run_memlimit(const Args& args) {
   // options of a search not asked for: refused, not ignored without a word
   if (vm.count("step") && resolution.empty())
     throw InputError("--step: the side step of --resolution, which is not given");
+  if (vm.count("sides") && sides.empty())
+    throw InputError("--sides '': expected a list of sides >= 1, e.g. 256,512,1024");
   if (vm.count("gpu-counts") && sides.empty())
     throw InputError("--gpu-counts: the GPU counts tried for --sides, which is not given");
   c.spatial_all_dims = spatial_all_dims(spatial_split);

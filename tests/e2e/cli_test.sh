@@ -747,6 +747,9 @@ expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
 grep -q "1,000,000,000,000 points" "$tmp/err" && ok || bad "too large grid refused with the numbers: $(cat "$tmp/err")"
 rm -f $bad_ini
 
+# an empty --sides is an error, as an empty --gpu-counts is (it was ignored)
+expect_rc 2 "memlimit --sides ''" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 4 --batch 4 --sides ''
+grep -qF "error: --sides '': expected a list of sides >= 1, e.g. 256,512,1024" "$tmp/err" && ok || bad "--sides '': $(cat "$tmp/err")"
 # memory limits: ParaDL's ResNet-50 fits 66 samples per 16 GB GPU (cost-model-notes §7.1)
 expect_rc 0 "memlimit" -- "$paradise" memlimit --variant paradl --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
   --dataset imagenet-paradl --strategy data --gpus 8 --batch 8
