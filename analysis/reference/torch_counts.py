@@ -211,14 +211,15 @@ def step_allocations(results):
     return [e[2] for e, x in zip(events, scratch) if not x], peak[0], peak[1]
 
 
-def training_step(model, shape, batch, segmentation, loss=None):
+def training_step(model, shape, batch, segmentation, loss=None, dtype=torch.float32):
     """step_allocations of a training step (the input made, forward, loss, backward): the
-    loss cross-entropy (per voxel for a segmentation) or loss(output)."""
+    loss cross-entropy (per voxel for a segmentation) or loss(output); model and input in
+    `dtype`."""
     from torch.profiler import ProfilerActivity, profile
-    model.train()
+    model.to(dtype).train()
 
     def step():
-        x = torch.randn((batch,) + shape)
+        x = torch.randn((batch,) + shape, dtype=dtype)
         out = model(x)
         if loss is None:
             target = torch.zeros((batch,) + tuple(out.shape[2:]) if segmentation else (batch,), dtype=torch.long)
@@ -258,6 +259,41 @@ def training_peak_per_sample(make, shape, batch, segmentation, loss=None):
     return {"training_peak_bytes_per_sample": peak / batch,
             "training_peak_raw_bytes_per_sample": (raw_large - raw_small) / batch,
             "scratch_peak_bytes_per_sample": (scratch_large - scratch_small) / batch}
+
+
+def two_byte_peak_per_sample(make, shape, batch, segmentation):
+    """training_peak_per_sample's peak with every floating-point tensor at 2 bytes per
+    element, integer ones (max-pool indices, labels) and masks as they are: what ParaDiSE's
+    mixed precision counts. PyTorch 1.13 on the CPU cannot run these models in half or
+    bfloat16 (max_pool3d has no BFloat16 kernel; ConvTranspose3d's bfloat16 output has the
+    wrong shape), so the steps run at 4 and 8 bytes per element, at batches b and 2b: each
+    allocation's growth over b samples either doubles from float32 to float64 (a
+    floating-point tensor: halved for 2 bytes) or stays (anything else: kept); any other
+    ratio, or steps that allocate differently, is an error. Returns the per-sample peaks at
+    4 bytes (training_peak_bytes_per_sample's) and at 2."""
+    growth = {}
+    for dtype in (torch.float32, torch.float64):
+        steps = []
+        for b in (batch, 2 * batch):
+            torch.manual_seed(0)
+            steps.append(training_step(make(), shape, b, segmentation, dtype=dtype)[0])
+        if len(steps[0]) != len(steps[1]) or any((a > 0) != (c > 0) for a, c in zip(*steps)):
+            sys.exit(f"{dtype}: the steps at batch {batch} and {2 * batch} allocate differently")
+        growth[dtype] = [c - a for a, c in zip(*steps)]
+    single, double = growth[torch.float32], growth[torch.float64]
+    if len(single) != len(double):
+        sys.exit(f"float32 and float64 steps allocate differently ({len(single)} and {len(double)})")
+    held = peak = held4 = peak4 = 0
+    for i, (g4, g8) in enumerate(zip(single, double)):
+        if g8 == 2 * g4:
+            held += g4 / 2
+        elif g8 == g4:
+            held += g4
+        else:
+            sys.exit(f"allocation {i}: grows by {g4} B at float32 and {g8} B at float64")
+        held4 += g4
+        peak, peak4 = max(peak, held), max(peak4, held4)
+    return {"training_peak_bytes_per_sample": peak4 / batch, "two_byte_peak_bytes_per_sample": peak / batch}
 
 
 # torchvision's published GFLOPS (GMACs) per model: the "_ops" field of the weights metadata

@@ -36,7 +36,7 @@ from torch.utils.checkpoint import checkpoint
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository
-from torch_counts import CosmoFlow, UNet3D, training_peak_per_sample  # noqa: E402
+from torch_counts import CosmoFlow, UNet3D, training_peak_per_sample, two_byte_peak_per_sample  # noqa: E402
 
 # name, paradise dataset (one sample's shape), PyTorch model, its input, batch, segmentation
 CASES = [
@@ -51,6 +51,10 @@ CASES = [
     ("unet3d", "x:1000:3x64x64x64", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True),
 ]
 
+# mixed precision's plan (2-byte elements) beside fp32's, where the two differ: each plan
+# measured at 2 and 4 bytes per element (two_byte_peak_per_sample); a small side, as the
+# float64 steps it needs run without oneDNN
+MIXED = [("unet3d", "x:1000:3x24x24x24", lambda: UNet3D(3, 3), (3, 24, 24, 24), 1, True)]
 
 
 class Seed(torch.autograd.Function):
@@ -200,14 +204,14 @@ class Checkpointed(nn.Module):
         return env[self.result]
 
 
-def traced_plan(binary, model, dataset, make, loss_layer):
-    """paradise's plan for `model` (a name or a file) as its layers' names, the layer
-    indices that begin a segment, and the PyTorch model traced (its nodes checked against
-    paradise's layers: the input, one per traced node, and `loss_layer` a loss)."""
+def traced_plan(binary, model, dataset, make, loss_layer, precision="fp32"):
+    """paradise's plan for `model` (a name or a file) at `precision` as its layers' names,
+    the layer indices that begin a segment, and the PyTorch model traced (its nodes checked
+    against paradise's layers: the input, one per traced node, and `loss_layer` a loss)."""
     table = paradise_json(binary, "models", "--show", model, "--format", "json")["layers"]
     layers = [l["name"] for l in table]
     plan = paradise_json(binary, "predict", "--model", model, "--dataset", dataset, "--gpus", "1", "--batch", "1",
-                         "--recompute", "--format", "json")["recompute_checkpoints"]
+                         "--recompute", "--precision", precision, "--format", "json")["recompute_checkpoints"]
     starts = [layers.index(c) for c in plan]
     traced = Checkpointed(make(), starts)
     if len(traced.nodes) != len(layers) - loss_layer:
@@ -247,8 +251,17 @@ def main():
         models[name] = {"input": "x".join(map(str, shape)), "batch": batch, "checkpoints": plan,
                         "checkpoint_layers": starts, "traced_calls": [str(c) for c in calls], **peaks}
         print(name, plan, calls, {k: round(v) for k, v in peaks.items()}, file=sys.stderr)
+    mixed = {}
+    for name, dataset, make, shape, batch, segmentation in MIXED:
+        mixed[name] = {"dataset": dataset, "input": "x".join(map(str, shape)), "batch": batch}
+        for precision in ("mixed", "fp32"):
+            _, plan, starts, _ = traced_plan(binary, name, dataset, make, 1, precision)
+            mixed[name][precision] = {"checkpoints": plan, **two_byte_peak_per_sample(
+                lambda: Checkpointed(make(), starts), shape, batch, segmentation)}
+            print(name, precision, plan, mixed[name][precision], file=sys.stderr)
     json.dump({"torch_version": torch.__version__, "checkpoint": "torch.utils.checkpoint, use_reentrant=False",
-               "hand_models": hand, "models": models}, sys.stdout, indent=1, sort_keys=True)
+               "hand_models": hand, "models": models, "mixed_plans": mixed}, sys.stdout, indent=1,
+              sort_keys=True)
     print()
 
 

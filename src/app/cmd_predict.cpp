@@ -13,6 +13,7 @@
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise/strategy/roofline.hpp"
 #include "paradise/sweep/memlimit.hpp"
 #include "split_layer.hpp"
 
@@ -39,7 +40,8 @@ std::vector<std::string> recompute_checkpoints(const strategy::Workload& w,
   if (c.variant != strategy::Variant::Paradise || !c.policies.recompute_activations ||
       c.kind == strategy::Kind::Pipeline || c.kind == strategy::Kind::DataPipeline)
     return names;
-  for (const auto i : strategy::recompute_cuts(w.model)) names.push_back(w.model.layers[i].name);
+  for (const auto i : strategy::recompute_cuts(w.model, strategy::element_bytes(c.precision)))
+    names.push_back(w.model.layers[i].name);
   return names;
 }
 

@@ -228,13 +228,13 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   // (§6.2: not the sum over layers; with recomputation, segment by segment), or all of
   // them kept (TensorFlow's tape); a pipeline stage's own peak for its one micro-batch in
   // the backward pass
+  const std::size_t at = e == 2 ? 0 : 1;  // element_bytes: 2 (mixed) or 4
   b.memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
                                      : "saved activations (autograd)",
            activation_samples * (pol.recompute_activations
-                                     ? s.recompute_saved * e + s.recompute_saved_fixed_bytes
+                                     ? s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at]
                                      : s.saved * e + s.saved_fixed_bytes));
   const double kept = e * std::max(s.largest_pair, s.outputs + s.largest_in_place);
-  const std::size_t at = e == 2 ? 0 : 1;  // element_bytes: 2 (mixed) or 4
   const double gradient_bytes = !pol.free_activation_gradients ? kept
                                 : stage                        ? stage->bytes_per_sample
                                 : pol.recompute_activations    ? s.recompute_gradient_peak_bytes[at]

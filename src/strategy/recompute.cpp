@@ -138,8 +138,9 @@ namespace {
 //    same), and the activation gradients alive in k (LayerStats::backward_gradient_elements).
 // `buf` is buffers_of(m), `labels` the loss's labels' bytes, held through the step
 // (released_fixed_bytes).
-Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size_t>& begins,
-                         const Buffers& buf, double labels) {
+std::array<Recomputed, 2> evaluate_plan(const model::ModelStats& m,
+                                        const std::vector<std::size_t>& begins, const Buffers& buf,
+                                        double labels) {
   const std::size_t n = m.layers.size(), count = begins.size();
   std::vector<std::size_t> seg_of(n);
   for (std::size_t s = 0; s < count; ++s)
@@ -191,14 +192,14 @@ Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size
       drop_after[static_cast<std::size_t>(buf.last_use[b])] += buf.elements[b];
     }
   }
-  Recomputed r;
+  std::array<Recomputed, 2> r;
   std::array<double, 2> peak{-1, -1};
   const auto candidate = [&](double activations, double gradients, double fixed) {
     for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
       const double e = at == 0 ? 2.0 : 4.0, bytes = e * (activations + gradients) + fixed;
       if (bytes <= peak[at]) continue;
       peak[at] = bytes;
-      if (at == 1) std::tie(r.saved, r.saved_fixed_bytes) = std::pair{activations, fixed};
+      std::tie(r[at].saved, r[at].saved_fixed_bytes) = std::pair{activations, fixed};
     }
   };
   double alive_checkpoints = 0;
@@ -226,17 +227,18 @@ Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size
       fixed -= released_fixed_bytes(l);
     }
   }
-  for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
-    const double e = at == 0 ? 2.0 : 4.0;
-    r.gradient_peak_bytes[at] = std::max(0.0, peak[at] - (e * r.saved + r.saved_fixed_bytes));
-  }
   double again = 0, forward = 0;
   for (std::size_t i = 0; i < n; ++i) {
     forward += m.layers[i].forward_flops;
     if (seg_of[i] + 1 < count) again += m.layers[i].forward_flops;
   }
-  r.forward_share = forward > 0 ? again / forward : 0;
-  r.cuts.assign(begins.begin() + 1, begins.end());
+  for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+    const double e = at == 0 ? 2.0 : 4.0;
+    r[at].gradient_peak_bytes =
+        std::max(0.0, peak[at] - (e * r[at].saved + r[at].saved_fixed_bytes));
+    r[at].forward_share = forward > 0 ? again / forward : 0;
+    r[at].cuts.assign(begins.begin() + 1, begins.end());
+  }
   return r;
 }
 
@@ -244,34 +246,38 @@ Recomputed evaluate_plan(const model::ModelStats& m, const std::vector<std::size
 
 // Chen et al.'s greedy plan over a grid of its budget, total / k saved elements per segment
 // for k = 2 .. 2 round(sqrt L) (Chen's own choice, round(sqrt L), in the middle; k = 1 would
-// recompute nothing): the plan whose step peaks lowest at 4 bytes per element, Chen's own on
-// a tie. ResNet-50's: a budget of 1/10, 9 segments, 26.3 MB per sample where Chen's 1/13
-// (11 segments) said 32.3 MB.
-Recomputed recomputed(const model::ModelStats& m) {
+// recompute nothing): per element size, the plan whose step peaks lowest, Chen's own on a
+// tie. ResNet-50's at 4 bytes: a budget of 1/10, 9 segments, 26.3 MB per sample where
+// Chen's 1/13 (11 segments) said 32.3 MB. The two sizes can choose apart: the 2-byte
+// elements weigh less beside the fixed bytes (indices, masks, labels) than the 4-byte.
+std::array<Recomputed, 2> recomputed(const model::ModelStats& m) {
   const Buffers buf = buffers_of(m);
   double labels = 0;
   for (const auto& l : m.layers)
     labels += static_cast<double>(l.saved_fixed_bytes) - released_fixed_bytes(l);
-  const auto step_peak = [](const Recomputed& r) {
-    return 4 * r.saved + r.saved_fixed_bytes + r.gradient_peak_bytes[1];
+  const auto step_peak = [](const Recomputed& r, double e) {
+    return e * r.saved + r.saved_fixed_bytes + r.gradient_peak_bytes;
   };
   const std::size_t chen = recompute_segments(m);
   std::vector<std::size_t> plan = recompute_plan(m, chen);
-  Recomputed best = evaluate_plan(m, plan, buf, labels);
+  std::array<Recomputed, 2> best = evaluate_plan(m, plan, buf, labels);
   for (std::size_t k = 2; k <= 2 * chen; ++k) {
     std::vector<std::size_t> next = recompute_plan(m, k);
     if (k == chen || next == plan) continue;  // neighbouring budgets often cut alike
     plan = std::move(next);
-    Recomputed r = evaluate_plan(m, plan, buf, labels);
-    if (step_peak(r) < step_peak(best)) best = std::move(r);
+    std::array<Recomputed, 2> r = evaluate_plan(m, plan, buf, labels);
+    for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+      const double e = at == 0 ? 2.0 : 4.0;
+      if (step_peak(r[at], e) < step_peak(best[at], e)) best[at] = std::move(r[at]);
+    }
   }
   return best;
 }
 
 }  // namespace detail
 
-std::vector<std::size_t> recompute_cuts(const model::ModelStats& m) {
-  return detail::recomputed(m).cuts;
+std::vector<std::size_t> recompute_cuts(const model::ModelStats& m, double element_bytes) {
+  return detail::recomputed(m)[element_bytes == 2 ? 0 : 1].cuts;
 }
 
 }  // namespace paradise::strategy

@@ -11,15 +11,14 @@
 namespace paradise::strategy::detail {
 
 /// A step's activation peak per sample under the best of Chen's greedy plans (recompute.cpp:
-/// a grid of its budget around round(sqrt L) segments): per element
-/// size (2, 4 bytes) split into its activations (elements and fixed bytes, at the 4-byte
-/// peak) and the gradients beyond them; the forward FLOPs run again over all forward FLOPs;
-/// each later segment's first layer.
+/// a grid of its budget around round(sqrt L) segments) at one element size: its
+/// activations at that peak (elements and fixed bytes) and the gradients beyond them; the
+/// forward FLOPs run again over all forward FLOPs; each later segment's first layer.
 struct Recomputed {
-  double saved = 0, saved_fixed_bytes = 0, forward_share = 0;
-  std::array<double, 2> gradient_peak_bytes{0, 0};
+  double saved = 0, saved_fixed_bytes = 0, gradient_peak_bytes = 0, forward_share = 0;
   std::vector<std::size_t> cuts;
 };
-Recomputed recomputed(const model::ModelStats& m);
+/// The plan chosen for each element size: [0] 2 bytes (mixed), [1] 4 bytes.
+std::array<Recomputed, 2> recomputed(const model::ModelStats& m);
 
 }  // namespace paradise::strategy::detail

@@ -34,9 +34,10 @@ class Builder {
     // whole forward pass per micro-batch (GPipe, cost-model-notes §6.1)
     const double forward = 1 - s.backward_share;
     const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
-    const double again = c.variant == Variant::Paradise && c.policies.recompute_activations
-                             ? forward * (pipeline ? 1.0 : s.recompute_forward_share)
-                             : 0;
+    const double again =
+        c.variant == Variant::Paradise && c.policies.recompute_activations
+            ? forward * (pipeline ? 1.0 : s.recompute_forward_share[d_ == 2 ? 0 : 1])
+            : 0;
     scale_ = 1 + again;
     backward_share_ = (s.backward_share + again) / scale_;
     p_.status = Status::Ok;

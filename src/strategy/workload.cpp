@@ -123,11 +123,13 @@ LayerSums sum_layers(const Workload& wl) {
       s.gradient_ready.push_back(
           {backward_s > 0 ? done / backward_s : 1.0, static_cast<double>(l.params) / s.w});
   }
-  const detail::Recomputed r = detail::recomputed(wl.model);
-  s.recompute_saved = r.saved;
-  s.recompute_saved_fixed_bytes = r.saved_fixed_bytes;
-  s.recompute_forward_share = r.forward_share;
-  s.recompute_gradient_peak_bytes = r.gradient_peak_bytes;
+  const std::array<detail::Recomputed, 2> plans = detail::recomputed(wl.model);
+  for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+    s.recompute_saved[at] = plans[at].saved;
+    s.recompute_saved_fixed_bytes[at] = plans[at].saved_fixed_bytes;
+    s.recompute_forward_share[at] = plans[at].forward_share;
+    s.recompute_gradient_peak_bytes[at] = plans[at].gradient_peak_bytes;
+  }
   return s;
 }
 

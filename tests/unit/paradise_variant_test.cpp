@@ -421,12 +421,57 @@ TEST(ParadiseVariant, RecomputationMemoryIsPytorchsCheckpointing) {
   for (const auto& [name, entry] : ref.at("models").items()) {
     const auto w = reference_workload(name, entry);
     std::vector<std::string> cuts;
-    for (const auto i : strategy::recompute_cuts(w.model)) cuts.push_back(w.model.layers[i].name);
+    for (const auto i : strategy::recompute_cuts(w.model, 4))
+      cuts.push_back(w.model.layers[i].name);
     EXPECT_EQ(cuts, entry.at("checkpoints").get<std::vector<std::string>>()) << name;
     EXPECT_NEAR(predicted_over_measured(w, entry, true), 1.0, 1e-9) << name;
     ++checked;
   }
   EXPECT_EQ(checked, 5);
+}
+
+// Mixed precision chooses its own plan: at 2 bytes per element the fixed bytes that do not
+// shrink (max-pool indices and the labels, 8 B each) weigh twice as much beside the
+// activations. PyTorch runs each of paradise's two plans for 3D U-Net at 24^3
+// (torch_recompute.json's mixed_plans, analysis/reference/torch_recompute.py): at float32,
+// and at 2 bytes derived from the same steps at float32 and float64, each allocation's growth
+// over the batch doubling (a floating-point tensor, halved) or staying (indices, labels),
+// torch_counts.two_byte_peak_per_sample (CPU PyTorch 1.13 has no bfloat16 max_pool3d).
+// Measured: the mixed plan (6 cuts) 20,984,832 B per sample at 2 bytes against the fp32
+// plan's 21,413,376; at 4 bytes the fp32 plan (2 cuts) 41,554,944 against 41,859,072. Each
+// precision's prediction is PyTorch's peak for its plan, to the byte.
+TEST(ParadiseVariant, RecomputationPlanOfEachPrecisionIsPytorchs) {
+  std::ifstream in(PARADISE_TEST_DATA "/torch_recompute.json");
+  const auto ref = nlohmann::json::parse(in);
+  int checked = 0;
+  for (const auto& [name, entry] : ref.at("mixed_plans").items()) {
+    const auto w = make_workload({name, entry.at("dataset").get<std::string>(), "dgx-h200", "", 0});
+    for (const auto precision : {Precision::Mixed, Precision::Fp32}) {
+      const bool mixed = precision == Precision::Mixed;
+      const auto& measured = entry.at(mixed ? "mixed" : "fp32");
+      std::vector<std::string> cuts;
+      for (const auto i : strategy::recompute_cuts(w.model, mixed ? 2 : 4))
+        cuts.push_back(w.model.layers[i].name);
+      EXPECT_EQ(cuts, measured.at("checkpoints").get<std::vector<std::string>>()) << name;
+      auto c = paradise_config(Kind::Serial, 1, 1);
+      c.precision = precision;
+      c.policies.recompute_activations = true;
+      const auto p = predict(w, c);
+      ASSERT_EQ(p.status, Status::Ok) << p.reason;
+      const char* peak =
+          mixed ? "two_byte_peak_bytes_per_sample" : "training_peak_bytes_per_sample";
+      EXPECT_NEAR(activation_memory(p) / measured.at(peak).get<double>(), 1.0, 1e-9) << name;
+    }
+    // PyTorch agrees that each plan is the lower at its own element size
+    const auto& m = entry.at("mixed");
+    const auto& f = entry.at("fp32");
+    EXPECT_LT(m.at("two_byte_peak_bytes_per_sample").get<double>(),
+              f.at("two_byte_peak_bytes_per_sample").get<double>());
+    EXPECT_LT(f.at("training_peak_bytes_per_sample").get<double>(),
+              m.at("training_peak_bytes_per_sample").get<double>());
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1);
 }
 
 // The hand tests' models (tests/data/recompute/*.model: RecomputationKeepsCheckpointsAnd-
@@ -446,7 +491,8 @@ TEST(ParadiseVariant, RecomputationMemoryOfTheHandModelsIsPytorchs) {
     const auto w = make_workload({PARADISE_TEST_DATA "/" + entry.at("model").get<std::string>(),
                                   entry.at("dataset").get<std::string>(), "dgx-h200", "", 0});
     std::vector<std::string> cuts;
-    for (const auto i : strategy::recompute_cuts(w.model)) cuts.push_back(w.model.layers[i].name);
+    for (const auto i : strategy::recompute_cuts(w.model, 4))
+      cuts.push_back(w.model.layers[i].name);
     EXPECT_EQ(cuts, entry.at("checkpoints").get<std::vector<std::string>>()) << name;
     EXPECT_NEAR(predicted_over_measured(w, entry.at("plain"), false), 1.0, 1e-9) << name;
     EXPECT_NEAR(predicted_over_measured(w, entry.at("recompute"), true), 1.0, 1e-9) << name;
@@ -1110,7 +1156,7 @@ TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
   std::vector<std::int64_t> saved;
   for (const auto& l : w.model.layers) saved.push_back(l.saved_elements);
   ASSERT_EQ(saved, (std::vector<std::int64_t>{1024, 4096, 0, 65536, 0, 4096, 512, 0, 0}));
-  EXPECT_EQ(strategy::recompute_cuts(w.model), (std::vector<std::size_t>{3, 5}));
+  EXPECT_EQ(strategy::recompute_cuts(w.model, 4), (std::vector<std::size_t>{3, 5}));
   auto c = paradise_config(Kind::Serial, 1, 1);
   auto p = predict(w, c);
   EXPECT_DOUBLE_EQ(memory_part(p, "saved activations"), 75264 * 4);
@@ -1170,8 +1216,8 @@ TEST(ParadiseVariant, RecomputationCutsAtBlockEndsAndKeepsTheSkipsCrossingACut) 
   // who saves each: the input c1 (sum saves nothing), c1 c2, c2 c3, c3 nobody, sum c4
   EXPECT_EQ(block.model.saver_begin, (std::vector<std::int32_t>{0, 1, 2, 3, 3, 4, 4}));
   EXPECT_EQ(block.model.savers, (std::vector<std::int32_t>{1, 2, 3, 5}));
-  EXPECT_EQ(strategy::recompute_cuts(block.model), (std::vector<std::size_t>{5}));
-  EXPECT_EQ(strategy::recompute_cuts(long_skip.model), (std::vector<std::size_t>{4}));
+  EXPECT_EQ(strategy::recompute_cuts(block.model, 4), (std::vector<std::size_t>{5}));
+  EXPECT_EQ(strategy::recompute_cuts(long_skip.model, 4), (std::vector<std::size_t>{4}));
   const auto parts = [](const Workload& w, const Config& c) {
     const auto p = predict(w, c);
     return std::pair{memory_part(p, "saved activations"), memory_part(p, "activation gradients")};
@@ -1204,7 +1250,7 @@ TEST(ParadiseVariant, RecomputationLastSegmentHoldsAnEarlierBufferOnlyWhileASave
   const auto w = make_workload(
       {PARADISE_TEST_DATA "/recompute/tailskip.model", "small:1000:8x16x16", "abci", "", 0});
   ASSERT_EQ(w.model.layers.size(), 9u);
-  EXPECT_EQ(strategy::recompute_cuts(w.model), (std::vector<std::size_t>{2, 7}));
+  EXPECT_EQ(strategy::recompute_cuts(w.model, 4), (std::vector<std::size_t>{2, 7}));
   const double u = 8 * 16 * 16, e = 4;
   auto c = paradise_config(Kind::Serial, 1, 1);
   const auto parts = [&] {
@@ -1236,7 +1282,7 @@ TEST(ParadiseVariant, RecomputationOfAParadlChainCountsACutOnce) {
   }
   const auto w = make_workload({path, "", "abci", "", 0});
   ASSERT_EQ(w.model.layers.size(), 16u);
-  EXPECT_EQ(strategy::recompute_cuts(w.model), (std::vector<std::size_t>{4, 8, 12}));
+  EXPECT_EQ(strategy::recompute_cuts(w.model, 4), (std::vector<std::size_t>{4, 8, 12}));
   const double u = 8 * 16 * 16, e = 4;
   auto c = paradise_config(Kind::Serial, 1, 1);
   auto p = predict(w, c);

@@ -62,13 +62,14 @@ struct LayerSums {
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
   /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
   /// contiguous segments balanced by saved elements (Chen's greedy plan, its budget searched
-  /// around round(sqrt L) segments), each cut at an articulation point where one comes
-  /// (recompute.cpp); kept are the tensors crossing the cuts (skips
-  /// too) and, during the backward pass, one segment's recomputed activations.
-  double recompute_saved = 0, recompute_saved_fixed_bytes = 0;  ///< per sample
+  /// around round(sqrt L) segments, the lowest step peak kept per element size), each cut at
+  /// an articulation point where one comes (recompute.cpp); kept are the tensors crossing
+  /// the cuts (skips too) and, during the backward pass, one segment's recomputed
+  /// activations. Each [0]: the plan for 2-byte elements (mixed), [1]: for 4-byte.
+  std::array<double, 2> recompute_saved{0, 0}, recompute_saved_fixed_bytes{0, 0};  ///< per sample
   /// The forward FLOPs of the layers before the last segment over all forward FLOPs: what
   /// the backward pass runs again (the last segment's activations are kept as it runs).
-  double recompute_forward_share = 0;
+  std::array<double, 2> recompute_forward_share{0, 0};
   /// With recomputation, the activation gradients at the backward pass's peak beyond the
   /// checkpoints and the largest segment, segment by segment (recompute.cpp), as
   /// gradient_peak_bytes.
@@ -85,9 +86,10 @@ LayerSums sum_layers(const Workload& w);
 /// the layers after k, at `element_bytes` e (cost-model-notes §6.2). At least 0.
 double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::size_t end,
                            double element_bytes);
-/// The recomputation plan of LayerSums::recompute_saved: the first layer of each segment
-/// after the first, in layer order (the cuts: the tensors crossing them are the checkpoints).
-std::vector<std::size_t> recompute_cuts(const model::ModelStats& m);
+/// The recomputation plan of LayerSums::recompute_saved for `element_bytes` (2: mixed, 4):
+/// the first layer of each segment after the first, in layer order (the cuts: the tensors
+/// crossing them are the checkpoints).
+std::vector<std::size_t> recompute_cuts(const model::ModelStats& m, double element_bytes);
 /// The bytes a workload holds (its tables, names and vectors): what a sweep keeps per value
 /// of the axes before strategy.
 std::size_t footprint_bytes(const Workload& w);
