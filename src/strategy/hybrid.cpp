@@ -384,6 +384,7 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
                                      : std::min(min_filters, w.model.layers[i].output.channels);
   }
   // the model's limit first: no GPU count or batch lifts it
+  if (min_filters == 0) return b.invalid("no layer is marked parallel in the layer configuration");
   if (const std::int64_t group = group_size(w, c); group > min_filters)
     return b.invalid("p2 = " + std::to_string(group) + " > the smallest filter count " +
                      std::to_string(min_filters));

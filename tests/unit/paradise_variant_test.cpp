@@ -393,6 +393,19 @@ TEST(ParadiseVariant, ActivationMemoryOfSkipsAndAConcatIsPytorchs) {
   EXPECT_NEAR(predicted / ref.at("training_peak_bytes_per_sample").get<double>(), 1.0, 0.005);
 }
 
+// A model without convolutions (liveness.model: norms, ReLUs, an add, a concat) has no
+// layer a filter split applies to by default: data+filter says so, as filter does, where it
+// said "p2 = 4 > the smallest filter count 0".
+TEST(ParadiseVariant, DataFilterWithoutParallelLayersSaysSo) {
+  const auto w =
+      make_workload({PARADISE_TEST_DATA "/liveness.model", "x:1000:8x32x32", "dgx-h200", "", 0});
+  for (const auto kind : {Kind::Filter, Kind::DataFilter}) {
+    const auto p = predict(w, paradise_config(kind, 8, 8));
+    EXPECT_EQ(p.status, Status::Invalid);
+    EXPECT_EQ(p.reason, "no layer is marked parallel in the layer configuration");
+  }
+}
+
 // Recomputation's activation memory against PyTorch running the same plan: each segment but
 // the last under torch.utils.checkpoint (use_reentrant=False) on the traced model, as
 // analysis/reference/torch_recompute.py does (tests/data/torch_recompute.json: the most
