@@ -181,6 +181,13 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
     const auto k = strategy::kind_from_name(r.strategy);
     if (!k) fail_input(o, "column strategy", r.strategy, "expected " + strategy::kind_list());
     r.kind = *k;
+    // as predict's --p2: a column the configuration would not read is refused, not ignored
+    using K = strategy::Kind;
+    if (r.p2 && r.kind != K::DataFilter && r.kind != K::DataSpatial && r.kind != K::DataPipeline)
+      fail_input(o, "column p2", cell("p2"),
+                 "GPUs per group of the hybrids (data+filter, data+spatial, data+pipeline); "
+                 "strategy '" +
+                     r.strategy + "' has no groups (leave the cell empty)");
     const auto prec = strategy::precision_from_name(r.precision);
     if (!prec) fail_input(o, "column precision", r.precision, "expected fp32, tf32 or mixed");
     r.precision_kind = *prec;

@@ -269,6 +269,10 @@ printf '%s\n' "$head,notes" "resnet50,imagenet,abci,data,8,512,fp32,0.3,caf"$'\x
 expect_rc 0 "validate a Latin-1 cell" -- "$paradise" validate --measured "$tmp/latin1.csv" --format json
 $py -c 'import json,sys; r=json.load(open(sys.argv[1], encoding="utf-8"))["rows"][0]; assert r["notes"] == "caf\ufffd", r' "$tmp/out" \
   && ok || bad "a Latin-1 cell in JSON: $(cat "$tmp/out")"
+# a p2 on a strategy without groups is refused, as predict's --p2 is (it was ignored)
+printf '%s\n' "$head,p2" "resnet50,imagenet,abci,data,8,512,fp32,0.3,4" >"$tmp/p2.csv"
+expect_rc 2 "validate a p2 on a data row" -- "$paradise" validate --measured "$tmp/p2.csv"
+grep -qF "p2.csv:2: column p2 '4': GPUs per group of the hybrids (data+filter, data+spatial, data+pipeline); strategy 'data' has no groups (leave the cell empty)" "$tmp/err" && ok || bad "p2 on data: $(cat "$tmp/err")"
 # an absurd but possible measurement (a nanosecond) prints in exponent form, not as many
 # digits; an impossible one (1e-300 s, which gave an accuracy of -inf at 4.9e-324) is
 # refused with its line, column and value
