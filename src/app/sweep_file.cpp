@@ -16,6 +16,7 @@
 #include <iomanip>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
@@ -35,23 +36,32 @@ namespace {
 
 // The line on which "section.key" is set (its nth setting), for error messages (Boost does
 // not keep it).
-int line_of(const std::string& text, const std::string& dotted, int nth = 1) {
-  const auto dot = dotted.find('.');  // none: a key before the first section
-  const std::string section = dot == std::string::npos ? "" : dotted.substr(0, dot);
-  const std::string key = dot == std::string::npos ? dotted : dotted.substr(dot + 1);
-  std::istringstream in(text);
-  std::string line, current;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    const std::string_view t = trim(line);
-    if (t.starts_with("[")) current = std::string(trim(t.substr(1, t.find(']') - 1)));
-    const auto eq = t.find('=');
-    if (current == section && eq != std::string_view::npos && trim(t.substr(0, eq)) == key &&
-        --nth == 0)
-      return n;
+// The line of the nth "key = value" of a dotted section.key (0 if none), and the section it
+// is under: Boost joins a section and a key with a dot, and either may hold dots themselves
+// ([sweep.x], a [layer_times] key naming tests/data/x.model), so each split is tried.
+std::pair<int, std::string> find_key(const std::string& text, const std::string& dotted,
+                                     int nth = 1) {
+  for (std::size_t dot = dotted.find('.');; dot = dotted.find('.', dot + 1)) {
+    // none: a key before the first section
+    const std::string section = dot == std::string::npos ? "" : dotted.substr(0, dot);
+    const std::string key = dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+    std::istringstream in(text);
+    std::string line, current;
+    int n = 0, left = nth;
+    while (std::getline(in, line)) {
+      ++n;
+      const std::string_view t = trim(line);
+      if (t.starts_with("[")) current = std::string(trim(t.substr(1, t.find(']') - 1)));
+      const auto eq = t.find('=');
+      if (current == section && eq != std::string_view::npos && trim(t.substr(0, eq)) == key &&
+          --left == 0)
+        return {n, section};
+    }
+    if (dot == std::string::npos) return {0, ""};
   }
-  return 0;
+}
+int line_of(const std::string& text, const std::string& dotted, int nth = 1) {
+  return find_key(text, dotted, nth).first;
 }
 
 // The value on line `n` of a "key = value" text ("" if none).
@@ -235,12 +245,13 @@ SweepFile read_sweep_file(const std::string& path) {
           fail_input({path, line_of(f.text, o.string_key)}, o.string_key,
                      o.value.empty() ? "" : o.value.front(),
                      "a key before any section; put it under [sweep]");
-        const std::string section = o.string_key.substr(0, o.string_key.find('.'));
+        const auto [line, found] = find_key(f.text, o.string_key);
+        const std::string section =
+            line > 0 ? found : o.string_key.substr(0, o.string_key.find('.'));
         bool known_section = section == "layer_times";  // its keys are the user's
         for (const auto& option : d.options())
           known_section = known_section || option->long_name().starts_with(section + ".");
-        fail_input({path, line_of(f.text, o.string_key)}, o.string_key,
-                   o.value.empty() ? "" : o.value.front(),
+        fail_input({path, line}, o.string_key, o.value.empty() ? "" : o.value.front(),
                    known_section ? "unknown key"
                                  : "unknown section [" + section +
                                        "]; expected [sweep], [output], [pareto], [memlimit] or "

@@ -426,6 +426,8 @@ grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, a
 # an unknown section is called one (it was "unknown key"); max_searches counts searches
 sweep_refuses "${base}[bogus]\nx = 1\n" \
   "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit] or [layer_times]"
+# a dotted section whose first part is known ([sweep.x]) is unknown too, said at its line
+sweep_refuses "${base}[sweep.x]\na = 1\n" "cli_sweep.ini:8: sweep.x.a '1': unknown section [sweep.x];"
 # "[ bogus ]" is the section bogus, said at its line (Boost kept the spaces: the error had
 # no line), and "[ sweep ]" is [sweep]: its dry run lists the 1 point of $base
 sweep_refuses "${base}[ bogus ]\nx = 1\n" "cli_sweep.ini:8: bogus.x '1': unknown section [bogus];"
