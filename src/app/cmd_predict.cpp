@@ -334,8 +334,7 @@ int run_predict(const Args& args) {
                      "': must be >= 1 (or 0: as many as GPUs)");
   // options the configuration does not read: refused, not ignored without a word
   using K = strategy::Kind;
-  if (vm.count("p2") && c.kind != K::DataFilter && c.kind != K::DataSpatial &&
-      c.kind != K::DataPipeline)
+  if (vm.count("p2") && !strategy::has_groups(c.kind))
     throw InputError(
         "--p2: GPUs per group of the hybrids (data+filter, data+spatial, "
         "data+pipeline); --strategy " +

@@ -50,6 +50,10 @@ std::string kind_list() {
   return s;
 }
 
+bool has_groups(Kind k) {
+  return k == Kind::DataFilter || k == Kind::DataSpatial || k == Kind::DataPipeline;
+}
+
 bool models(Variant v, Kind k) {
   return v == Variant::Paradise || (k != Kind::DataPipeline && k != Kind::Daso);
 }

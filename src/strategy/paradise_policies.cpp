@@ -228,7 +228,7 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   // (§6.2: not the sum over layers; with recomputation, segment by segment), or all of
   // them kept (TensorFlow's tape); a pipeline stage's own peak for its one micro-batch in
   // the backward pass
-  const std::size_t at = e == 2 ? 0 : 1;  // element_bytes: 2 (mixed) or 4
+  const std::size_t at = element_size_index(e);
   b.memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
                                      : "saved activations (autograd)",
            activation_samples * (pol.recompute_activations

@@ -337,7 +337,7 @@ void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, s
       if (bytes > most) most = bytes, heaviest = g;
     }
     // as samples of the whole model's saved bytes
-    const std::size_t at = e == 2 ? 0 : 1;  // element_bytes: 2 (mixed) or 4
+    const std::size_t at = element_size_index(e);
     const double whole = recompute ? s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at]
                                    : s.saved * e + s.saved_fixed_bytes;
     const double samples = whole > 0 ? B / S * in_flight_of_stage[heaviest] / whole : 0;

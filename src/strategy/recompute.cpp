@@ -277,7 +277,7 @@ std::array<Recomputed, 2> recomputed(const model::ModelStats& m) {
 }  // namespace detail
 
 std::vector<std::size_t> recompute_cuts(const model::ModelStats& m, double element_bytes) {
-  return detail::recomputed(m)[element_bytes == 2 ? 0 : 1].cuts;
+  return detail::recomputed(m)[element_size_index(element_bytes)].cuts;
 }
 
 }  // namespace paradise::strategy

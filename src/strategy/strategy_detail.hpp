@@ -36,7 +36,7 @@ class Builder {
     const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
     const double again =
         c.variant == Variant::Paradise && c.policies.recompute_activations
-            ? forward * (pipeline ? 1.0 : s.recompute_forward_share[d_ == 2 ? 0 : 1])
+            ? forward * (pipeline ? 1.0 : s.recompute_forward_share[element_size_index(d_)])
             : 0;
     scale_ = 1 + again;
     backward_share_ = (s.backward_share + again) / scale_;

@@ -104,7 +104,7 @@ LayerSums sum_layers(const Workload& wl) {
   }
   if (forward + backward > 0) s.backward_share = backward / (forward + backward);
   for (const double e : {2.0, 4.0})
-    s.gradient_peak_bytes[e == 2 ? 0 : 1] =
+    s.gradient_peak_bytes[element_size_index(e)] =
         gradient_peak_bytes(wl.model, 0, wl.model.layers.size(), e);
   // gradient readiness, last layer first: each layer's backward time its time per sample x
   // its backward share of FLOPs (the model's share where it has none: ParaDL's times)
@@ -240,6 +240,12 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const syste
   std::vector<double> t(m.layers.size(), 0.0);
   std::vector<bool> seen(m.layers.size(), false);
   std::size_t matched = 0;
+  const double fastest = std::max({gpu.peak_fp32_flops, gpu.peak_tf32_flops, gpu.peak_fp16_flops});
+  const auto format_number = [](double v) {
+    std::ostringstream o;
+    o << std::setprecision(4) << v;
+    return o.str();
+  };
   for (const auto& l : rows) {
     const auto it = index.find(l.layer);
     if (it == index.end())
@@ -255,13 +261,6 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const syste
     const auto& layer = m.layers[it->second];
     const double flops =
         layer.forward_flops + layer.backward_data_flops + layer.backward_weight_flops;
-    const double fastest =
-        std::max({gpu.peak_fp32_flops, gpu.peak_tf32_flops, gpu.peak_fp16_flops});
-    const auto format_number = [](double v) {
-      std::ostringstream o;
-      o << std::setprecision(4) << v;
-      return o.str();
-    };
     if (t[it->second] > 0 && flops / t[it->second] > 100 * fastest)
       fail_input({path, l.line}, "layer", l.layer,
                  "forward_s + backward_s = " + format_number(t[it->second]) + " s per sample for " +

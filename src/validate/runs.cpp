@@ -182,8 +182,7 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
     if (!k) fail_input(o, "column strategy", r.strategy, "expected " + strategy::kind_list());
     r.kind = *k;
     // as predict's --p2: a column the configuration would not read is refused, not ignored
-    using K = strategy::Kind;
-    if (r.p2 && r.kind != K::DataFilter && r.kind != K::DataSpatial && r.kind != K::DataPipeline)
+    if (r.p2 && !strategy::has_groups(r.kind))
       fail_input(o, "column p2", cell("p2"),
                  "GPUs per group of the hybrids (data+filter, data+spatial, data+pipeline); "
                  "strategy '" +

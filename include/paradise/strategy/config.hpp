@@ -34,6 +34,9 @@ std::optional<Kind> kind_from_name(std::string_view name);
 const std::vector<Kind>& all_kinds();
 /// "serial, data, ..., daso": every strategy's name, for messages.
 std::string kind_list();
+/// Whether the strategy splits its GPUs into groups of p2 (data+filter, data+spatial,
+/// data+pipeline): the ones Config::p2 applies to.
+bool has_groups(Kind k);
 
 enum class Variant : std::uint8_t {
   Paradl,   ///< ParaDL's formulas and parametrisation as published (issue 3)

@@ -39,6 +39,11 @@ struct Workload {
   std::vector<SpatialPrefix> spatial_prefixes;
 };
 
+/// The index of LayerSums' per-element-size arrays: [0] 2 bytes (mixed), [1] 4 bytes.
+inline std::size_t element_size_index(double element_bytes) {
+  return element_bytes == 2 ? 0 : 1;
+}
+
 /// Sums over the layers that every prediction of a workload needs; computed once.
 struct LayerSums {
   double x = 0, y = 0;                ///< sum |x_l|, |y_l| per sample over the non-in-place layers
