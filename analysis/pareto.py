@@ -7,7 +7,9 @@ A strategy's line is its shortest feasible epoch at each GPU count over the axes
 (system, batch, network; narrow them with --system, --batch, ...). It comes from the epoch
 time map when the file has one over the panel axes, strategy, gpus and each axis chosen
 (storage = full, or summary not reduced over those), else from the file's `pareto` group
-(storage = maps, summary), which holds only the points on the engine's fronts. The
+(storage = maps, summary), which holds only the points on the engine's fronts (with the
+default third objective, memory, also slower points that need less memory: a line takes
+the fastest of its points at each GPU count). The
 highlighted front is the set of drawn points that no other beats in both objectives.
 """
 import numpy as np

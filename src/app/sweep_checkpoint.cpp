@@ -5,13 +5,16 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "paradise/core/error.hpp"
 
 namespace paradise::app {
 namespace {
 
-constexpr const char* kMagic = "paradise-checkpoint 1";
+// 2: a Pareto candidate holds three objectives (version 1's two make other summary bytes)
+constexpr const char* kMagic = "paradise-checkpoint 2";
+constexpr std::string_view kMagicFamily = "paradise-checkpoint ";
 
 void put_blob(std::ostream& out, const std::string& name, const char* data, std::size_t n) {
   out << name << ' ' << n << '\n';
@@ -58,6 +61,11 @@ std::optional<Checkpoint> read_checkpoint(const std::string& output) {
   if (!in) return std::nullopt;
   std::string magic, key;
   Checkpoint c;
+  if (std::getline(in, magic) && magic != kMagic && magic.starts_with(kMagicFamily))
+    throw InputError(path + ": a checkpoint of another ParaDiSE version ('" + magic +
+                     "', this one reads '" + kMagic + "'): rerun without --resume");
+  in.clear();
+  in.seekg(0);
   if (!std::getline(in, magic) || magic != kMagic || !(in >> key >> c.chunks_done) ||
       key != "chunks_done" || in.get() != '\n')
     throw InputError(path + ": not a ParaDiSE checkpoint (or damaged)");

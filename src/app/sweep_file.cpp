@@ -5,7 +5,8 @@
 //              max_workload_bytes; paradise variant: precision (fp32, tf32, mixed),
 //              optimizer, zero, recompute (several values of one: an axis)
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
-//   [pareto]   objectives (two of epoch_time iteration_time gpus gpu_hours memory), group
+//   [pareto]   objectives (two or three of epoch_time iteration_time gpus gpu_hours memory),
+//              group
 //   [memlimit] batch (LO..HI | none), resolution (LO..HI [+STEP]), sides (list), max_searches
 //   [layer_times] MODEL = FILE or MODEL@SYSTEM = FILE: measured per-layer times (CSV)
 #include "sweep_file.hpp"
@@ -410,19 +411,20 @@ SweepFile read_sweep_file(const std::string& path) {
   if (vm.count("pareto.objectives")) {
     const auto names =
         sweep::parse_names(text_of("pareto.objectives"), at("pareto.objectives"), "objectives");
-    if (names.size() != 2)
+    if (names.size() != 2 && names.size() != 3)
       fail_input(at("pareto.objectives"), "objectives", text_of("pareto.objectives"),
-                 "expected two objectives");
-    for (std::size_t i = 0; i < 2; ++i) {
-      const auto o = sweep::objective_from_name(names[i]);
+                 "expected two or three objectives");
+    f.pareto.objectives.clear();
+    for (const auto& name : names) {
+      const auto o = sweep::objective_from_name(name);
       if (!o)
-        fail_input(at("pareto.objectives"), "objectives", names[i],
+        fail_input(at("pareto.objectives"), "objectives", name,
                    "expected epoch_time, iteration_time, gpus, gpu_hours or memory");
-      (i == 0 ? f.pareto.first : f.pareto.second) = *o;
+      if (std::find(f.pareto.objectives.begin(), f.pareto.objectives.end(), *o) !=
+          f.pareto.objectives.end())
+        fail_input(at("pareto.objectives"), "objectives", name, "named twice");
+      f.pareto.objectives.push_back(*o);
     }
-    if (f.pareto.first == f.pareto.second)
-      fail_input(at("pareto.objectives"), "objectives", text_of("pareto.objectives"),
-                 "the two objectives must differ");
   }
   if (vm.count("memlimit.batch")) {
     const auto t = text_of("memlimit.batch");

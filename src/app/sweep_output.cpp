@@ -164,18 +164,17 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
     cols.push_back(std::move(col));
   }
   const auto& p = summary.pareto();
-  Column first{Column::Kind::Real,
-               std::string(sweep::objective_column(p.first)),
-               "first objective: " + objective_description(p.first),
-               {},
-               {},
-               {}};
-  Column second{Column::Kind::Real,
-                std::string(sweep::objective_column(p.second)),
-                "second objective: " + objective_description(p.second),
-                {},
-                {},
-                {}};
+  std::vector<Column> objective;
+  for (std::size_t k = 0; k < p.objectives.size(); ++k) {
+    static constexpr const char* kOrdinal[] = {"first", "second", "third"};
+    objective.push_back(
+        {Column::Kind::Real,
+         std::string(sweep::objective_column(p.objectives[k])),
+         std::string(kOrdinal[k]) + " objective: " + objective_description(p.objectives[k]),
+         {},
+         {},
+         {}});
+  }
   Column index{
       Column::Kind::Integer, "point_index", "flat index of the point in the grid", {}, {}, {}};
   std::vector<std::uint64_t> c;
@@ -190,15 +189,15 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
         cols[a].integers.push_back(axes[a].values[c[a]]);
       }
     }
-    first.reals.push_back(x.first);
-    second.reals.push_back(x.second);
+    for (std::size_t k = 0; k < objective.size(); ++k)
+      objective[k].reals.push_back(k == 0 ? x.first : k == 1 ? x.second : x.third);
     index.integers.push_back(static_cast<std::int64_t>(x.index));
   }
   // an objective that is also an axis (gpus) is already a column
-  for (auto* o : {&first, &second}) {
+  for (auto& o : objective) {
     bool is_axis = false;
-    for (const auto& a : axes) is_axis = is_axis || a.name == o->name;
-    if (!is_axis) cols.push_back(std::move(*o));
+    for (const auto& a : axes) is_axis = is_axis || a.name == o.name;
+    if (!is_axis) cols.push_back(std::move(o));
   }
   cols.push_back(std::move(index));
   out.table("pareto", "point", n, cols);

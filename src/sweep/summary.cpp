@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "paradise/core/error.hpp"
 
 namespace paradise::sweep {
 namespace {
 
-constexpr std::size_t kCompactAt =
-    256;  // a group's candidates are reduced to its front beyond this
+// A group's candidates are reduced to its front beyond this many, or beyond twice its front
+// after the last reduction (a three-objective front may hold more than this: the doubling
+// keeps adding amortised O(log n)).
+constexpr std::size_t kCompactAt = 256;
 
 std::size_t axis_index(const Grid& g, std::string_view name) {
   for (std::size_t a = 0; a < g.axes().size(); ++a) {
@@ -131,8 +134,13 @@ Summary::Summary(const Grid& grid, const ParetoSpec& pareto)
       group_(grid, present(grid, pareto.group)),
       gpus_axis_(axis_index(grid, "gpus")),
       best_(grid.axes()[0].size()),
-      groups_(group_.size()) {
+      groups_(group_.size()),
+      compact_at_(group_.size(), kCompactAt) {
   pareto_.group = present(grid, pareto.group);
+  const auto& o = pareto.objectives;
+  if (o.size() < 2 || o.size() > 3 || o[0] == o[1] ||
+      (o.size() == 3 && (o[2] == o[0] || o[2] == o[1])))
+    throw std::invalid_argument("sweep::Summary: two or three distinct Pareto objectives");
   for (std::size_t a = gpus_axis_ + 1; a < grid.axes().size(); ++a)
     gpus_stride_ *= grid.axes()[a].size();
   per_model_ = grid.points() / grid.axes()[0].size();
@@ -146,18 +154,26 @@ void Summary::add(std::uint64_t index, const PointResult& r) {
   if (better(b, m)) m = b;
   const auto& gpus = grid_->axes()[gpus_axis_].values;
   const std::int64_t g = gpus[(index / gpus_stride_) % gpus.size()];
-  add_candidate(
-      {objective_value(pareto_.first, r, g), objective_value(pareto_.second, r, g), index});
+  const auto& o = pareto_.objectives;
+  add_candidate({objective_value(o[0], r, g), objective_value(o[1], r, g),
+                 o.size() > 2 ? objective_value(o[2], r, g) : 0.0, index});
 }
 
 void Summary::add_candidate(const Candidate& c) {
-  auto& f = groups_[group_.of(c.index)];
+  const std::uint64_t k = group_.of(c.index);
+  auto& f = groups_[k];
   f.push_back(c);
-  if (f.size() > kCompactAt) f = pareto_front(std::move(f));
+  if (f.size() > compact_at_[k]) {
+    f = pareto_front(std::move(f));
+    compact_at_[k] = std::max<std::uint64_t>(kCompactAt, 2 * f.size());
+  }
 }
 
 void Summary::compact() {
-  for (auto& f : groups_) f = pareto_front(std::move(f));
+  for (std::size_t k = 0; k < groups_.size(); ++k) {
+    groups_[k] = pareto_front(std::move(groups_[k]));
+    compact_at_[k] = std::max<std::uint64_t>(kCompactAt, 2 * groups_[k].size());
+  }
 }
 
 std::vector<std::uint8_t> Summary::to_bytes() {

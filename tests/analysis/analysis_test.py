@@ -754,11 +754,14 @@ class BadInput(unittest.TestCase):
         # value of a setting keeps every row (it was refused as "a choice on zero_stage would
         # list front points only"); pareto.py with a choice no front point holds is one line,
         # not numpy's ValueError; titles say the one-valued settings that are not defaults
-        # and print recomputation as "recompute true" (a bare "true")
-        path = sweep_of("maps-settings", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
-                        "system = dgx-a100\nstrategy = data\nprecision = mixed\n"
-                        "optimizer = adam\nzero = 1\nrecompute = false, true\n"
-                        "gpus = 1, 8\nbatch = 64, 256\n[output]\nstorage = maps\n")
+        # and print recomputation as "recompute true" (a bare "true"). With the objectives
+        # epoch time and GPUs, recomputation (slower, same GPUs) is on no front; with the
+        # default third objective, memory, it is (it needs less memory)
+        text = ("[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                "system = dgx-a100\nstrategy = data\nprecision = mixed\n"
+                "optimizer = adam\nzero = 1\nrecompute = false, true\n"
+                "gpus = 1, 8\nbatch = 64, 256\n[output]\nstorage = maps\n")
+        path = sweep_of("maps-settings", text + "[pareto]\nobjectives = epoch_time, gpus\n")
         plain = run("summary.py", path, "--csv")
         chosen = run("summary.py", path, "--csv", "--zero-stage", "1", "--precision", "bf16")
         self.assertEqual(chosen.returncode, 0, chosen.stderr)
@@ -766,6 +769,11 @@ class BadInput(unittest.TestCase):
         self.assert_refused("pareto.py", [path, "--recompute", "true", "-o",
                                           os.path.join(WORK, "none.png")], path,
                             "no point of the pareto group has recompute true")
+        three = sweep_of("maps-settings-3", text)
+        with h5py.File(three) as f:
+            self.assertIn(b"true", set(f["pareto/recompute"][()]))
+        r = run("pareto.py", three, "--recompute", "true", "-o", os.path.join(WORK, "some.png"))
+        self.assertEqual(r.returncode, 0, r.stderr)
         _, data = plot("memory_map.py", "maps-settings", "map-settings", "--device-memory-gb", "80")
         self.assertIn("recompute false", data["title"])
         self.assertIn("mixed, adam, zero stage 1", data["title"])

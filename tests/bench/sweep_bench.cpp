@@ -1,9 +1,13 @@
-// Point-evaluation throughput of the sweep engine (Google Benchmark). Reports points/s per
-// core and the peak resident set size. Run: build/release/tests/bench/sweep_bench
+// Point-evaluation throughput of the sweep engine, and the rate of adding points to a sweep's
+// summary (Google Benchmark). Reports points/s per core and the peak resident set size.
+// Run: build/release/tests/bench/sweep_bench
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <vector>
+
 #include "paradise/sweep/evaluator.hpp"
+#include "paradise/sweep/summary.hpp"
 
 namespace {
 
@@ -69,10 +73,35 @@ void MixedStrategiesParadise(benchmark::State& state) {
   run(state, mixed_grid(Variant::Paradise));
 }
 
+// Adding evaluated points to a sweep's summary (counts, best point, Pareto fronts per
+// model x dataset x batch), with the default three objectives (epoch time, GPUs, memory)
+// or two (epoch time, GPUs): the points of the paradise mixed grid, evaluated beforehand.
+void SummaryAdd(benchmark::State& state) {
+  using paradise::sweep::Objective;
+  const Evaluator e(mixed_grid(Variant::Paradise));
+  const std::uint64_t n = e.grid().points();
+  std::vector<paradise::sweep::PointResult> r;
+  for (std::uint64_t i = 0; i < n; ++i) r.push_back(e.evaluate(i));
+  paradise::sweep::ParetoSpec p;
+  if (state.range(0) == 2) p.objectives = {Objective::EpochTime, Objective::Gpus};
+  std::uint64_t front = 0;
+  for (auto _ : state) {
+    paradise::sweep::Summary s(e.grid(), p);
+    for (std::uint64_t i = 0; i < n; ++i) s.add(i, r[i]);
+    front = s.fronts().size();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+  state.counters["front_points"] = static_cast<double>(front);
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  state.counters["peak_rss_MB"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
 BENCHMARK(DataParallelResnet50);
 BENCHMARK(MixedStrategies);
 BENCHMARK(DataParallelResnet50Paradise);
 BENCHMARK(MixedStrategiesParadise);
+BENCHMARK(SummaryAdd)->Arg(2)->Arg(3);
 
 }  // namespace
 

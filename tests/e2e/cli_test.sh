@@ -370,13 +370,26 @@ assert int(ds.status.sel(**pt)) == 0 and float(ds.memory_per_gpu_bytes.sel(**pt)
 assert "ranks" not in ds.attrs and "[sweep]" in ds.attrs["sweep_file"]  # how it ran: not in the file
 assert ds.attrs["variant"] == "paradl"  # quickstart.ini: variant = paradl
 assert ds.attrs["spatial_split"] == "w"  # quickstart.ini: the default
-# the pareto group: per (model, dataset, system, batch) no row dominates another
-pf = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto").to_dataframe()
+# the pareto group: per (model, dataset, batch) (the default group's axes the grid has) no
+# row dominates another in the default objectives, epoch time, GPUs and memory per GPU
+# (DESIGN.md), each row's memory is the map's at its point, and the third objective keeps
+# points that time and GPUs alone would drop (the unit tests compare fronts to brute force)
+pg = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto")
+assert pg.attrs["group"] == "model, dataset, batch", pg.attrs["group"]
+assert pg.memory_per_gpu_bytes.attrs["long_name"] == "third objective: memory per GPU in bytes"
+pf = pg.to_dataframe()
 assert len(pf) > 0
-for _, g in pf.groupby(["model", "dataset", "system", "batch"]):
-    rows = list(zip(g.epoch_time_s, g.gpus))
+objectives = ["epoch_time_s", "gpus", "memory_per_gpu_bytes"]
+two_only = 0
+for key, g in pf.groupby(["model", "dataset", "batch"]):
+    rows = [tuple(r) for r in g[objectives].itertuples(index=False)]
     for a in rows:
-        assert not any(b != a and b[0] <= a[0] and b[1] <= a[1] for b in rows), (a, rows)
+        assert not any(b != a and all(x <= y for x, y in zip(b, a)) for b in rows), (a, rows)
+    two_only += sum(any(b[0] <= a[0] and b[1] <= a[1] and b[:2] != a[:2] for b in rows) for a in rows)
+for _, r in pf.iterrows():
+    pt = dict(model=r.model, dataset=r.dataset, system=r.system, strategy=r.strategy, gpus=r.gpus, batch=r.batch)
+    assert float(ds.memory_per_gpu_bytes.sel(**pt)) == r.memory_per_gpu_bytes, pt
+assert two_only > 0, "no front point that time and GPUs alone would drop"
 # and every Pareto point is feasible in the status map
 for _, r in pf.iterrows():
     pt = dict(model=r.model, dataset=r.dataset, system=r.system, strategy=r.strategy, gpus=r.gpus, batch=r.batch)
@@ -426,6 +439,12 @@ grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, a
 # an unknown section is called one (it was "unknown key"); max_searches counts searches
 sweep_refuses "${base}[bogus]\nx = 1\n" \
   "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit] or [layer_times]"
+# [pareto] objectives: two or three, each once (DESIGN.md: memory as a third objective)
+sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, memory, gpu_hours\n" \
+  "cli_sweep.ini:8: objectives 'epoch_time, gpus, memory, gpu_hours': expected two or three objectives"
+sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, gpus\n" "cli_sweep.ini:8: objectives 'gpus': named twice"
+sweep_refuses "${base}[pareto]\nobjectives = epoch_time, speed\n" \
+  "cli_sweep.ini:8: objectives 'speed': expected epoch_time, iteration_time, gpus, gpu_hours or memory"
 # a dotted section whose first part is known ([sweep.x]) is unknown too, said at its line
 sweep_refuses "${base}[sweep.x]\na = 1\n" "cli_sweep.ini:8: sweep.x.a '1': unknown section [sweep.x];"
 # "[ bogus ]" is the section bogus, said at its line (Boost kept the spaces: the error had
@@ -636,6 +655,13 @@ done
 # a dry run with --resume says what the real run would: no checkpoint, an error
 expect_rc 2 "sweep --dry-run --resume without a checkpoint" -- "$paradise" sweep "$tmp/self.ini" --dry-run --resume -o "$tmp/self.h5"
 grep -q "error: $tmp/self.h5.resume: no checkpoint to resume from (run without --resume)" "$tmp/err" && ok || bad "dry run --resume: $(cat "$tmp/err")"
+# a checkpoint of format 1 (two Pareto objectives a candidate: its summary bytes are not this
+# version's) is named as such, not merged as garbage nor called damaged
+printf 'paradise-checkpoint 1\nchunks_done 3\n' >"$tmp/self.h5.resume"
+expect_rc 2 "sweep --resume from a format-1 checkpoint" -- "$paradise" sweep "$tmp/self.ini" --dry-run --resume -o "$tmp/self.h5"
+grep -qF "error: $tmp/self.h5.resume: a checkpoint of another ParaDiSE version ('paradise-checkpoint 1', this one reads 'paradise-checkpoint 2'): rerun without --resume" "$tmp/err" &&
+  ok || bad "format-1 checkpoint: $(cat "$tmp/err")"
+rm -f "$tmp/self.h5.resume"
 # a sweep where nothing fits is an answer: the file is written, its Pareto front empty
 printf '[sweep]\nmodel = vgg16\ndataset = imagenet\nstrategy = data\ngpus = 1\nbatch = 4096\n[memlimit]\nbatch = none\n' > "$tmp/none_fit.ini"
 for storage in full maps summary; do

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "paradise/mpi/comm.hpp"
 #include "paradise/sweep/evaluator.hpp"
@@ -54,8 +55,8 @@ TEST(DistributedSweep, MergedResultsEqualASerialEvaluation) {
       const auto r = e.evaluate(i);
       ++counts[r.status];
       if (r.status == 0)
-        c.push_back(
-            {r.epoch_time_s, static_cast<double>(s.gpus[(i / s.batch.size()) % s.gpus.size()]), i});
+        c.push_back({r.epoch_time_s,
+                     static_cast<double>(s.gpus[(i / s.batch.size()) % s.gpus.size()]), 0.0, i});
     }
     return sweep::pareto_front(c);
   };
@@ -102,36 +103,38 @@ void for_my_chunks(std::uint64_t points, const mpi::Comm& comm, F&& f) {
   }
 }
 
-// Obviously-correct O(n^2) front: keep what nothing dominates; duplicates keep the lowest
-// index; sorted by the first objective.
+// Obviously-correct O(n^2) front: keep what nothing dominates (no worse in all three, better
+// in one); duplicates keep the lowest index; sorted by the objectives, then the index.
 std::vector<sweep::Candidate> brute_force_front(const std::vector<sweep::Candidate>& c) {
   std::vector<sweep::Candidate> front;
   for (const auto& x : c) {
     bool dominated = false;
     for (const auto& y : c) {
-      const bool no_worse = y.first <= x.first && y.second <= x.second;
-      const bool better = y.first < x.first || y.second < x.second;
-      const bool same_earlier = y.first == x.first && y.second == x.second && y.index < x.index;
-      if ((no_worse && better) || same_earlier) dominated = true;
+      const bool no_worse = y.first <= x.first && y.second <= x.second && y.third <= x.third;
+      const bool better = y.first < x.first || y.second < x.second || y.third < x.third;
+      const bool same = y.first == x.first && y.second == x.second && y.third == x.third;
+      if ((no_worse && better) || (same && y.index < x.index)) dominated = true;
     }
     if (!dominated) front.push_back(x);
   }
   std::sort(front.begin(), front.end(), [](const sweep::Candidate& a, const sweep::Candidate& b) {
-    return a.first < b.first || (a.first == b.first && a.index < b.index);
+    return std::tie(a.first, a.second, a.third, a.index) <
+           std::tie(b.first, b.second, b.third, b.index);
   });
   return front;
 }
 
 // Every rank summarises its round-robin chunks; rank 0 gathers the byte counts and the
-// bytes, merges them, and compares with a serial brute force: epoch time against GPU-hours
-// per epoch (epoch seconds x GPUs / 3600, as summary.cpp defines it), one front per
-// (model, batch), groups in row-major order of those coordinates.
+// bytes, merges them, and compares with a serial brute force: epoch time, GPU-hours per
+// epoch (epoch seconds x GPUs / 3600, as summary.cpp defines it) and memory per GPU, one
+// front per (model, batch), groups in row-major order of those coordinates.
 TEST(DistributedSweep, SummariesOfRoundRobinChunksMergeToTheBruteForceFronts) {
   const auto comm = mpi::Comm::world();
   const sweep::Evaluator e(round_robin_spec());
   const sweep::Grid& g = e.grid();
   const sweep::ParetoSpec p{
-      sweep::Objective::EpochTime, sweep::Objective::GpuHours, {"model", "batch"}};
+      {sweep::Objective::EpochTime, sweep::Objective::GpuHours, sweep::Objective::MemoryPerGpu},
+      {"model", "batch"}};
   sweep::Summary mine(g, p);
   for_my_chunks(g.points(), comm, [&](std::uint64_t i) { mine.add(i, e.evaluate(i)); });
   const auto bytes = mine.to_bytes();
@@ -162,7 +165,8 @@ TEST(DistributedSweep, SummariesOfRoundRobinChunksMergeToTheBruteForceFronts) {
     if (r.status != 0) continue;
     g.decode(i, c);  // model, dataset, system, strategy, gpus, batch
     const auto gpus = static_cast<double>(g.axes()[4].values[c[4]]);
-    groups[{c[0], c[5]}].push_back({r.epoch_time_s, r.epoch_time_s * gpus / 3600.0, i});
+    groups[{c[0], c[5]}].push_back(
+        {r.epoch_time_s, r.epoch_time_s * gpus / 3600.0, r.memory_per_gpu_bytes, i});
     if (!found[c[0]] || r.epoch_time_s < best[c[0]]) {
       found[c[0]] = true;
       best[c[0]] = r.epoch_time_s;
@@ -182,6 +186,7 @@ TEST(DistributedSweep, SummariesOfRoundRobinChunksMergeToTheBruteForceFronts) {
   for (std::size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(got[i].index, want[i].index) << "front entry " << i;
     EXPECT_DOUBLE_EQ(got[i].second, want[i].second) << "front entry " << i;
+    EXPECT_DOUBLE_EQ(got[i].third, want[i].third) << "front entry " << i;
   }
   ASSERT_EQ(merged.best().size(), found.size());
   for (std::size_t m = 0; m < found.size(); ++m) {

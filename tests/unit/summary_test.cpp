@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "paradise/core/error.hpp"
 #include "paradise/sweep/evaluator.hpp"
@@ -64,23 +65,25 @@ double objective(Objective o, const PointResult& r, std::int64_t gpus) {
   return 0;
 }
 
-// Obviously-correct O(n^2) front: keep what nothing dominates (no worse in both, better in
-// one); exact duplicates keep the lowest index. Sorted by the first objective (no two points
-// of a front share it: the one with the larger second would be dominated).
+// Obviously-correct O(n^2) front: keep what nothing dominates (no worse in every objective,
+// better in one); exact duplicates keep the lowest index. A two-objective front's thirds are
+// all 0. Sorted by the objectives in order, then the index (summary.hpp).
 std::vector<Candidate> brute_force_front(const std::vector<Candidate>& c) {
   std::vector<Candidate> front;
   for (const auto& x : c) {
     bool dominated = false;
     for (const auto& y : c) {
-      const bool no_worse = y.first <= x.first && y.second <= x.second;
-      const bool better = y.first < x.first || y.second < x.second;
-      const bool same_earlier = y.first == x.first && y.second == x.second && y.index < x.index;
+      const bool no_worse = y.first <= x.first && y.second <= x.second && y.third <= x.third;
+      const bool better = y.first < x.first || y.second < x.second || y.third < x.third;
+      const bool same_earlier =
+          y.first == x.first && y.second == x.second && y.third == x.third && y.index < x.index;
       if ((no_worse && better) || same_earlier) dominated = true;
     }
     if (!dominated) front.push_back(x);
   }
   std::sort(front.begin(), front.end(), [](const Candidate& a, const Candidate& b) {
-    return a.first < b.first || (a.first == b.first && a.index < b.index);
+    return std::tie(a.first, a.second, a.third, a.index) <
+           std::tie(b.first, b.second, b.third, b.index);
   });
   return front;
 }
@@ -105,7 +108,9 @@ std::vector<Candidate> brute_force_fronts(const Evaluator& e, const std::vector<
     std::vector<std::uint64_t> key;
     for (std::size_t a : group_axes) key.push_back(c[a]);
     const std::int64_t gpus = g.axes()[gpus_axis].values[c[gpus_axis]];
-    groups[key].push_back({objective(p.first, r[i], gpus), objective(p.second, r[i], gpus), i});
+    const auto& o = p.objectives;
+    groups[key].push_back({objective(o[0], r[i], gpus), objective(o[1], r[i], gpus),
+                           o.size() > 2 ? objective(o[2], r[i], gpus) : 0.0, i});
   }
   std::vector<Candidate> out;
   for (const auto& [key, candidates] : groups) {
@@ -122,6 +127,7 @@ void expect_same_fronts(const std::vector<Candidate>& got, const std::vector<Can
     EXPECT_EQ(got[i].index, want[i].index) << what << " front entry " << i;
     EXPECT_DOUBLE_EQ(got[i].first, want[i].first) << what << " front entry " << i;
     EXPECT_DOUBLE_EQ(got[i].second, want[i].second) << what << " front entry " << i;
+    EXPECT_DOUBLE_EQ(got[i].third, want[i].third) << what << " front entry " << i;
   }
 }
 
@@ -157,23 +163,29 @@ void expect_same_best(const std::vector<Best>& got, const std::vector<Best>& wan
   }
 }
 
-// The objective pairs and groupings checked: the default, GPU-hours and memory, a grouping by
-// model only (over 256 feasible points a group: the size at which a group is compacted
-// while adding), by two axes named out of grid order, and no grouping at all (one front).
+// The objectives and groupings checked: the default (epoch time, GPUs, memory), pairs with
+// GPU-hours and memory, three in another order, a grouping by model only (over 256 feasible
+// points a group: the size at which a group is compacted while adding), by two axes named
+// out of grid order, and no grouping at all (one front).
 std::vector<ParetoSpec> pareto_specs() {
+  const auto group = ParetoSpec{}.group;
   std::vector<ParetoSpec> out;
   out.push_back(ParetoSpec{});
-  out.push_back({Objective::EpochTime, Objective::GpuHours, ParetoSpec{}.group});
-  out.push_back({Objective::EpochTime, Objective::MemoryPerGpu, ParetoSpec{}.group});
-  out.push_back({Objective::GpuHours, Objective::Gpus, {"model"}});
-  out.push_back({Objective::IterationTime, Objective::GpuHours, {"system", "model"}});
-  out.push_back({Objective::MemoryPerGpu, Objective::EpochTime, {}});
+  out.push_back({{Objective::EpochTime, Objective::GpuHours}, group});
+  out.push_back({{Objective::EpochTime, Objective::MemoryPerGpu}, group});
+  out.push_back({{Objective::GpuHours, Objective::Gpus}, {"model"}});
+  out.push_back(
+      {{Objective::MemoryPerGpu, Objective::GpuHours, Objective::IterationTime}, {"model"}});
+  out.push_back({{Objective::IterationTime, Objective::GpuHours}, {"system", "model"}});
+  out.push_back({{Objective::MemoryPerGpu, Objective::EpochTime}, {}});
+  out.push_back({{Objective::EpochTime, Objective::Gpus, Objective::MemoryPerGpu}, {}});
   return out;
 }
 
 std::string name_of(const ParetoSpec& p) {
-  std::string s = std::string(objective_column(p.first)) + "/" +
-                  std::string(objective_column(p.second)) + " by";
+  std::string s;
+  for (const auto o : p.objectives) s += (s.empty() ? "" : "/") + std::string(objective_column(o));
+  s += " by";
   for (const auto& g : p.group) s += " " + g;
   return s;
 }
@@ -213,8 +225,8 @@ TEST(Summary, TiesGoToTheLowestIndexWhateverTheOrderOfAddingOrMerging) {
   const Evaluator e(s);
   const auto r = evaluate_all(e);
   for (const ParetoSpec& p :
-       {ParetoSpec{}, ParetoSpec{Objective::EpochTime, Objective::GpuHours, {"model"}},
-        ParetoSpec{Objective::MemoryPerGpu, Objective::IterationTime, {}}}) {
+       {ParetoSpec{}, ParetoSpec{{Objective::EpochTime, Objective::GpuHours}, {"model"}},
+        ParetoSpec{{Objective::MemoryPerGpu, Objective::IterationTime}, {}}}) {
     const auto want = brute_force_fronts(e, r, p);
     Summary backwards(e.grid(), p);
     for (std::uint64_t i = e.grid().points(); i-- > 0;) backwards.add(i, r[i]);
@@ -249,7 +261,7 @@ TEST(Summary, PointsAddedInAnyOrderGiveTheSameResult) {
   // the fronts and the best point break ties by index, not by arrival
   const Evaluator e(small_spec());
   const auto r = evaluate_all(e);
-  const ParetoSpec p{Objective::EpochTime, Objective::GpuHours, {"model"}};
+  const ParetoSpec p{{Objective::EpochTime, Objective::GpuHours}, {"model"}};
   Summary s(e.grid(), p);
   for (std::uint64_t i = e.grid().points(); i-- > 0;) s.add(i, r[i]);
   expect_same_fronts(s.fronts(), brute_force_fronts(e, r, p), "reversed");
@@ -293,7 +305,7 @@ TEST(Summary, MergedPiecesEqualOneSummaryOfAllPoints) {
 TEST(Summary, BytesRoundTripAndAnEmptySummaryMergesAsNothing) {
   const Evaluator e(small_spec());
   const auto r = evaluate_all(e);
-  const ParetoSpec p{Objective::EpochTime, Objective::MemoryPerGpu, {"model", "batch"}};
+  const ParetoSpec p{{Objective::EpochTime, Objective::MemoryPerGpu}, {"model", "batch"}};
   Summary s(e.grid(), p);
   for (std::uint64_t i = 0; i < e.grid().points(); ++i) s.add(i, r[i]);
   Summary empty(e.grid(), p);
@@ -363,7 +375,7 @@ TEST(Summary, GroupsByResolutionWhenTheGridHasIt) {
   const Evaluator e(s);
   const auto r = evaluate_all(e);
   for (const ParetoSpec& p :
-       {ParetoSpec{}, ParetoSpec{Objective::EpochTime, Objective::GpuHours, {"resolution"}}}) {
+       {ParetoSpec{}, ParetoSpec{{Objective::EpochTime, Objective::GpuHours}, {"resolution"}}}) {
     Summary sum(e.grid(), p);
     // the default's precision is skipped: this grid has no precision axis
     const std::vector<std::string> present =

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <tuple>
 
 #include "paradise/core/error.hpp"
 #include "paradise/strategy/predict.hpp"
@@ -118,36 +119,43 @@ TEST(BlockOf, CoversEveryPointExactlyOnceForAnyRankCount) {
   }
 }
 
-// Obviously-correct O(n^2) front: keep what nothing dominates; duplicates keep the lowest index.
+// Obviously-correct O(n^2) front: keep what nothing dominates (no worse in all three, better
+// in one); duplicates keep the lowest index. Sorted by the objectives, then the index.
 std::vector<Candidate> brute_force_front(const std::vector<Candidate>& c) {
   std::vector<Candidate> front;
   for (const auto& x : c) {
     bool dominated = false;
     for (const auto& y : c) {
-      const bool no_worse = y.first <= x.first && y.second <= x.second;
-      const bool better = y.first < x.first || y.second < x.second;
-      if ((no_worse && better) ||
-          (y.first == x.first && y.second == x.second && y.index < x.index)) {
-        dominated = true;
-      }
+      const bool no_worse = y.first <= x.first && y.second <= x.second && y.third <= x.third;
+      const bool better = y.first < x.first || y.second < x.second || y.third < x.third;
+      const bool same = y.first == x.first && y.second == x.second && y.third == x.third;
+      if ((no_worse && better) || (same && y.index < x.index)) dominated = true;
     }
     if (!dominated) front.push_back(x);
   }
-  std::sort(front.begin(), front.end(),
-            [](const Candidate& a, const Candidate& b) { return a.first < b.first; });
+  std::sort(front.begin(), front.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.first, a.second, a.third, a.index) <
+           std::tie(b.first, b.second, b.third, b.index);
+  });
   return front;
 }
 
-TEST(Pareto, EqualsTheBruteForceFrontAndMergesExactly) {
-  std::mt19937_64 rng(42);
-  std::uniform_int_distribution<int> small(0, 30);  // many ties
+// Random candidates from a few values (many ties and duplicates), with two objectives (every
+// third 0) or three; the front equals the brute force's, and merging the fronts of two
+// pieces gives it again.
+void expect_front_equals_brute_force(int objectives, int values, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> small(0, values);
   for (int trial = 0; trial < 50; ++trial) {
     std::vector<Candidate> all;
-    for (std::uint64_t i = 0; i < 200; ++i)
-      all.push_back({static_cast<double>(small(rng)), static_cast<double>(small(rng)), i});
+    for (std::uint64_t i = 0; i < 200; ++i) {
+      const auto a = static_cast<double>(small(rng)), b = static_cast<double>(small(rng));
+      const double c = objectives == 3 ? static_cast<double>(small(rng)) : 0.0;
+      all.push_back({a, b, c, i});
+    }
     const auto expected = brute_force_front(all);
     const auto front = pareto_front(all);
-    ASSERT_EQ(front.size(), expected.size());
+    ASSERT_EQ(front.size(), expected.size()) << objectives << " objectives, trial " << trial;
     for (std::size_t i = 0; i < front.size(); ++i) EXPECT_EQ(front[i].index, expected[i].index);
     const std::vector<Candidate> left(all.begin(), all.begin() + 77),
         right(all.begin() + 77, all.end());
@@ -155,6 +163,29 @@ TEST(Pareto, EqualsTheBruteForceFrontAndMergesExactly) {
     ASSERT_EQ(merged.size(), front.size());
     for (std::size_t i = 0; i < front.size(); ++i) EXPECT_EQ(merged[i].index, front[i].index);
   }
+}
+
+TEST(Pareto, EqualsTheBruteForceFrontAndMergesExactly) {
+  expect_front_equals_brute_force(2, 30, 42);
+  expect_front_equals_brute_force(3, 30, 43);
+  expect_front_equals_brute_force(3, 4, 44);     // mostly duplicates
+  expect_front_equals_brute_force(3, 1000, 45);  // few ties, large fronts
+}
+
+TEST(Pareto, ThreeObjectivesKeepWhatTwoWouldDrop) {
+  // by hand: (1 s, 8 GPUs, 9 GB) and (2 s, 8 GPUs, 3 GB): with time and GPUs the second is
+  // dominated; memory makes it a trade-off. (2 s, 16 GPUs, 3 GB) is dominated by the second
+  // in all three; (2 s, 8 GPUs, 3 GB) at a larger index is a duplicate
+  const std::vector<Candidate> c{{2, 16, 3e9, 0}, {1, 8, 9e9, 1}, {2, 8, 3e9, 2}, {2, 8, 3e9, 3}};
+  const auto f = pareto_front(c);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].index, 1u);
+  EXPECT_EQ(f[1].index, 2u);
+  std::vector<Candidate> two(c);
+  for (auto& x : two) x.third = 0;
+  const auto g = pareto_front(two);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].index, 1u);
 }
 
 // The same bits' value, or both missing (an invalid point's NaN).

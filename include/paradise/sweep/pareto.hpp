@@ -1,4 +1,5 @@
-// Pareto fronts with two objectives, both minimised (default: epoch time and GPU count).
+// Pareto fronts with two or three objectives, all minimised (default: epoch time, GPU
+// count and memory per GPU).
 #pragma once
 
 #include <cstdint>
@@ -8,13 +9,14 @@ namespace paradise::sweep {
 
 struct Candidate {
   double first = 0;         ///< e.g. epoch time in seconds
-  double second = 0;        ///< e.g. GPUs, GPU-hours or memory per GPU
+  double second = 0;        ///< e.g. GPUs or GPU-hours
+  double third = 0;         ///< e.g. memory per GPU; 0 for every point of a two-objective front
   std::uint64_t index = 0;  ///< grid index of the point (ties broken by it: deterministic)
 };
 
-/// The non-dominated candidates, sorted by `first` then `index`. A candidate is dominated
-/// when another is no worse in both objectives and better in one; exact duplicates keep
-/// the smallest index. O(n log n).
+/// The non-dominated candidates, sorted by `first`, `second`, `third`, then `index`. A
+/// candidate is dominated when another is no worse in every objective and better in one;
+/// exact duplicates keep the smallest index. O(n log n).
 std::vector<Candidate> pareto_front(std::vector<Candidate> candidates);
 
 /// Front of the union of fronts (for merging ranks): the same as the front of all points.

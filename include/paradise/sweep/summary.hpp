@@ -44,8 +44,8 @@ class AxisSubset {
 };
 
 struct ParetoSpec {
-  Objective first = Objective::EpochTime;
-  Objective second = Objective::Gpus;
+  /// Two or three, distinct: DESIGN.md's epoch time vs. GPUs, memory as a third objective.
+  std::vector<Objective> objectives{Objective::EpochTime, Objective::Gpus, Objective::MemoryPerGpu};
   /// The axes whose every combination gets its own front (the rest are searched over).
   /// Precision and optimizer too: mixed precision and SGD win every point, and would hide
   /// fp32 and Adam in a shared front; ZeRO and recomputation are searched over (the front
@@ -73,7 +73,8 @@ class Summary {
   /// Points by strategy::Status (ok, out of memory, invalid).
   const std::array<std::uint64_t, 3>& counts() const { return counts_; }
   const std::vector<Best>& best() const { return best_; }  ///< per value of the model axis
-  /// Every group's front, groups in order, each sorted by the first objective.
+  /// Every group's front, groups in order, each sorted by the first objective (then the
+  /// second, the third and the index).
   std::vector<Candidate> fronts();
   const ParetoSpec& pareto() const { return pareto_; }
 
@@ -88,6 +89,7 @@ class Summary {
   std::array<std::uint64_t, 3> counts_{};
   std::vector<Best> best_;
   std::vector<std::vector<Candidate>> groups_;
+  std::vector<std::uint64_t> compact_at_;  ///< per group: the size that triggers compaction
 };
 
 }  // namespace paradise::sweep
