@@ -1,6 +1,7 @@
 #include "paradise/sweep/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -155,8 +156,12 @@ void Summary::add(std::uint64_t index, const PointResult& r) {
   const auto& gpus = grid_->axes()[gpus_axis_].values;
   const std::int64_t g = gpus[(index / gpus_stride_) % gpus.size()];
   const auto& o = pareto_.objectives;
-  add_candidate({objective_value(o[0], r, g), objective_value(o[1], r, g),
-                 o.size() > 2 ? objective_value(o[2], r, g) : 0.0, index});
+  const Candidate c{objective_value(o[0], r, g), objective_value(o[1], r, g),
+                    o.size() > 2 ? objective_value(o[2], r, g) : 0.0, index};
+  if (std::isnan(c.first) || std::isnan(c.second) || std::isnan(c.third))
+    throw std::logic_error("sweep::Summary: a feasible point with a NaN objective, index " +
+                           std::to_string(index));
+  add_candidate(c);
 }
 
 void Summary::add_candidate(const Candidate& c) {

@@ -320,6 +320,41 @@ TEST(Summary, BytesRoundTripAndAnEmptySummaryMergesAsNothing) {
   expect_same_best(copy.best(), brute_force_best(e, r), "round trip");
 }
 
+TEST(Summary, AFrontOfThousandsIsCompactedAndMergedExactly) {
+  // 3,000 feasible points in one front (no group), epoch time rising as memory falls, every
+  // tenth a duplicate of its predecessor's values and every seventh dominated: the group is
+  // compacted again and again past 256 (at twice its last front) while its front grows;
+  // the result is the brute force's, whole and merged from two pieces
+  const Evaluator e(small_spec());
+  ParetoSpec p;
+  p.group = {};
+  std::vector<PointResult> r(e.grid().points());
+  std::vector<Candidate> all;
+  const auto gpus_axis = axis_of(e.grid(), "gpus");
+  std::vector<std::uint64_t> c;
+  Summary whole(e.grid(), p), left(e.grid(), p), right(e.grid(), p);
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    const std::uint64_t k = i % 10 == 9 ? i - 1 : i;
+    r[i].epoch_time_s = 1.0 + static_cast<double>(k);
+    r[i].iteration_time_s = r[i].epoch_time_s;
+    r[i].memory_per_gpu_bytes = 1e9 - static_cast<double>(k) * (i % 7 == 6 ? 0.5 : 1.0);
+    if (i % 7 == 6) r[i].epoch_time_s += 2.0;  // slower than its neighbours, barely leaner
+    e.grid().decode(i, c);
+    const auto g = e.grid().axes()[gpus_axis].values[c[gpus_axis]];
+    all.push_back({objective(p.objectives[0], r[i], g), objective(p.objectives[1], r[i], g),
+                   objective(p.objectives[2], r[i], g), i});
+    whole.add(i, r[i]);
+    (i % 2 ? left : right).add(i, r[i]);
+  }
+  const auto want = brute_force_front(all);
+  EXPECT_GT(want.size(), 1000u);
+  expect_same_fronts(whole.fronts(), want, "whole");
+  Summary merged(e.grid(), p);
+  merged.merge(right.to_bytes());
+  merged.merge(left.to_bytes());
+  expect_same_fronts(merged.fronts(), want, "merged");
+}
+
 TEST(Summary, ForeignOrTruncatedBytesAreRefused) {
   const Evaluator e(small_spec());
   const ParetoSpec p;

@@ -16,7 +16,8 @@ struct Candidate {
 
 /// The non-dominated candidates, sorted by `first`, `second`, `third`, then `index`. A
 /// candidate is dominated when another is no worse in every objective and better in one;
-/// exact duplicates keep the smallest index. O(n log n).
+/// exact duplicates keep the smallest index. O(n log n). No value may be NaN (it has no
+/// order: Summary refuses one).
 std::vector<Candidate> pareto_front(std::vector<Candidate> candidates);
 
 /// Front of the union of fronts (for merging ranks): the same as the front of all points.
