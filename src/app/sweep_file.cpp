@@ -252,6 +252,9 @@ SweepFile read_sweep_file(const std::string& path) {
         bool known_section = section == "layer_times";  // its keys are the user's
         for (const auto& option : d.options())
           known_section = known_section || option->long_name().starts_with(section + ".");
+        if (o.string_key.ends_with('.'))  // "= 5": Boost's key is the section and a dot
+          fail_input({path, line}, o.string_key, o.value.empty() ? "" : o.value.front(),
+                     "a value without a key (expected KEY = VALUE)");
         fail_input({path, line}, o.string_key, o.value.empty() ? "" : o.value.front(),
                    known_section ? "unknown key"
                                  : "unknown section [" + section +

@@ -445,6 +445,8 @@ sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, memory, gpu_hours
 sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, gpus\n" "cli_sweep.ini:8: objectives 'gpus': named twice"
 sweep_refuses "${base}[pareto]\nobjectives = epoch_time, speed\n" \
   "cli_sweep.ini:8: objectives 'speed': expected epoch_time, iteration_time, gpus, gpu_hours or memory"
+# a value without a key is said so, at its line (it was "sweep. '5': unknown key")
+sweep_refuses "${base}= 5\n" "cli_sweep.ini:7: sweep. '5': a value without a key (expected KEY = VALUE)"
 # a dotted section whose first part is known ([sweep.x]) is unknown too, said at its line
 sweep_refuses "${base}[sweep.x]\na = 1\n" "cli_sweep.ini:8: sweep.x.a '1': unknown section [sweep.x];"
 # "[ bogus ]" is the section bogus, said at its line (Boost kept the spaces: the error had
