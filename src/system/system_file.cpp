@@ -10,6 +10,8 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <stdexcept>
+#include <utility>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/ini.hpp"
@@ -91,12 +93,61 @@ void apply(const IniSection& section, const std::map<std::string, Setter>& keys,
   }
 }
 
+// The entry `key` of the section named `section` (given: its required keys were checked).
+const IniEntry& entry_of(const std::vector<IniSection>& sections, const std::string& section,
+                         const std::string& key) {
+  for (const auto& x : sections) {
+    if (x.name != section) continue;
+    for (const auto& e : x.entries) {
+      if (e.key == key) return e;
+    }
+  }
+  throw std::logic_error("system file: no " + section + "." + key);
+}
+
+// The checks across keys of System::validate, said at the line of the key that breaks them.
+void check_across_keys(const System& s, const std::vector<IniSection>& sections,
+                       const std::string& file) {
+  const auto fail = [&](const std::string& section, const std::string& key,
+                        const std::string& what) {
+    const IniEntry& e = entry_of(sections, section, key);
+    fail_input({file, e.line}, key, e.value, what);
+  };
+  if (s.max_gpus < s.gpus_per_node)
+    fail("system", "max_gpus",
+         "must be >= gpus_per_node (" + std::to_string(s.gpus_per_node) + ")");
+  if (s.levels.empty())
+    fail_input({file, 0}, "section", "level.NAME", "missing: a system needs at least one");
+  for (const auto& [ls, prefix] : {std::pair{&s.levels, std::string("level.")},
+                                   std::pair{&s.host_staged_levels, std::string("host_level.")}}) {
+    for (std::size_t i = 1; i < ls->size(); ++i) {
+      const auto& l = (*ls)[i];
+      const auto& before = (*ls)[i - 1];
+      if (l.span_gpus <= before.span_gpus)
+        fail(prefix + l.name, "span_gpus",
+             "must be greater than the span_gpus of [" + prefix + before.name + "] (" +
+                 std::to_string(before.span_gpus) + "): levels go from the node outwards");
+    }
+  }
+  const auto& first = s.levels.front();
+  if (first.span_gpus != s.gpus_per_node)
+    fail("level." + first.name, "span_gpus",
+         "the first level spans one node: must be gpus_per_node (" +
+             std::to_string(s.gpus_per_node) + ")");
+  const auto& last = s.levels.back();
+  if (last.span_gpus < s.max_gpus)
+    fail("level." + last.name, "span_gpus",
+         "the last level spans the machine: must be >= max_gpus (" + std::to_string(s.max_gpus) +
+             ")");
+}
+
 }  // namespace
 
 System parse_system_file(std::istream& in, const std::string& file_name) {
   System s;
   bool has_system = false, has_gpu = false;
-  for (const auto& section : parse_ini(in, file_name)) {
+  const auto sections = parse_ini(in, file_name);
+  for (const auto& section : sections) {
     if (section.name == "system") {
       has_system = true;
       apply(section,
@@ -138,6 +189,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
   }
   if (!has_system) fail_input({file_name, 0}, "section", "system", "missing [system] section");
   if (!has_gpu) fail_input({file_name, 0}, "section", "gpu", "missing [gpu] section");
+  check_across_keys(s, sections, file_name);
   try {
     s.validate();
   } catch (const InputError& e) {

@@ -114,9 +114,29 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   EXPECT_EQ(error_of(negative), "x.system:7: memory_GB '-1': must be > 0");
   EXPECT_NE(error_of("[system]\nname = x\n").find("missing key 'gpus_per_node'"),
             std::string::npos);
+  // the checks across keys are said at the line of the key that breaks them (they had no
+  // line: "x.system: system 'tiny': level 'net': span_gpus must grow ...")
   std::string shrinking = kFile;
   shrinking.replace(shrinking.find("span_gpus = 16"), 14, "span_gpus = 1 ");
-  EXPECT_NE(error_of(shrinking).find("span_gpus must grow"), std::string::npos);
+  EXPECT_EQ(error_of(shrinking),
+            "x.system:15: span_gpus '1': must be greater than the span_gpus of [level.node] "
+            "(2): levels go from the node outwards");
+  std::string few = kFile;
+  few.replace(few.find("max_gpus = 16"), 13, "max_gpus = 1 ");
+  EXPECT_EQ(error_of(few), "x.system:4: max_gpus '1': must be >= gpus_per_node (2)");
+  std::string wide_node = kFile;
+  wide_node.replace(wide_node.find("span_gpus = 2"), 13, "span_gpus = 4");
+  EXPECT_EQ(error_of(wide_node),
+            "x.system:11: span_gpus '4': the first level spans one node: must be "
+            "gpus_per_node (2)");
+  std::string short_net = kFile;
+  short_net.replace(short_net.find("span_gpus = 16"), 14, "span_gpus = 8 ");
+  EXPECT_EQ(error_of(short_net),
+            "x.system:15: span_gpus '8': the last level spans the machine: must be >= max_gpus "
+            "(16)");
+  std::string no_levels(kFile, std::string(kFile).find("[level.node]"));
+  EXPECT_NE(error_of(no_levels).find("x.system"), std::string::npos) << error_of(no_levels);
+  EXPECT_NE(error_of(no_levels).find("level.NAME"), std::string::npos) << error_of(no_levels);
   std::string over = kFile;  // an efficiency above 1 would beat the peak
   over.insert(over.find("[level.node]"), "gemm_efficiency_max = 1.5\n");
   EXPECT_EQ(error_of(over), "x.system:10: gemm_efficiency_max '1.5': must be <= 1 (implausible)");
