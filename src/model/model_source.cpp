@@ -39,7 +39,13 @@ ModelSource ModelSource::load(std::string_view name_or_path) {
   while (std::getline(probe, first) && (trim(first).empty() || trim(first).front() == '#')) {
   }
   std::istringstream text(std::move(bytes));
-  if (trim(first).starts_with("Dataset|")) {
+  // ParaDL's format by its first line, or by its extension (so that a .net file that lacks
+  // its Dataset| line is told what a .net file needs, not what a .model file does)
+  const std::string file = spec.substr(spec.find_last_of('/') + 1);
+  const std::string extension =
+      file.find('.') == std::string::npos ? "" : file.substr(file.find_last_of('.') + 1);
+  if (trim(first).starts_with("Dataset|") || extension == "net" ||
+      extension.starts_with("net_")) {  // ParaDL's .net and .net_sc
     m.paradl_ = parse_paradl_net(text, spec);
     m.name_ = m.paradl_->stats.name;
     m.default_input_ = m.paradl_->stats.input;

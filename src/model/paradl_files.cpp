@@ -163,6 +163,8 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     if (parts.size() != 2 || trim(parts[0]) != key) {
       fail_input(o, key, lines[i].text, std::string("expected '") + key + "|...'");
     }
+    // a name shows in tables, sweep axes and attributes: never empty
+    if (trim(parts[1]).empty()) fail_input(o, key, "", "must not be empty");
     return std::string(trim(parts[1]));
   };
   net.dataset = header(0, "Dataset");

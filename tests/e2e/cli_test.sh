@@ -849,6 +849,14 @@ grep -q "model 'neg3': parameters in all, more than 2^62 (sizes too large)" "$tm
 printf 'model big1\ninput 2147483647x38x38\na conv out=1048576 k=38\n' >"$tmp/big1.model"
 expect_rc 0 "huge model predict" -- timeout 20 "$paradise" predict --model "$tmp/big1.model" --dataset x:100:2147483647x38x38 --strategy data --gpus 2 --batch 2
 grep -Eq "^total +[0-9.]+e\+19 " "$tmp/out" && ! grep -Eq "^[a-z ()]+ +-[0-9][0-9,]* +[0-9.]+ [kMGTP]?B$" "$tmp/out" && ok || bad "huge model bytes: $(cat "$tmp/out")"
+# a .net file without its Dataset| line is told what a .net file needs (it got the .model
+# format's wording); an empty Model| name is refused at its line
+printf 'Input|1000x3x32x32\nModel|D\nDROPOUT1|3x32x32|0|3x32x32|0.001\n' >"$tmp/nodata.net"
+expect_rc 2 "a .net without Dataset|" -- "$paradise" predict --model "$tmp/nodata.net" --system abci --gpus 1 --batch 4 --strategy serial
+grep -qF "$tmp/nodata.net:1: Dataset 'Input|1000x3x32x32': expected 'Dataset|...'" "$tmp/err" && ok || bad ".net without Dataset|: $(cat "$tmp/err")"
+printf 'Dataset|X\nInput|1000x3x32x32\nModel| \nDROPOUT1|3x32x32|0|3x32x32|0.001\n' >"$tmp/noname.net"
+expect_rc 2 "a .net with an empty Model|" -- "$paradise" predict --model "$tmp/noname.net" --system abci --gpus 1 --batch 4 --strategy serial
+grep -qF "$tmp/noname.net:3: Model '': must not be empty" "$tmp/err" && ok || bad ".net with an empty Model|: $(cat "$tmp/err")"
 # a .net file whose layers have no FLOPs (two dropouts of t = 0.001 s): the measured time
 # is spread evenly, not lost: 1,000 samples x 0.002 s = 2 s of compute per epoch (it was 0)
 printf 'Dataset|X\nInput|1000x3x32x32\nModel|D\nDROPOUT1|3x32x32|0|3x32x32|0.001\nDROPOUT2|3x32x32|0|3x32x32|0.001\n' >"$tmp/drop.net"
