@@ -221,6 +221,9 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
                      double local_params, std::int64_t data_parallel,
                      std::optional<GradientPeak> stage) {
   const auto& pol = c.policies;
+  // a GPU holds whole bytes: a share that comes out fractional (a spatial split's tiles, a
+  // filter split's or a ZeRO shard's parameters) is rounded up, component by component
+  const auto memory = [&b](const char* what, double bytes) { b.memory(what, std::ceil(bytes)); };
   const double e = element_bytes(c);
   const auto per_param = state_bytes_per_param(c, data_parallel);
   // saved for backward (issue 2's rule per layer) and the activation gradients: those alive
@@ -229,25 +232,25 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   // them kept (TensorFlow's tape); a pipeline stage's own peak for its one micro-batch in
   // the backward pass
   const std::size_t at = element_size_index(e);
-  b.memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
-                                     : "saved activations (autograd)",
-           activation_samples * (pol.recompute_activations
-                                     ? s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at]
-                                     : s.saved * e + s.saved_fixed_bytes));
+  memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
+                                   : "saved activations (autograd)",
+         activation_samples * (pol.recompute_activations
+                                   ? s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at]
+                                   : s.saved * e + s.saved_fixed_bytes));
   const double kept = e * std::max(s.largest_pair, s.outputs + s.largest_in_place);
   const double gradient_bytes = !pol.free_activation_gradients ? kept
                                 : stage                        ? stage->bytes_per_sample
                                 : pol.recompute_activations    ? s.recompute_gradient_peak_bytes[at]
                                                                : s.gradient_peak_bytes[at];
-  b.memory("activation gradients", (stage ? stage->samples : activation_samples) * gradient_bytes);
-  b.memory("weights", local_params * per_param.weights);
-  b.memory("gradients", local_params * per_param.gradients);
-  b.memory("optimizer state", local_params * per_param.optimizer);
-  b.memory("convolution workspace", pol.workspace_bytes);
+  memory("activation gradients", (stage ? stage->samples : activation_samples) * gradient_bytes);
+  memory("weights", local_params * per_param.weights);
+  memory("gradients", local_params * per_param.gradients);
+  memory("optimizer state", local_params * per_param.optimizer);
+  memory("convolution workspace", pol.workspace_bytes);
   // NCCL's buffers only where there is a communicator (one GPU has none)
-  b.memory("communication buffers",
-           (c.gpus > 1 ? pol.comm_buffer_bytes : 0) + local_params * per_param.bucket);
-  b.memory("runtime context", pol.context_bytes);
+  memory("communication buffers",
+         (c.gpus > 1 ? pol.comm_buffer_bytes : 0) + local_params * per_param.bucket);
+  memory("runtime context", pol.context_bytes);
 }
 
 }  // namespace paradise::strategy::detail

@@ -282,6 +282,28 @@ TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
   EXPECT_EQ(part(predict(w, c), "optimizer state"), 0);
 }
 
+// A GPU holds whole bytes: where a share comes out fractional it is rounded up. ResNet-50's
+// 25,557,032 parameters (torchvision's count) under mixed-precision Adam (12 bytes of
+// optimizer state each) sharded 7 ways by ZeRO-3: 306,684,384 / 7 = 43,812,054.86, so
+// 43,812,055 bytes; weights 2 x 25,557,032 / 7 = 7,302,009.14, so 7,302,010. A spatial split
+// over 3 GPUs and a filter split over 3 gave fractional activations and parameters.
+TEST(ParadiseVariant, MemoryComponentsAreWholeBytes) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto zero = paradise_config(Kind::Data, 7, 28);
+  zero.policies.optimizer = Optimizer::Adam;
+  zero.precision = Precision::Mixed;
+  zero.policies.zero_stage = 3;
+  const auto z = predict(w, zero);
+  ASSERT_EQ(z.status, Status::Ok) << z.reason;
+  EXPECT_EQ(memory_part(z, "optimizer state"), 43812055.0);
+  EXPECT_EQ(memory_part(z, "weights"), 7302010.0);
+  for (const auto& p : {z, predict(w, paradise_config(Kind::Spatial, 3, 32)),
+                        predict(w, paradise_config(Kind::Filter, 3, 32))}) {
+    ASSERT_EQ(p.status, Status::Ok) << p.reason;
+    for (const auto& m : p.memory) EXPECT_EQ(m.bytes, std::floor(m.bytes)) << m.name;
+  }
+}
+
 // NCCL's buffers (32 MiB: channels x 2 x 4 MiB, Config) exist only with a communicator: none on
 // one GPU; filter parallelism on 2 has them, without data parallelism's gradient bucket.
 TEST(ParadiseVariant, OneGpuHasNoCommunicationBuffers) {
