@@ -31,18 +31,27 @@ std::string byte_count(double bytes) {
   return o.str();
 }
 
+// Recomputation asked for where the whole-model plan applies: the paradise variant, not a
+// pipeline (its stages are the segments)
+bool plan_applies(const strategy::Config& c) {
+  return c.variant == strategy::Variant::Paradise && c.policies.recompute_activations &&
+         c.kind != strategy::Kind::Pipeline && c.kind != strategy::Kind::DataPipeline;
+}
+
 // the layers that begin a recomputed segment (strategy::recompute_cuts) where the plan
-// applies: the paradise variant, recomputation on, not a pipeline (its stages are the
-// segments)
+// applies and runs (strategy::recomputes: it lowers the step's peak, or is forced)
 std::vector<std::string> recompute_checkpoints(const strategy::Workload& w,
                                                const strategy::Config& c) {
   std::vector<std::string> names;
-  if (c.variant != strategy::Variant::Paradise || !c.policies.recompute_activations ||
-      c.kind == strategy::Kind::Pipeline || c.kind == strategy::Kind::DataPipeline)
-    return names;
+  if (!plan_applies(c) || !strategy::recomputes(c, strategy::sum_layers(w))) return names;
   for (const auto i : strategy::recompute_cuts(w.model, strategy::element_bytes(c.precision)))
     names.push_back(w.model.layers[i].name);
   return names;
+}
+
+// the plan applies but does not run: it would not lower the step's peak
+bool recompute_skipped(const strategy::Workload& w, const strategy::Config& c) {
+  return plan_applies(c) && !strategy::recomputes(c, strategy::sum_layers(w));
 }
 
 void print_json(const strategy::Prediction& p, const strategy::Config& c,
@@ -66,6 +75,7 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
   write_split_layer(j, w, p.split_layer, p.split_parts);
+  if (plan_applies(c)) j.key("recompute_lowers_peak").value(!recompute_skipped(w, c));
   if (const auto cuts = recompute_checkpoints(w, c); !cuts.empty()) {
     j.key("recompute_checkpoints").begin_array();
     for (const auto& name : cuts) j.value(name);
@@ -146,6 +156,9 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
     std::cout << "  recompute " << cuts.size() + 1 << " segments, checkpoints before";
     for (std::size_t i = 0; i < cuts.size(); ++i) std::cout << (i ? ", " : " ") << cuts[i];
     std::cout << " (each segment but the last run again in the backward pass)\n";
+  } else if (recompute_skipped(w, c)) {
+    std::cout << "  recompute nothing: no segment plan lowers this step's peak, so no forward "
+                 "pass is run again\n";
   }
   if (p.split_layer >= 0) {
     // a split that stops before the last convolution: the default layer config's fallback

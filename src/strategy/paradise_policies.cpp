@@ -232,15 +232,17 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   // them kept (TensorFlow's tape); a pipeline stage's own peak for its one micro-batch in
   // the backward pass
   const std::size_t at = element_size_index(e);
-  memory(pol.recompute_activations ? "saved activations (checkpoints + one recomputed segment)"
-                                   : "saved activations (autograd)",
-         activation_samples * (pol.recompute_activations
+  // a pipeline stage recomputes its own forward pass whenever asked (predict.cpp)
+  const bool recompute = stage ? pol.recompute_activations : recomputes(c, s);
+  memory(recompute ? "saved activations (checkpoints + one recomputed segment)"
+                   : "saved activations (autograd)",
+         activation_samples * (recompute
                                    ? s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at]
                                    : s.saved * e + s.saved_fixed_bytes));
   const double kept = e * std::max(s.largest_pair, s.outputs + s.largest_in_place);
   const double gradient_bytes = !pol.free_activation_gradients ? kept
                                 : stage                        ? stage->bytes_per_sample
-                                : pol.recompute_activations    ? s.recompute_gradient_peak_bytes[at]
+                                : recompute                    ? s.recompute_gradient_peak_bytes[at]
                                                                : s.gradient_peak_bytes[at];
   memory("activation gradients", (stage ? stage->samples : activation_samples) * gradient_bytes);
   memory("weights", local_params * per_param.weights);

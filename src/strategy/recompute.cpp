@@ -12,6 +12,7 @@
 #include <tuple>
 #include <utility>
 
+#include "paradise/strategy/roofline.hpp"
 #include "paradise/strategy/workload.hpp"
 
 namespace paradise::strategy {
@@ -245,11 +246,12 @@ std::array<Recomputed, 2> evaluate_plan(const model::ModelStats& m,
 }  // namespace
 
 // Chen et al.'s greedy plan over a grid of its budget, total / k saved elements per segment
-// for k = 2 .. 2 round(sqrt L) (Chen's own choice, round(sqrt L), in the middle; k = 1 would
-// recompute nothing): per element size, the plan whose step peaks lowest, Chen's own on a
-// tie. ResNet-50's at 4 bytes: a budget of 1/10, 9 segments, 26.3 MB per sample where
-// Chen's 1/13 (11 segments) said 32.3 MB. The two sizes can choose apart: the 2-byte
-// elements weigh less beside the fixed bytes (indices, masks, labels) than the 4-byte.
+// for k = 2 .. 2 round(sqrt L) (Chen's own choice, round(sqrt L), in the middle; k = 1
+// recomputes nothing): per element size, the plan whose step peaks lowest, Chen's own on a
+// tie, and whether it peaks lower than the plain step (one segment) at all. ResNet-50's at 4 bytes:
+// a budget of 1/10, 9 segments, 26.3 MB per sample where Chen's 1/13 (11 segments) said 32.3 MB.
+// The two sizes can choose apart: the 2-byte elements weigh less beside the fixed bytes (indices,
+// masks, labels) than the 4-byte.
 std::array<Recomputed, 2> recomputed(const model::ModelStats& m) {
   const Buffers buf = buffers_of(m);
   double labels = 0;
@@ -261,6 +263,8 @@ std::array<Recomputed, 2> recomputed(const model::ModelStats& m) {
   const std::size_t chen = recompute_segments(m);
   std::vector<std::size_t> plan = recompute_plan(m, chen);
   std::array<Recomputed, 2> best = evaluate_plan(m, plan, buf, labels);
+  // one segment: nothing run again, the plain step's peak
+  const std::array<Recomputed, 2> none = evaluate_plan(m, {0}, buf, labels);
   for (std::size_t k = 2; k <= 2 * chen; ++k) {
     std::vector<std::size_t> next = recompute_plan(m, k);
     if (k == chen || next == plan) continue;  // neighbouring budgets often cut alike
@@ -271,10 +275,22 @@ std::array<Recomputed, 2> recomputed(const model::ModelStats& m) {
       if (step_peak(r[at], e) < step_peak(best[at], e)) best[at] = std::move(r[at]);
     }
   }
+  // a plan that does not lower the plain step's peak runs forward FLOPs again for nothing
+  // (CosmoFlow: its step peaks in the first convolution's backward whatever is checkpointed)
+  for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+    const double e = at == 0 ? 2.0 : 4.0;
+    best[at].lowers_peak = step_peak(best[at], e) < step_peak(none[at], e);
+  }
   return best;
 }
 
 }  // namespace detail
+
+bool recomputes(const Config& c, const LayerSums& s) {
+  return c.variant == Variant::Paradise && c.policies.recompute_activations &&
+         (!c.policies.recompute_only_if_lower ||
+          s.recompute_lowers_peak[element_size_index(element_bytes(c.precision))]);
+}
 
 std::vector<std::size_t> recompute_cuts(const model::ModelStats& m, double element_bytes) {
   return detail::recomputed(m)[element_size_index(element_bytes)].cuts;

@@ -17,6 +17,7 @@ namespace paradise::strategy::detail {
 struct Recomputed {
   double saved = 0, saved_fixed_bytes = 0, gradient_peak_bytes = 0, forward_share = 0;
   std::vector<std::size_t> cuts;
+  bool lowers_peak = false;  ///< the step peaks lower than without recomputation
 };
 /// The plan chosen for each element size: [0] 2 bytes (mixed), [1] 4 bytes.
 std::array<Recomputed, 2> recomputed(const model::ModelStats& m);

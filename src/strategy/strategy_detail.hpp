@@ -35,9 +35,10 @@ class Builder {
     const double forward = 1 - s.backward_share;
     const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
     const double again =
-        c.variant == Variant::Paradise && c.policies.recompute_activations
-            ? forward * (pipeline ? 1.0 : s.recompute_forward_share[element_size_index(d_)])
-            : 0;
+        pipeline
+            ? (c.variant == Variant::Paradise && c.policies.recompute_activations ? forward : 0)
+        : recomputes(c, s) ? forward * s.recompute_forward_share[element_size_index(d_)]
+                           : 0;
     scale_ = 1 + again;
     backward_share_ = (s.backward_share + again) / scale_;
     p_.status = Status::Ok;

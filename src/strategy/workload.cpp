@@ -129,6 +129,7 @@ LayerSums sum_layers(const Workload& wl) {
     s.recompute_saved_fixed_bytes[at] = plans[at].saved_fixed_bytes;
     s.recompute_forward_share[at] = plans[at].forward_share;
     s.recompute_gradient_peak_bytes[at] = plans[at].gradient_peak_bytes;
+    s.recompute_lowers_peak[at] = plans[at].lowers_peak;
   }
   return s;
 }

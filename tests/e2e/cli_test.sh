@@ -150,6 +150,19 @@ assert all(table[i]["op"] != "activation" for i in at), cuts
 assert "recompute_checkpoints" not in json.load(open(norc))
 assert "recompute_checkpoints" not in json.load(open(pipe))
 PY
+# CosmoFlow's plan does not lower its step's peak (conv1's ReLU backward either way): nothing
+# is recomputed, said so, and the epoch costs what it does without --recompute
+"$paradise" predict --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --recompute >"$tmp/out"
+"$paradise" predict --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --recompute --format json >"$tmp/rc.json"
+"$paradise" predict --model cosmoflow --dataset cosmoflow --gpus 8 --batch 8 --format json >"$tmp/norc.json"
+grep -qx "  recompute nothing: no segment plan lowers this step's peak, so no forward pass is run again" "$tmp/out" &&
+  $py - "$tmp/rc.json" "$tmp/norc.json" <<'PY' && ok || bad "cosmoflow --recompute: $(grep recompute "$tmp/out")"
+import json, sys
+rc, norc = (json.load(open(p)) for p in sys.argv[1:])
+assert rc["recompute_lowers_peak"] is False and "recompute_checkpoints" not in rc, rc
+assert rc["epoch_time_s"] == norc["epoch_time_s"] and rc["memory_per_gpu_bytes"] == norc["memory_per_gpu_bytes"]
+assert "recompute_lowers_peak" not in norc
+PY
 # a time per sample past the bound is echoed short (it printed 309 digits)
 expect_rc 2 "time per sample 1e308" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 --time-per-sample 1e308
 grep -qF "time per sample '1e+308': must be a number of seconds > 0 and at most 10^6" "$tmp/err" && ok || bad "time per sample 1e308: $(cut -c1-200 "$tmp/err")"

@@ -93,6 +93,11 @@ struct Policies {
   /// segment again (a pipeline stage keeps its input per micro-batch in flight, recomputes
   /// one and pays its whole forward pass again). Off by default, as in the frameworks.
   bool recompute_activations = false;
+  /// With recompute_activations, recompute only where the plan's step peaks lower than the
+  /// plain step's (LayerSums::recompute_lowers_peak); elsewhere (CosmoFlow, whose step peaks
+  /// in its first convolution's backward) it would pay forward FLOPs for no memory. Off: the
+  /// plan runs wherever asked, as torch.utils.checkpoint applied to it would.
+  bool recompute_only_if_lower = true;
   /// PyTorch's autograd frees each dL/dy once used (model/autograd_liveness.cpp);
   /// off: TensorFlow's tape keeps every layer's activation gradient to the end (HyPar-Flow).
   bool free_activation_gradients = true;

@@ -79,6 +79,9 @@ struct LayerSums {
   /// checkpoints and the largest segment, segment by segment (recompute.cpp), as
   /// gradient_peak_bytes.
   std::array<double, 2> recompute_gradient_peak_bytes{0, 0};
+  /// The plan's step peaks lower than the plain step's (else, by default, nothing is
+  /// recomputed: Policies::recompute_only_if_lower).
+  std::array<bool, 2> recompute_lowers_peak{false, false};
   /// Per layer with weights, in backward order (Barrachina et al.'s per-layer overlap,
   /// cost-model-notes §3): from the layers' times per sample, each split forward : backward
   /// by its FLOPs.
@@ -91,6 +94,9 @@ LayerSums sum_layers(const Workload& w);
 /// the layers after k, at `element_bytes` e (cost-model-notes §6.2). At least 0.
 double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::size_t end,
                            double element_bytes);
+/// Whether a Config recomputes on workload `w`: recomputation asked for, and its plan
+/// lowers the step's peak or Policies::recompute_only_if_lower is off (the paradise variant).
+bool recomputes(const Config& c, const LayerSums& s);
 /// The recomputation plan of LayerSums::recompute_saved for `element_bytes` (2: mixed, 4):
 /// the first layer of each segment after the first, in layer order (the cuts: the tensors
 /// crossing them are the checkpoints).
