@@ -8,6 +8,7 @@ For every model it records, with PyTorch's machinery rather than re-derived form
                           transposed conv in.numel()*(Cout/groups)*prod(k); linear out*in
   published_gflops        torchvision's published "GFLOPS" (which are GMACs) when the weights
                           metadata has them (torchvision >= 0.15: meta["_ops"]), else null
+  (every nn.Dropout runs as on a GPU, with native_dropout's bool mask: GpuDropout)
   saved_bytes_per_sample  what autograd keeps for backward in training mode (fp32), measured
                           with torch.autograd.graph.saved_tensors_hooks around forward + loss,
                           each storage counted once, parameters and buffers excluded
@@ -123,6 +124,31 @@ class PreActResNet(nn.Module):
 
     def forward(self, x):
         return self.fc(self.body(x))
+
+
+class GpuDropout(nn.Module):
+    """nn.Dropout as it runs on a GPU: ATen's dropout takes the fused native_dropout there,
+    which saves a bool mask (1 byte an element), and on the CPU an input-sized mask of the
+    input's type (4 bytes in float32). ParaDiSE models the GPU; the CPU's mask made VGG16 at
+    3x64x64, whose step peaks in the classifier's backward with both masks held, 1,952 B a
+    sample above the model."""
+
+    def __init__(self, p):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        return torch.native_dropout(x, self.p, self.training)[0]
+
+
+def on_gpu_terms(model):
+    """`model` with every nn.Dropout a GpuDropout."""
+    for name, child in model.named_children():
+        if isinstance(child, nn.Dropout):
+            setattr(model, name, GpuDropout(child.p))
+        else:
+            on_gpu_terms(child)
+    return model
 
 
 TORCHVISION = ["alexnet", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn",
@@ -320,17 +346,26 @@ def main():
     torch.set_num_threads(1)
     torch.manual_seed(0)
     models = {}
-    cases = [(n, lambda n=n: getattr(torchvision.models, n)(weights=None), (3, 224, 224), 2, False) for n in TORCHVISION]
-    cases += [("resnet110", lambda: PreActResNet(110), (3, 32, 32), 2, False),
-              ("resnet1001", lambda: PreActResNet(1001), (3, 32, 32), 2, False),
-              ("cosmoflow", lambda: CosmoFlow(4), (4, 128, 128, 128), 1, False),
-              ("unet3d", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True)]
-    for name, make, shape, batch, segmentation in cases:
+    def zoo(n):
+        return lambda: on_gpu_terms(getattr(torchvision.models, n)(weights=None))
+
+    cases = [(n, n, zoo(n), (3, 224, 224), 2, False) for n in TORCHVISION]
+    cases += [("resnet110", "resnet110", lambda: PreActResNet(110), (3, 32, 32), 2, False),
+              ("resnet1001", "resnet1001", lambda: PreActResNet(1001), (3, 32, 32), 2, False),
+              ("cosmoflow", "cosmoflow", lambda: CosmoFlow(4), (4, 128, 128, 128), 1, False),
+              ("unet3d", "unet3d", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True)]
+    # small inputs, where the step peaks in the classifier's backward with the dropout masks
+    # held (at 224 it peaks in the convolutions' backward, after autograd freed them)
+    small = [(f"{n}@3x64x64", n, zoo(n), (3, 64, 64), 1, False) for n in ("alexnet", "vgg16")]
+    others = {}
+    runs = [(models, c) for c in cases] + [(others, c) for c in small]
+    for into, (key, name, make, shape, batch, segmentation) in runs:
         model = make()
         x = torch.randn((batch,) + shape)
         gflops, pub_params = published(name)
         per_sample, by_dtype = saved_bytes(model, x, segmentation)
-        models[name] = {
+        into[key] = {
+            "model": name,
             "input": "x".join(map(str, shape)),
             "params": sum(p.numel() for p in model.parameters()),
             "macs_hooks": macs_by_hooks(model, x[:1]),
@@ -340,13 +375,14 @@ def main():
             "saved_bytes_by_dtype": by_dtype,
             "batch": batch,
         }
-        models[name].update(training_peak_per_sample(make, shape, batch, segmentation))
-        print(name, models[name]["params"], models[name]["macs_hooks"], round(per_sample),
-              round(models[name]["training_peak_bytes_per_sample"]), file=sys.stderr)
+        into[key].update(training_peak_per_sample(make, shape, batch, segmentation))
+        print(key, into[key]["params"], into[key]["macs_hooks"], round(per_sample),
+              round(into[key]["training_peak_bytes_per_sample"]), file=sys.stderr)
     json.dump({"torch_version": torch.__version__, "torchvision_version": torchvision.__version__,
                "published_note": "torchvision publishes GFLOPS (= GMACs) in weights.meta['_ops'] from 0.15 on; "
                                  "for older torchvision the 0.15 figures in PUBLISHED_GFLOPS are used",
-               "models": models}, sys.stdout, indent=1, sort_keys=True)
+               "dropout": "every nn.Dropout runs as on a GPU: native_dropout, a bool mask (GpuDropout)",
+               "models": models, "small_inputs": others}, sys.stdout, indent=1, sort_keys=True)
     print()
 
 
