@@ -31,27 +31,23 @@ std::string byte_count(double bytes) {
   return o.str();
 }
 
-// Recomputation asked for where the whole-model plan applies: the paradise variant, not a
-// pipeline (its stages are the segments)
-bool plan_applies(const strategy::Config& c) {
-  return c.variant == strategy::Variant::Paradise && c.policies.recompute_activations &&
-         c.kind != strategy::Kind::Pipeline && c.kind != strategy::Kind::DataPipeline;
-}
-
-// the layers that begin a recomputed segment (strategy::recompute_cuts) where the plan
-// applies and runs (strategy::recomputes: it lowers the step's peak, or is forced)
-std::vector<std::string> recompute_checkpoints(const strategy::Workload& w,
-                                               const strategy::Config& c) {
-  std::vector<std::string> names;
-  if (!plan_applies(c) || !strategy::recomputes(c, strategy::sum_layers(w))) return names;
+// The whole-model recomputation plan as predict shows it: asked for where it applies (the
+// paradise variant, not a pipeline, whose stages are the segments), whether it runs
+// (strategy::recomputes: it lowers the step's peak, or is forced), and the layers that begin
+// a recomputed segment when it runs (strategy::recompute_cuts).
+struct RecomputePlan {
+  bool applies = false, runs = false;
+  std::vector<std::string> checkpoints;
+};
+RecomputePlan recompute_plan(const strategy::Workload& w, const strategy::Config& c) {
+  RecomputePlan r;
+  r.applies = c.variant == strategy::Variant::Paradise && c.policies.recompute_activations &&
+              c.kind != strategy::Kind::Pipeline && c.kind != strategy::Kind::DataPipeline;
+  r.runs = r.applies && strategy::recomputes(c, strategy::sum_layers(w));
+  if (!r.runs) return r;
   for (const auto i : strategy::recompute_cuts(w.model, strategy::element_bytes(c.precision)))
-    names.push_back(w.model.layers[i].name);
-  return names;
-}
-
-// the plan applies but does not run: it would not lower the step's peak
-bool recompute_skipped(const strategy::Workload& w, const strategy::Config& c) {
-  return plan_applies(c) && !strategy::recomputes(c, strategy::sum_layers(w));
+    r.checkpoints.push_back(w.model.layers[i].name);
+  return r;
 }
 
 void print_json(const strategy::Prediction& p, const strategy::Config& c,
@@ -75,8 +71,9 @@ void print_json(const strategy::Prediction& p, const strategy::Config& c,
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
   write_split_layer(j, w, p.split_layer, p.split_parts);
-  if (plan_applies(c)) j.key("recompute_lowers_peak").value(!recompute_skipped(w, c));
-  if (const auto cuts = recompute_checkpoints(w, c); !cuts.empty()) {
+  const auto plan = recompute_plan(w, c);
+  if (plan.applies) j.key("recompute_lowers_peak").value(plan.runs);
+  if (const auto& cuts = plan.checkpoints; !cuts.empty()) {
     j.key("recompute_checkpoints").begin_array();
     for (const auto& name : cuts) j.value(name);
     j.end_array();
@@ -152,11 +149,12 @@ void print_table(const strategy::Prediction& p, const strategy::Config& c,
             << " iterations per epoch)\n"
             << "  training  " << strategy::training_summary(c) << "\n"
             << "  compute   " << strategy::compute_source(w, c) << "\n";
-  if (const auto cuts = recompute_checkpoints(w, c); !cuts.empty()) {
+  const auto plan = recompute_plan(w, c);
+  if (const auto& cuts = plan.checkpoints; !cuts.empty()) {
     std::cout << "  recompute " << cuts.size() + 1 << " segments, checkpoints before";
     for (std::size_t i = 0; i < cuts.size(); ++i) std::cout << (i ? ", " : " ") << cuts[i];
     std::cout << " (each segment but the last run again in the backward pass)\n";
-  } else if (recompute_skipped(w, c)) {
+  } else if (plan.applies && !plan.runs) {
     std::cout << "  recompute nothing: no segment plan lowers this step's peak, so no forward "
                  "pass is run again\n";
   }
