@@ -454,6 +454,14 @@ TEST(ParadiseVariant, DataFilterWithoutParallelLayersSaysSo) {
   }
 }
 
+// The names of the layers that begin the recomputation plan's segments at `element_bytes`.
+std::vector<std::string> cut_names(const Workload& w, double element_bytes) {
+  std::vector<std::string> names;
+  for (const auto i : strategy::recompute_cuts(w.model, element_bytes))
+    names.push_back(w.model.layers[i].name);
+  return names;
+}
+
 // Recomputation's activation memory against PyTorch running the same plan: each segment but
 // the last under torch.utils.checkpoint (use_reentrant=False) on the traced model, as
 // analysis/reference/torch_recompute.py does (tests/data/torch_recompute.json: the most
@@ -481,9 +489,7 @@ TEST(ParadiseVariant, RecomputationMemoryIsPytorchsCheckpointing) {
   int checked = 0;
   for (const auto& [name, entry] : ref.at("models").items()) {
     const auto w = reference_workload(name, entry);
-    std::vector<std::string> cuts;
-    for (const auto i : strategy::recompute_cuts(w.model, 4))
-      cuts.push_back(w.model.layers[i].name);
+    const auto cuts = cut_names(w, 4);
     EXPECT_EQ(cuts, entry.at("checkpoints").get<std::vector<std::string>>()) << name;
     EXPECT_NEAR(predicted_over_measured(w, entry, true), 1.0, 1e-9) << name;
     ++checked;
@@ -510,9 +516,7 @@ TEST(ParadiseVariant, RecomputationPlanOfEachPrecisionIsPytorchs) {
     for (const auto precision : {Precision::Mixed, Precision::Fp32}) {
       const bool mixed = precision == Precision::Mixed;
       const auto& measured = entry.at(mixed ? "mixed" : "fp32");
-      std::vector<std::string> cuts;
-      for (const auto i : strategy::recompute_cuts(w.model, mixed ? 2 : 4))
-        cuts.push_back(w.model.layers[i].name);
+      const auto cuts = cut_names(w, mixed ? 2 : 4);
       EXPECT_EQ(cuts, measured.at("checkpoints").get<std::vector<std::string>>()) << name;
       auto c = paradise_config(Kind::Serial, 1, 1);
       c.precision = precision;
@@ -551,9 +555,7 @@ TEST(ParadiseVariant, RecomputationMemoryOfTheHandModelsIsPytorchs) {
   for (const auto& [name, entry] : ref.at("hand_models").items()) {
     const auto w = make_workload({PARADISE_TEST_DATA "/" + entry.at("model").get<std::string>(),
                                   entry.at("dataset").get<std::string>(), "dgx-h200", "", 0});
-    std::vector<std::string> cuts;
-    for (const auto i : strategy::recompute_cuts(w.model, 4))
-      cuts.push_back(w.model.layers[i].name);
+    const auto cuts = cut_names(w, 4);
     EXPECT_EQ(cuts, entry.at("checkpoints").get<std::vector<std::string>>()) << name;
     EXPECT_NEAR(predicted_over_measured(w, entry.at("plain"), false), 1.0, 1e-9) << name;
     EXPECT_NEAR(predicted_over_measured(w, entry.at("recompute"), true), 1.0, 1e-9) << name;

@@ -99,6 +99,12 @@ std::string error_of(const std::string& text) {
   return "no error";
 }
 
+// kFile with the first `from` replaced by `to`.
+std::string kfile_with(const std::string& from, const std::string& to) {
+  std::string text = kFile;
+  return text.replace(text.find(from), from.size(), to);
+}
+
 TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
   std::string bad = kFile;
   bad.replace(bad.find("latency_us = 5"), 14, "latency_ms = 5");
@@ -116,22 +122,15 @@ TEST(SystemFile, ErrorsNameFileLineKeyAndValue) {
             std::string::npos);
   // the checks across keys are said at the line of the key that breaks them (they had no
   // line: "x.system: system 'tiny': level 'net': span_gpus must grow ...")
-  std::string shrinking = kFile;
-  shrinking.replace(shrinking.find("span_gpus = 16"), 14, "span_gpus = 1 ");
-  EXPECT_EQ(error_of(shrinking),
+  EXPECT_EQ(error_of(kfile_with("span_gpus = 16", "span_gpus = 1")),
             "x.system:15: span_gpus '1': must be greater than the span_gpus of [level.node] "
             "(2): levels go from the node outwards");
-  std::string few = kFile;
-  few.replace(few.find("max_gpus = 16"), 13, "max_gpus = 1 ");
-  EXPECT_EQ(error_of(few), "x.system:4: max_gpus '1': must be >= gpus_per_node (2)");
-  std::string wide_node = kFile;
-  wide_node.replace(wide_node.find("span_gpus = 2"), 13, "span_gpus = 4");
-  EXPECT_EQ(error_of(wide_node),
+  EXPECT_EQ(error_of(kfile_with("max_gpus = 16", "max_gpus = 1")),
+            "x.system:4: max_gpus '1': must be >= gpus_per_node (2)");
+  EXPECT_EQ(error_of(kfile_with("span_gpus = 2", "span_gpus = 4")),
             "x.system:11: span_gpus '4': the first level spans one node: must be "
             "gpus_per_node (2)");
-  std::string short_net = kFile;
-  short_net.replace(short_net.find("span_gpus = 16"), 14, "span_gpus = 8 ");
-  EXPECT_EQ(error_of(short_net),
+  EXPECT_EQ(error_of(kfile_with("span_gpus = 16", "span_gpus = 8")),
             "x.system:15: span_gpus '8': the last level spans the machine: must be >= max_gpus "
             "(16)");
   std::string no_levels(kFile, std::string(kFile).find("[level.node]"));
