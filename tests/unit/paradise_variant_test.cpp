@@ -11,39 +11,10 @@
 
 #include "paradise/model/zoo.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise_test_helpers.hpp"
 
 namespace paradise::strategy {
 namespace {
-
-Config paradise_config(Kind k, std::int64_t gpus, std::int64_t batch) {
-  Config c;
-  c.kind = k;
-  c.gpus = gpus;
-  c.batch = batch;
-  c.variant = Variant::Paradise;
-  return c;
-}
-
-// A model written to the test's temporary folder as NAME.model, its workload on ABCI with
-// the dataset given (NAME:SAMPLES:SHAPE).
-Workload written_model(const std::string& name, const std::string& text,
-                       const std::string& dataset) {
-  const std::string path = testing::TempDir() + "/" + name + ".model";
-  std::ofstream(path) << text;
-  return make_workload({path, dataset, "abci", "", 0});
-}
-
-double memory_part(const Prediction& p, std::string_view prefix) {
-  for (const auto& m : p.memory) {
-    if (m.name.starts_with(prefix)) return m.bytes;
-  }
-  return -1;
-}
-
-// A training step's activation memory: the saved activations and the gradients beyond them.
-double activation_memory(const Prediction& p) {
-  return memory_part(p, "saved activations") + memory_part(p, "activation gradients");
-}
 
 // One CSV record; fields may be quoted and hold commas.
 std::vector<std::string> csv_fields(const std::string& line) {
