@@ -13,13 +13,6 @@
 namespace paradise::strategy::detail {
 namespace {
 
-// floor((K-1)/2): rows of halo per side (cost-model-notes §1.4.2)
-double halo_rows(const model::LayerStats& l) {
-  return l.weight_dims.size() > 2 && l.weight_dims[2] > 0
-             ? static_cast<double>((l.weight_dims[2] - 1) / 2)
-             : 0;
-}
-
 double width(const model::Shape& s) {
   return static_cast<double>(s.rank > 0 ? s.size[0] : 1);
 }
@@ -31,8 +24,6 @@ double full_halo_elements(const model::LayerStats& l) {
     other *= static_cast<double>(l.input.size[static_cast<std::size_t>(d)]);
   return static_cast<double>(l.input.channels) * halo_rows(l) * other;
 }
-
-using Parts = std::array<std::int64_t, 3>;  // parts per spatial dimension (W, H, D)
 
 // The halo exchange of one split layer (eq. (10) per split dimension): x and dL/dy, k rows
 // to 2 neighbours along each dimension cut in two or more, each face C * k * the local
@@ -81,21 +72,6 @@ double split_time(const Workload& w, double q, int upto, int last = kAllLayers) 
     t += w.layer_time_s[u] / (split_layer(w, u, last) ? q : 1);
   }
   return t;
-}
-
-// The paradise variant's activation share of a GPU under a spatial split: the model's
-// activations (ParaDL's memory rule, §1.5.4) with those of the layers that run split
-// divided by q, over all of them.
-double split_share(const Workload& w, const Config& c, double q, int last) {
-  double split = 0, all = 0;
-  for (std::size_t i = 0; i < w.model.layers.size(); ++i) {
-    const auto& l = w.model.layers[i];
-    if (!counts_for_memory(l)) continue;
-    const double e = static_cast<double>(l.input_elements + l.output_elements);
-    all += e;
-    split += runs_split(w, c, i, last) ? e / q : e;
-  }
-  return all > 0 ? split / all : 1;
 }
 
 std::string_view gradient_label(const Config& c) {
@@ -186,7 +162,8 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
   b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
   b.overlapped(g.total_s - g.exposed_s);
   zero3_parameter_allgather(b, c, s.w, c.gpus, paradise_link(w, c.gpus, 0));
-  paradise_memory(b, s, c, per_group * split_share(w, c, q, split), s.w, c.gpus);
+  const TileActivations tile = tile_activations(w, c, parts, split);
+  paradise_memory(b, s, c, per_group, s.w, c.gpus, std::nullopt, &tile);
 }
 
 // The ways to split n ways: ParaDL splits W only ({n, 1, 1}); --spatial-split all writes n
@@ -368,7 +345,8 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   }
   if (paradise(c)) {
     zero3_parameter_allgather(b, c, s.w, c.gpus, paradise_link(w, c.gpus, 0));
-    return paradise_memory(b, s, c, B * split_share(w, c, p, split), s.w, c.gpus);
+    const TileActivations tile = tile_activations(w, c, parts, split);
+    return paradise_memory(b, s, c, B, s.w, c.gpus, std::nullopt, &tile);
   }
   b.memory("activations (x, y and their gradients)", 2 * d * B * act);
   b.memory("weights and gradients", 2 * d * s.w);

@@ -219,7 +219,7 @@ double model_state_bytes(const Config& c, double local_params, std::int64_t data
 
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
                      double local_params, std::int64_t data_parallel,
-                     std::optional<GradientPeak> stage) {
+                     std::optional<GradientPeak> stage, const TileActivations* tile) {
   const auto& pol = c.policies;
   // a GPU holds whole bytes: a share that comes out fractional (a spatial split's tiles, a
   // filter split's or a ZeRO shard's parameters) is rounded up, component by component
@@ -234,16 +234,25 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   const std::size_t at = element_size_index(e);
   // a pipeline stage recomputes its own forward pass whenever asked (predict.cpp)
   const bool recompute = stage ? pol.recompute_activations : recomputes(c, s);
+  // under a spatial split with recomputation: the whole model's plan, scaled by the tile's
+  // share of its saved activations (the plan is not made again per tile; README)
+  const double share = tile && s.saved > 0 ? tile->saved / s.saved : 1;
   memory(recompute ? "saved activations (checkpoints + one recomputed segment)"
                    : "saved activations (autograd)",
-         activation_samples * (recompute
-                                   ? s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at]
-                                   : s.saved * e + s.saved_fixed_bytes));
-  const double kept = e * std::max(s.largest_pair, s.outputs + s.largest_in_place);
+         activation_samples *
+             (recompute ? share * (s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at])
+              : tile    ? tile->saved * e + tile->saved_fixed_bytes
+                        : s.saved * e + s.saved_fixed_bytes));
+  if (tile && !recompute)
+    memory("halos of the split convolutions' inputs", activation_samples * tile->halo * e);
+  const double kept =
+      e * (tile ? std::max(tile->largest_pair, tile->outputs + tile->largest_in_place)
+                : std::max(s.largest_pair, s.outputs + s.largest_in_place));
   const double gradient_bytes = !pol.free_activation_gradients ? kept
                                 : stage                        ? stage->bytes_per_sample
-                                : recompute                    ? s.recompute_gradient_peak_bytes[at]
-                                                               : s.gradient_peak_bytes[at];
+                                : recompute ? share * s.recompute_gradient_peak_bytes[at]
+                                : tile      ? tile->gradient_peak_bytes[at]
+                                            : s.gradient_peak_bytes[at];
   memory("activation gradients", (stage ? stage->samples : activation_samples) * gradient_bytes);
   memory("weights", local_params * per_param.weights);
   memory("gradients", local_params * per_param.gradients);

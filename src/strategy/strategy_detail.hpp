@@ -157,6 +157,13 @@ inline bool splits_every_layer(const Config& c) {
   const bool spatial = c.kind == Kind::Spatial || c.kind == Kind::DataSpatial;
   return paradise(c) && spatial && c.policies.split_whole_prefix;
 }
+/// floor((K-1)/2): rows of halo per side (cost-model-notes §1.4.2)
+inline double halo_rows(const model::LayerStats& l) {
+  return l.weight_dims.size() > 2 && l.weight_dims[2] > 0
+             ? static_cast<double>((l.weight_dims[2] - 1) / 2)
+             : 0;
+}
+using Parts = std::array<std::int64_t, 3>;  ///< a spatial split's parts per dimension
 inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int last) {
   return static_cast<int>(i) <= last && (w.active[i] || splits_every_layer(c));
 }
@@ -261,12 +268,25 @@ double model_state_bytes(const Config& c, double local_params, std::int64_t data
 struct GradientPeak {
   double samples = 0, bytes_per_sample = 0;
 };
+/// Per sample, one GPU's activations under a spatial split into `parts` up to layer `last`
+/// (split_memory.cpp): each split layer's tensors as the largest tile, those gathered after
+/// the split whole; the split convolutions' x halos, saved for BW_weight, and dL/dy halos,
+/// transient in BW_data (Policies::spatial_halo_memory); released in autograd's order.
+struct TileActivations {
+  double saved = 0, saved_fixed_bytes = 0;          ///< tiles: elements, fixed bytes (as LayerSums)
+  double halo = 0;                                  ///< x halos' elements, saved
+  std::array<double, 2> gradient_peak_bytes{0, 0};  ///< beyond saved + halo, as LayerSums
+  double largest_pair = 0, outputs = 0, largest_in_place = 0;  ///< as LayerSums, tiled
+};
+TileActivations tile_activations(const Workload& w, const Config& c, const Parts& parts, int last);
 /// Memory by component: activations of `activation_samples` samples, model state of
 /// `local_params` parameters (sharded over `data_parallel` replicas per the ZeRO stage),
 /// workspace, communication buffers, context. The activation gradients are the whole
-/// model's at the activations' samples, or a pipeline stage's (`stage`).
+/// model's at the activations' samples, or a pipeline stage's (`stage`); under a spatial
+/// split (`tile`) one GPU's tiles and halos.
 void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double activation_samples,
                      double local_params, std::int64_t data_parallel,
-                     std::optional<GradientPeak> stage = std::nullopt);
+                     std::optional<GradientPeak> stage = std::nullopt,
+                     const TileActivations* tile = nullptr);
 
 }  // namespace paradise::strategy::detail

@@ -959,8 +959,8 @@ refuse_memlimit "error: --sides '256,128,256': lists 256 more than once" \
   --model cosmoflow --dataset cosmoflow --sides 256,128,256
 refuse_memlimit "error: --sides '9,64': side 9: model 'unet3d': layer 'cat1' (concat): inputs differ in spatial size" \
   --model unet3d --dataset cosmoflow --sides 9,64
-expect_rc 0 "memlimit --gpu-counts unsorted" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 24,18
-want=$("$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 2000 --sides 224 --gpu-counts 18,24 | tail -n 1)
+expect_rc 0 "memlimit --gpu-counts unsorted" -- "$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 1800 --sides 224 --gpu-counts 24,18
+want=$("$paradise" memlimit --model resnet50 --dataset imagenet --strategy spatial --spatial-split all --gpus 18 --batch 1800 --sides 224 --gpu-counts 18,24 | tail -n 1)
 [ "$(tail -n 1 "$tmp/out")" = "$want" ] && grep -Eq "^ *224 +18 +[0-9,]+$" "$tmp/out" && ok || bad "gpu-counts order: $(cat "$tmp/out")"
 # data+spatial's groups of p2 = 4 ABCI GPUs split W x H in 2 x 2 (W only: 4 parts along W)
 expect_rc 0 "predict data+spatial all" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --strategy data+spatial --gpus 16 --batch 16 --spatial-split all

@@ -1,0 +1,123 @@
+// One GPU's activation memory under a spatial split (strategy/split_memory.cpp): tiles,
+// tensors gathered whole after the split, and the convolutions' halos, by hand and against
+// PyTorch's measured step at the tile's input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "paradise/strategy/predict.hpp"
+#include "paradise_test_helpers.hpp"
+
+namespace paradise::strategy {
+namespace {
+
+double halos(const Prediction& p) {
+  return memory_part(p, "halos of the split convolutions' inputs");
+}
+
+Prediction split_step(const Workload& w, std::int64_t gpus, bool all_dims) {
+  auto c = paradise_config(Kind::Spatial, gpus, 1);
+  c.spatial_all_dims = all_dims;
+  const auto p = predict(w, c);
+  EXPECT_EQ(p.status, Status::Ok) << p.reason;
+  return p;
+}
+
+// One padded 3x3x3 convolution, 4 -> 8 channels on 8^3, one sample, fp32. By hand:
+//  * 8 GPUs, 2x2x2: the largest tile 4^3. Saved: the input's tile, 4 x 64 = 256 elements
+//    (1,024 B). Its halo: one neighbour per dimension (a dimension cut in two), 1 row
+//    each: 4 x (5^3 - 4^3) = 244 elements (976 B). The gradients in the convolution's
+//    backward: dL/dy's tile 8 x 64 = 512 and its halo 8 x 61 = 488: 1,000 (4,000 B).
+//  * 4 GPUs along W: a tile 2 x 8 x 8, two neighbours: input 4 x 128 = 512 (2,048 B), halo
+//    4 x (4 - 2) x 64 = 512 (2,048 B), gradients 8 x 128 + 8 x 128 = 2,048 (8,192 B).
+//  * 2 GPUs along W: a tile 4 x 8 x 8, one neighbour: input 1,024 (4,096 B), halo 4 x 64 =
+//    256 (1,024 B), gradients 8 x 256 + 8 x 64 = 2,560 (10,240 B).
+TEST(SpatialMemory, HalosOfOneConvolutionByHand) {
+  const auto w = written_model("onec", "model onec\ninput 4x8x8x8\nc1 conv out=8 k=3 p=1\n",
+                               "small:1000:4x8x8x8");
+  struct Case {
+    std::int64_t gpus;
+    bool all_dims;
+    double saved, halo, gradients;
+  };
+  for (const Case& k : {Case{8, true, 1024, 976, 4000}, Case{4, false, 2048, 2048, 8192},
+                        Case{2, false, 4096, 1024, 10240}}) {
+    const auto p = split_step(w, k.gpus, k.all_dims);
+    EXPECT_EQ(memory_part(p, "saved activations"), k.saved) << k.gpus;
+    EXPECT_EQ(halos(p), k.halo) << k.gpus;
+    EXPECT_EQ(memory_part(p, "activation gradients"), k.gradients) << k.gpus;
+  }
+}
+
+// Two such convolutions with a ReLU between, 2x2x2 on 8 GPUs. Saved: the input's tile (256)
+// and c1's output's, kept once for the ReLU and c2 (8 x 64 = 512): 768 elements (3,072 B).
+// Halos: c1's 244 and c2's 8 x 61 = 488: 732 (2,928 B). The gradients peak in c2's backward,
+// before anything is released: dL/dy 512, its halo 488, dL/dx 512: 1,512 (6,048 B).
+TEST(SpatialMemory, HalosOfTwoConvolutionsByHand) {
+  const auto w = written_model(
+      "twoc", "model twoc\ninput 4x8x8x8\nc1 conv out=8 k=3 p=1\nr1 relu\nc2 conv out=8 k=3 p=1\n",
+      "small:1000:4x8x8x8");
+  const auto p = split_step(w, 8, true);
+  EXPECT_EQ(memory_part(p, "saved activations"), 3072);
+  EXPECT_EQ(halos(p), 2928);
+  EXPECT_EQ(memory_part(p, "activation gradients"), 6048);
+}
+
+// A tensor read after the split is gathered whole on every GPU: a convolution on 4x8x8,
+// then a dense layer (not split), 2 GPUs along W. Saved: the input's tile 4 x 4 x 8 = 128
+// and c1's whole output, kept for the dense layer, 8 x 64 = 512: 640 elements (2,560 B;
+// a tile of it would say 1,536). Halo: 4 x 1 x 8 = 32 (128 B). Gradients at the dense
+// layer's backward: dL/dy 10 and dL/dx 512: 522 (2,088 B).
+TEST(SpatialMemory, TensorsGatheredAfterTheSplitAreWhole) {
+  const auto w = written_model("gath",
+                               "model gath\ninput 4x8x8\nc1 conv out=8 k=3 p=1\nf flatten\n"
+                               "d dense out=10\n",
+                               "small:1000:4x8x8");
+  const auto p = split_step(w, 2, false);
+  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "c1");
+  EXPECT_EQ(memory_part(p, "saved activations"), 2560);
+  EXPECT_EQ(halos(p), 128);
+  EXPECT_EQ(memory_part(p, "activation gradients"), 2088);
+}
+
+// 3D U-Net split through every layer (its loss is per voxel): without halos one GPU holds
+// the model at the tile's input. PyTorch measured the step at 3x64x64x64
+// (torch_reference.json, training_peak_bytes_per_sample: 1,056,440,320 B), which is the
+// tile of 128^3 split 2x2x2 on 8 GPUs, of 256^3 split 4x4x4 on 64, and of data+spatial's
+// groups of 8 GPUs at 128^3 (two groups, a sample each). With halos the step holds more.
+TEST(SpatialMemory, UNetTilesAreTheModelAtTheTilesInput) {
+  std::ifstream in(PARADISE_TEST_DATA "/torch_reference.json");
+  const auto entry = nlohmann::json::parse(in).at("models").at("unet3d");
+  ASSERT_EQ(entry.at("input").get<std::string>(), "3x64x64x64");
+  const double measured = entry.at("training_peak_bytes_per_sample").get<double>();
+  struct Case {
+    Kind kind;
+    int side;
+    std::int64_t gpus, batch, p2;
+  };
+  for (const Case& k : {Case{Kind::Spatial, 128, 8, 1, 0}, Case{Kind::Spatial, 256, 64, 1, 0},
+                        Case{Kind::DataSpatial, 128, 16, 2, 8}}) {
+    const std::string side = std::to_string(k.side);
+    const auto w =
+        make_workload({"unet3d", "x:100:3x" + side + "x" + side + "x" + side, "dgx-h200", "", 0});
+    auto c = paradise_config(k.kind, k.gpus, k.batch);
+    c.spatial_all_dims = true;
+    c.p2 = k.p2;
+    c.policies.spatial_halo_memory = false;
+    const auto tiles = predict(w, c);
+    ASSERT_EQ(tiles.status, Status::Ok) << tiles.reason;
+    EXPECT_EQ(tiles.split_parts[0] * tiles.split_parts[1] * tiles.split_parts[2],
+              k.kind == Kind::Spatial ? k.gpus : k.p2);
+    EXPECT_EQ(activation_memory(tiles), measured) << side;
+    EXPECT_EQ(halos(tiles), 0);
+    c.policies.spatial_halo_memory = true;
+    const auto haloed = predict(w, c);
+    EXPECT_GT(halos(haloed), 0);
+    EXPECT_GT(activation_memory(haloed) + halos(haloed), measured) << side;
+  }
+}
+
+}  // namespace
+}  // namespace paradise::strategy
