@@ -251,7 +251,7 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
   const double gradient_bytes = !pol.free_activation_gradients ? kept
                                 : stage                        ? stage->bytes_per_sample
                                 : recompute ? share * s.recompute_gradient_peak_bytes[at]
-                                : tile      ? tile->gradient_peak_bytes[at]
+                                : tile      ? tile->gradient_peak_bytes
                                             : s.gradient_peak_bytes[at];
   memory("activation gradients", (stage ? stage->samples : activation_samples) * gradient_bytes);
   memory("weights", local_params * per_param.weights);

@@ -4,6 +4,7 @@
 // BW_weight, dL/dy's before BW_data), released in autograd's order (§6.2).
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "strategy_detail.hpp"
@@ -42,36 +43,33 @@ TileActivations tile_activations(const Workload& w, const Config& c, const Parts
   const auto& layers = w.model.layers;
   const std::size_t n = layers.size();
   const bool split_at_all = parts[0] * parts[1] * parts[2] > 1;
-  // a layer's output is a tile when the layer runs split and no layer after the split reads
-  // it (those are gathered whole: gathered_after_split)
-  const auto tiled = [&](std::size_t i) {
-    return runs_split(w, c, i, last) && layers[i].last_reader <= last;
-  };
-  const auto share = [&](std::size_t i) {
-    return tiled(i) ? tile_share(layers[i].output, parts) : 1.0;
-  };
-  const auto halo = [&](std::size_t k, const model::Shape& s) {
-    const double rows = halo_rows(layers[k]);
-    return split_at_all && c.policies.spatial_halo_memory && rows > 0 && runs_split(w, c, k, last)
-               ? halo_elements(s, parts, rows)
-               : 0.0;
-  };
+  const bool halos = split_at_all && c.policies.spatial_halo_memory;
   TileActivations t;
   // per layer: the elements its backward releases (the buffers whose first saver it is, at
-  // their own share, and its own x halo), its fixed bytes' share, the gradients alive in it
-  std::vector<double> released(n, 0), fixed_share(n, 1), gradients(n, 0);
+  // their own share, and its own x halo), its fixed bytes' share, the gradients alive in it;
+  // kept per thread, so that a sweep allocates nothing per point
+  thread_local std::vector<double> scratch;
+  scratch.assign(3 * n, 0.0);
+  const std::span<double> released(scratch.data(), n), fixed_share(scratch.data() + n, n),
+      gradients(scratch.data() + 2 * n, n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& l = layers[i];
-    const double f = share(i), saved = static_cast<double>(l.saved_elements) * f;
+    const bool split = runs_split(w, c, i, last);
+    // the layer's own output's tile: its pooling indices, dropout masks, a per-voxel loss's
+    // labels; its activations too unless a layer after the split reads them (gathered whole)
+    fixed_share[i] = split ? tile_share(l.output, parts) : 1.0;
+    const double f = split && l.last_reader <= last ? fixed_share[i] : 1.0;
+    const double saved = static_cast<double>(l.saved_elements) * f;
     t.saved += saved;
     if (l.first_saver >= 0) released[static_cast<std::size_t>(l.first_saver)] += saved;
-    const double x_halo = halo(i, l.input);
-    t.halo += x_halo;
-    released[i] += x_halo;
-    // pooling indices and dropout masks of the layer's own output, a per-voxel loss's labels
-    fixed_share[i] = runs_split(w, c, i, last) ? tile_share(l.output, parts) : 1.0;
     t.saved_fixed_bytes += static_cast<double>(l.saved_fixed_bytes) * fixed_share[i];
-    gradients[i] = static_cast<double>(l.backward_gradient_elements) * f + halo(i, l.output);
+    gradients[i] = static_cast<double>(l.backward_gradient_elements) * f;
+    if (const double rows = halos && split ? halo_rows(l) : 0.0; rows > 0) {
+      const double x_halo = halo_elements(l.input, parts, rows);
+      t.halo += x_halo;
+      released[i] += x_halo;
+      gradients[i] += halo_elements(l.output, parts, rows);
+    }
     t.largest_pair =
         std::max(t.largest_pair, static_cast<double>(l.input_elements + l.output_elements) * f);
     if (counts_for_memory(l)) {
@@ -81,13 +79,11 @@ TileActivations tile_activations(const Workload& w, const Config& c, const Parts
     }
   }
   // the gradients' peak beyond the saved activations, as gradient_peak_bytes (workload.cpp)
-  for (const double e : {2.0, 4.0}) {
-    double peak = 0, gone = 0;
-    for (std::size_t k = n; k-- > 0;) {
-      peak = std::max(peak, e * gradients[k] - gone);
-      gone += e * released[k] + released_fixed_bytes(layers[k]) * fixed_share[k];
-    }
-    t.gradient_peak_bytes[element_size_index(e)] = peak;
+  const double e = element_bytes(c);
+  double gone = 0;
+  for (std::size_t k = n; k-- > 0;) {
+    t.gradient_peak_bytes = std::max(t.gradient_peak_bytes, e * gradients[k] - gone);
+    gone += e * released[k] + released_fixed_bytes(layers[k]) * fixed_share[k];
   }
   return t;
 }

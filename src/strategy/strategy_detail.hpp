@@ -273,9 +273,9 @@ struct GradientPeak {
 /// the split whole; the split convolutions' x halos, saved for BW_weight, and dL/dy halos,
 /// transient in BW_data (Policies::spatial_halo_memory); released in autograd's order.
 struct TileActivations {
-  double saved = 0, saved_fixed_bytes = 0;          ///< tiles: elements, fixed bytes (as LayerSums)
-  double halo = 0;                                  ///< x halos' elements, saved
-  std::array<double, 2> gradient_peak_bytes{0, 0};  ///< beyond saved + halo, as LayerSums
+  double saved = 0, saved_fixed_bytes = 0;  ///< tiles: elements, fixed bytes (as LayerSums)
+  double halo = 0;                          ///< x halos' elements, saved
+  double gradient_peak_bytes = 0;           ///< beyond saved + halo at the Config's element size
   double largest_pair = 0, outputs = 0, largest_in_place = 0;  ///< as LayerSums, tiled
 };
 TileActivations tile_activations(const Workload& w, const Config& c, const Parts& parts, int last);
