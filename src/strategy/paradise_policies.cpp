@@ -244,7 +244,7 @@ void paradise_memory(Builder& b, const LayerSums& s, const Config& c, double act
               : tile    ? tile->saved * e + tile->saved_fixed_bytes
                         : s.saved * e + s.saved_fixed_bytes));
   if (tile && !recompute)
-    memory("halos of the split convolutions' inputs", activation_samples * tile->halo * e);
+    memory("halos of the split layers' inputs", activation_samples * tile->halo * e);
   const double kept =
       e * (tile ? std::max(tile->largest_pair, tile->outputs + tile->largest_in_place)
                 : std::max(s.largest_pair, s.outputs + s.largest_in_place));

@@ -1,9 +1,8 @@
 // The activation memory of one GPU under a spatial split, layer by layer: each split layer's
-// tensors as its largest tile, the tensors gathered after the split whole, and the split
-// convolutions' halos (cost-model-notes §1.4.2: x's halo received before FW and kept for
-// BW_weight, dL/dy's before BW_data), released in autograd's order (§6.2).
+// tensors as its largest tile, those a layer after the split saves whole, and the split
+// convolutions' and pools' halos (cost-model-notes §1.4.2: x's halo received before FW and
+// kept for the backward pass, dL/dy's before BW_data), released in autograd's order (§6.2).
 #include <algorithm>
-#include <cmath>
 #include <span>
 #include <vector>
 
@@ -40,10 +39,17 @@ double halo_elements(const model::Shape& s, const Parts& parts, double k) {
 }  // namespace
 
 TileActivations tile_activations(const Workload& w, const Config& c, const Parts& parts, int last) {
-  const auto& layers = w.model.layers;
+  const auto& m = w.model;
+  const auto& layers = m.layers;
   const std::size_t n = layers.size();
-  const bool split_at_all = parts[0] * parts[1] * parts[2] > 1;
-  const bool halos = split_at_all && c.policies.spatial_halo_memory;
+  const bool halos = parts[0] * parts[1] * parts[2] > 1 && c.policies.spatial_halo_memory;
+  const auto split = [&](std::int32_t i) {
+    return runs_split(w, c, static_cast<std::size_t>(i), last);
+  };
+  const auto all_split = [&](const std::vector<std::int32_t>& v, std::int32_t from,
+                             std::int32_t to) {
+    return std::all_of(v.begin() + from, v.begin() + to, split);
+  };
   TileActivations t;
   // per layer: the elements its backward releases (the buffers whose first saver it is, at
   // their own share, and its own x halo), its fixed bytes' share, the gradients alive in it;
@@ -54,28 +60,49 @@ TileActivations tile_activations(const Workload& w, const Config& c, const Parts
       gradients(scratch.data() + 2 * n, n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& l = layers[i];
-    const bool split = runs_split(w, c, i, last);
-    // the layer's own output's tile: its pooling indices, dropout masks, a per-voxel loss's
-    // labels; its activations too unless a layer after the split reads them (gathered whole)
-    fixed_share[i] = split ? tile_share(l.output, parts) : 1.0;
-    const double f = split && l.last_reader <= last ? fixed_share[i] : 1.0;
-    const double saved = static_cast<double>(l.saved_elements) * f;
+    const auto at = static_cast<std::int32_t>(i);
+    const bool own = split(at);
+    // its own output's tile: pooling indices, dropout masks, a per-voxel loss's labels
+    fixed_share[i] = own ? tile_share(l.output, parts) : 1.0;
+    // the output as its readers hold it and its gradient comes back: a tile only if every
+    // reader runs split (else gathered whole: gathered_after_split)
+    const double out = own && all_split(m.readers, m.reader_begin[i], m.reader_begin[i + 1])
+                           ? fixed_share[i]
+                           : 1.0;
+    // the saved buffer as its savers keep it: a chain's is its input, a tile where the
+    // layer runs split; a graph's its output (aliases' savers included), a tile only if
+    // every saver runs split (a tensor read after the split by layers that save nothing,
+    // an add, is kept as the tile)
+    const double kept =
+        m.saves_inputs_as_own
+            ? (own ? tile_share(l.input, parts) : 1.0)
+            : (own && all_split(m.savers, m.saver_begin[i], m.saver_begin[i + 1]) ? fixed_share[i]
+                                                                                  : 1.0);
+    const double saved = static_cast<double>(l.saved_elements) * kept;
     t.saved += saved;
     if (l.first_saver >= 0) released[static_cast<std::size_t>(l.first_saver)] += saved;
     t.saved_fixed_bytes += static_cast<double>(l.saved_fixed_bytes) * fixed_share[i];
-    gradients[i] = static_cast<double>(l.backward_gradient_elements) * f;
-    if (const double rows = halos && split ? halo_rows(l) : 0.0; rows > 0) {
+    // a chain's: its output's gradient and its input's (kept as its input)
+    const double g = static_cast<double>(l.backward_gradient_elements);
+    gradients[i] = m.saves_inputs_as_own ? static_cast<double>(l.output_elements) * out +
+                                               (g - static_cast<double>(l.output_elements)) *
+                                                   (own ? tile_share(l.input, parts) : 1.0)
+                                         : g * out;
+    // x's halo, saved with its tile; dL/dy's, received where BW_data runs on a tile of it
+    if (const double rows = halos && own ? halo_rows(l) : 0.0; rows > 0) {
       const double x_halo = halo_elements(l.input, parts, rows);
       t.halo += x_halo;
       released[i] += x_halo;
-      gradients[i] += halo_elements(l.output, parts, rows);
+      const bool backward_data = m.saves_inputs_as_own ? i > 0 : l.backward_data_flops > 0;
+      if (backward_data && out < 1) gradients[i] += halo_elements(l.output, parts, rows);
     }
     t.largest_pair =
-        std::max(t.largest_pair, static_cast<double>(l.input_elements + l.output_elements) * f);
+        std::max(t.largest_pair, static_cast<double>(l.input_elements + l.output_elements) * out);
     if (counts_for_memory(l)) {
-      t.outputs += static_cast<double>(l.output_elements) * f;
+      t.outputs += static_cast<double>(l.output_elements) * out;
     } else if (l.op != model::Op::Input) {
-      t.largest_in_place = std::max(t.largest_in_place, static_cast<double>(l.output_elements) * f);
+      t.largest_in_place =
+          std::max(t.largest_in_place, static_cast<double>(l.output_elements) * out);
     }
   }
   // the gradients' peak beyond the saved activations, as gradient_peak_bytes (workload.cpp)

@@ -269,9 +269,9 @@ struct GradientPeak {
   double samples = 0, bytes_per_sample = 0;
 };
 /// Per sample, one GPU's activations under a spatial split into `parts` up to layer `last`
-/// (split_memory.cpp): each split layer's tensors as the largest tile, those gathered after
-/// the split whole; the split convolutions' x halos, saved for BW_weight, and dL/dy halos,
-/// transient in BW_data (Policies::spatial_halo_memory); released in autograd's order.
+/// (split_memory.cpp): each split layer's tensors as the largest tile, those a layer after
+/// the split saves whole; the split layers' x halos, saved, and dL/dy halos, transient in
+/// BW_data (Policies::spatial_halo_memory); released in autograd's order.
 struct TileActivations {
   double saved = 0, saved_fixed_bytes = 0;  ///< tiles: elements, fixed bytes (as LayerSums)
   double halo = 0;                          ///< x halos' elements, saved

@@ -14,7 +14,7 @@ namespace paradise::strategy {
 namespace {
 
 double halos(const Prediction& p) {
-  return memory_part(p, "halos of the split convolutions' inputs");
+  return memory_part(p, "halos of the split layers' inputs");
 }
 
 Prediction split_step(const Workload& w, std::int64_t gpus, bool all_dims) {
@@ -29,11 +29,14 @@ Prediction split_step(const Workload& w, std::int64_t gpus, bool all_dims) {
 //  * 8 GPUs, 2x2x2: the largest tile 4^3. Saved: the input's tile, 4 x 64 = 256 elements
 //    (1,024 B). Its halo: one neighbour per dimension (a dimension cut in two), 1 row
 //    each: 4 x (5^3 - 4^3) = 244 elements (976 B). The gradients in the convolution's
-//    backward: dL/dy's tile 8 x 64 = 512 and its halo 8 x 61 = 488: 1,000 (4,000 B).
+//    backward: dL/dy's tile 8 x 64 = 512 (2,048 B); it reads the data, so it runs no
+//    BW_data and needs no halo of dL/dy (cost-model-notes §1.4.2: exchanged before BW_data).
 //  * 4 GPUs along W: a tile 2 x 8 x 8, two neighbours: input 4 x 128 = 512 (2,048 B), halo
-//    4 x (4 - 2) x 64 = 512 (2,048 B), gradients 8 x 128 + 8 x 128 = 2,048 (8,192 B).
+//    4 x (4 - 2) x 64 = 512 (2,048 B), gradients 8 x 128 = 1,024 (4,096 B).
 //  * 2 GPUs along W: a tile 4 x 8 x 8, one neighbour: input 1,024 (4,096 B), halo 4 x 64 =
-//    256 (1,024 B), gradients 8 x 256 + 8 x 64 = 2,560 (10,240 B).
+//    256 (1,024 B), gradients 8 x 256 = 2,048 (8,192 B).
+//  * 2-D, 4x9x9 on 2 GPUs along W: the larger tile ceil(9 / 2) = 5 rows, input 4 x 5 x 9 =
+//    180 (720 B), halo 4 x 1 x 9 = 36 (144 B), gradients 8 x 45 = 360 (1,440 B).
 TEST(SpatialMemory, HalosOfOneConvolutionByHand) {
   const auto w = written_model("onec", "model onec\ninput 4x8x8x8\nc1 conv out=8 k=3 p=1\n",
                                "small:1000:4x8x8x8");
@@ -42,17 +45,24 @@ TEST(SpatialMemory, HalosOfOneConvolutionByHand) {
     bool all_dims;
     double saved, halo, gradients;
   };
-  for (const Case& k : {Case{8, true, 1024, 976, 4000}, Case{4, false, 2048, 2048, 8192},
-                        Case{2, false, 4096, 1024, 10240}}) {
+  for (const Case& k : {Case{8, true, 1024, 976, 2048}, Case{4, false, 2048, 2048, 4096},
+                        Case{2, false, 4096, 1024, 8192}}) {
     const auto p = split_step(w, k.gpus, k.all_dims);
     EXPECT_EQ(memory_part(p, "saved activations"), k.saved) << k.gpus;
     EXPECT_EQ(halos(p), k.halo) << k.gpus;
     EXPECT_EQ(memory_part(p, "activation gradients"), k.gradients) << k.gpus;
   }
+  const auto odd = written_model("onec9", "model onec9\ninput 4x9x9\nc1 conv out=8 k=3 p=1\n",
+                                 "small:1000:4x9x9");
+  const auto p = split_step(odd, 2, false);
+  EXPECT_EQ(memory_part(p, "saved activations"), 720);
+  EXPECT_EQ(halos(p), 144);
+  EXPECT_EQ(memory_part(p, "activation gradients"), 1440);
 }
 
 // Two such convolutions with a ReLU between, 2x2x2 on 8 GPUs. Saved: the input's tile (256)
-// and c1's output's, kept once for the ReLU and c2 (8 x 64 = 512): 768 elements (3,072 B).
+// and r1's output's, kept once for r1's backward and c2's weight gradient (8 x 64 = 512):
+// 768 elements (3,072 B).
 // Halos: c1's 244 and c2's 8 x 61 = 488: 732 (2,928 B). The gradients peak in c2's backward,
 // before anything is released: dL/dy 512, its halo 488, dL/dx 512: 1,512 (6,048 B).
 TEST(SpatialMemory, HalosOfTwoConvolutionsByHand) {
@@ -82,11 +92,64 @@ TEST(SpatialMemory, TensorsGatheredAfterTheSplitAreWhole) {
   EXPECT_EQ(memory_part(p, "activation gradients"), 2088);
 }
 
+// Who keeps a tensor read after the split decides its size: 2 GPUs along W, 4x8x8, c1 and
+// an in-place ReLU r1 (one buffer), c2, then layers that run whole after c2.
+//  * skipadd: an add reads c2 and r1 after the split; an add saves nothing, so r1's buffer
+//    is kept by r1 and c2, split, as the tile 8 x 4 x 8 = 256 (gathered whole only for the
+//    forward pass). Saved: the data's tile 128, that 256, and the add's output, whole, for
+//    the dense layer (through the flatten), 512: 896 elements (3,584 B).
+//  * aliasbn: a batch norm after the split reads r1 (its alias) and saves it: r1's buffer is
+//    kept whole, 512: 128 + 512 + 512 = 1,152 (4,608 B); the batch norm's output, read
+//    only by the add, is not kept.
+// Halos in both: c1's 4 x 1 x 8 and c2's 8 x 1 x 8: 96 (384 B).
+TEST(SpatialMemory, TensorsSavedAfterTheSplitAreWholeThoseOnlyReadAreTiles) {
+  const std::string head =
+      "input 4x8x8\nc1 conv out=8 k=3 p=1\nr1 relu inplace=1\nc2 conv out=8 k=3 p=1\n";
+  const std::string tail = "f flatten\nd dense out=10\n";
+  const auto skipadd = written_model(
+      "skipadd", "model skipadd\n" + head + "s add from=c2,r1\n" + tail, "small:1000:4x8x8");
+  const auto aliasbn = written_model(
+      "aliasbn", "model aliasbn\n" + head + "b batchnorm from=r1\ns add from=c2,b\n" + tail,
+      "small:1000:4x8x8");
+  for (const auto* w : {&skipadd, &aliasbn}) {
+    const auto p = split_step(*w, 2, false);
+    EXPECT_EQ(w->model.layers[static_cast<std::size_t>(p.split_layer)].name, "c2");
+    EXPECT_EQ(memory_part(p, "saved activations"), w == &skipadd ? 3584 : 4608);
+    EXPECT_EQ(halos(p), 384);
+  }
+}
+
+// A ParaDL .net chain, whose layers keep their inputs (summary_network2): CONV_1 and CONV_2
+// split along W on 2 GPUs, APOOL_1 whole after them. Saved: CONV_1's input, the data's tile
+// 4 x 4 x 8 = 128; CONV_2's, CONV_1's output's tile 8 x 4 x 8 = 256; APOOL_1's, CONV_2's
+// whole output 512: 896 (3,584 B). Halos 4 x 8 + 8 x 8 = 96 (384 B). Gradients at
+// APOOL_1's backward: its output 8 x 4 x 4 = 128 and input 512: 640 (2,560 B).
+TEST(SpatialMemory, AChainKeepsItsSplitLayersInputsAsTiles) {
+  const std::string path = testing::TempDir() + "/chain.net";
+  std::ofstream(path) << "Dataset|small\nInput|1000x4x8x8\nModel|chain\n"
+                      << "CONV_1|4x8x8|4x8x3x3|8x8x8|0\nCONV_2|8x8x8|8x8x3x3|8x8x8|0\n"
+                      << "APOOL_1|8x8x8|0x0x2x2|8x4x4|0\n";
+  const auto w = make_workload({path, "", "abci", "", 0});
+  const auto p = split_step(w, 2, false);
+  EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "CONV_2");
+  EXPECT_EQ(memory_part(p, "saved activations"), 3584);
+  EXPECT_EQ(halos(p), 384);
+  EXPECT_EQ(memory_part(p, "activation gradients"), 2560);
+}
+
 // 3D U-Net split through every layer (its loss is per voxel): without halos one GPU holds
 // the model at the tile's input. PyTorch measured the step at 3x64x64x64
 // (torch_reference.json, training_peak_bytes_per_sample: 1,056,440,320 B), which is the
 // tile of 128^3 split 2x2x2 on 8 GPUs, of 256^3 split 4x4x4 on 64, and of data+spatial's
-// groups of 8 GPUs at 128^3 (two groups, a sample each). With halos the step holds more.
+// groups of 8 GPUs at 128^3 (two groups, a sample each). The halos by hand from its
+// per-layer table (paradise models --show unet3d): each 3x3x3 convolution's C_in (t + h)^3 -
+// t^3) over its tile side t, h = 1 row from the one neighbour of a dimension cut in two, 2
+// from the two of one cut in four (pools and up-convolutions have k = 2: no halo):
+//  * 2x2x2 at 128^3: C_in 3 + 32 + 192 + 64 = 291 at t = 64 (12,481), 64 + 64 + 384 + 128 =
+//    640 at 32 (3,169), 128 + 128 + 768 + 256 = 1,280 at 16 (817), 512 at 8 (217):
+//    6,816,995 elements, 27,267,980 B;
+//  * 4x4x4 at 256^3: the same at (t + 2)^3 - t^3: 25,352, 6,536, 1,736, 488: 14,032,408
+//    elements, 56,129,632 B.
 TEST(SpatialMemory, UNetTilesAreTheModelAtTheTilesInput) {
   std::ifstream in(PARADISE_TEST_DATA "/torch_reference.json");
   const auto entry = nlohmann::json::parse(in).at("models").at("unet3d");
@@ -96,9 +159,11 @@ TEST(SpatialMemory, UNetTilesAreTheModelAtTheTilesInput) {
     Kind kind;
     int side;
     std::int64_t gpus, batch, p2;
+    double halo;
   };
-  for (const Case& k : {Case{Kind::Spatial, 128, 8, 1, 0}, Case{Kind::Spatial, 256, 64, 1, 0},
-                        Case{Kind::DataSpatial, 128, 16, 2, 8}}) {
+  for (const Case& k :
+       {Case{Kind::Spatial, 128, 8, 1, 0, 27267980}, Case{Kind::Spatial, 256, 64, 1, 0, 56129632},
+        Case{Kind::DataSpatial, 128, 16, 2, 8, 27267980}}) {
     const std::string side = std::to_string(k.side);
     const auto w =
         make_workload({"unet3d", "x:100:3x" + side + "x" + side + "x" + side, "dgx-h200", "", 0});
@@ -114,8 +179,10 @@ TEST(SpatialMemory, UNetTilesAreTheModelAtTheTilesInput) {
     EXPECT_EQ(halos(tiles), 0);
     c.policies.spatial_halo_memory = true;
     const auto haloed = predict(w, c);
-    EXPECT_GT(halos(haloed), 0);
-    EXPECT_GT(activation_memory(haloed) + halos(haloed), measured) << side;
+    EXPECT_EQ(halos(haloed), k.halo) << side;
+    // the gradients peak before any 3x3x3 convolution's backward has released its halo (in
+    // the tail after them), so the step holds the tiles' peak and every halo
+    EXPECT_EQ(activation_memory(haloed), measured) << side;
   }
 }
 
