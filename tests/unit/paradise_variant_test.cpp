@@ -687,12 +687,12 @@ TEST(ParadiseVariant, HybridGradientExchangeOverlapsTheBackwardPass) {
     expect_overlap_policy(w, paradise_config(k, 256, 4096), 0.1);
 }
 
-// ParaDL (TR §1.11): "at a global batch of 16K, data+filter is 8% faster than data" for
-// ResNet-50 on ABCI. ParaDL's own formulas give it only where data parallelism's ring pays
-// 2(p-1) latencies of 41 us per iteration (4,096 GPUs: 336 ms), not at 1,024 GPUs, and the
-// paradise variant, whose exchange NCCL would run as a tree and overlap, not at all: its
-// data+filter pays twice data's compute (starved GEMMs, whole-group batch norms) and the
-// in-group activation collectives (README, "The cost model").
+// On the same GPU count, at a 16K global batch: ParaDL's own formulas give data+filter the
+// lead only where data parallelism's ring pays 2(p-1) latencies of 41 us per iteration
+// (4,096 GPUs: 336 ms), not at 1,024 GPUs, and the paradise variant, whose exchange NCCL
+// would run as a tree and overlap, not at all: its data+filter pays twice data's compute
+// (starved GEMMs, whole-group batch norms) and the in-group activation collectives (README,
+// "The cost model"). ParaDL's own comparison is the next test's.
 TEST(ParadiseVariant, DataFilterBeatsDataAt16KOnlyWhereTheRingLatencyDominates) {
   const auto w = make_workload(
       {PARADISE_PARADL_DIR "/model/RESNET50_ImageNet_profall.net_sc", "", "abci", "", 0});
@@ -709,6 +709,33 @@ TEST(ParadiseVariant, DataFilterBeatsDataAt16KOnlyWhereTheRingLatencyDominates) 
     EXPECT_GT(epoch(Kind::DataFilter, p, Variant::Paradise),
               epoch(Kind::Data, p, Variant::Paradise))
         << p;
+}
+
+// ParaDL (TR §1.11): "at a global batch of 16K, data+filter is 8% faster than data" for
+// ResNet-50 on ABCI, measured as its oracle ranks strategies (cost-model-notes §1.8): every
+// data-parallel replica at 64 samples (B'), data on B / B' = 256 GPUs, data+filter on 256
+// groups of a node's 4 GPUs, 1,024 GPUs, its largest measured run. ParaDL's projection of
+// that pair (tests/data/paradl/log/resnet_ranking.log, rows B = 16384): data 17.99 s, df
+// 15.84 s, 12% faster. The paradise variant: 8.9% for the built-in resnet50 (data 16.81 s,
+// df 15.31 s) and 13.8% for ParaDL's file (15.81 s, 13.62 s): a node's 4 GPUs share each
+// sample's convolutions at a fraction of data's per-GPU time, and the exchange across groups
+// carries a quarter of the gradients from each GPU, as data's carries all of them. (With the
+// exchange through a leader GPU that ParaDL's ChainerMNX ran, policy leader_reduce, the pair
+// turns over, -7.5% and -1.9%: doubtful, README "The cost model".)
+TEST(ParadiseVariant, DataFilterBeatsDataByAFewPercentAt16KAsParadlRanksThem) {
+  const std::int64_t batch = 16384, per_replica = 64, replicas = batch / per_replica;
+  for (const std::string& model :
+       {std::string("resnet50"),
+        std::string(PARADISE_PARADL_DIR "/model/RESNET50_ImageNet_profall.net_sc")}) {
+    const auto w = make_workload({model, model == "resnet50" ? "imagenet" : "", "abci", "", 0});
+    const auto data = predict(w, paradise_config(Kind::Data, replicas, batch));
+    const auto df = predict(w, paradise_config(Kind::DataFilter, 4 * replicas, batch));
+    ASSERT_EQ(data.status, Status::Ok) << model << ": " << data.reason;
+    ASSERT_EQ(df.status, Status::Ok) << model << ": " << df.reason;
+    const double gain = 1 - df.epoch_time_s / data.epoch_time_s;
+    EXPECT_GT(gain, 0.03) << model;  // "a few percent": 8% measured, 12% projected by ParaDL
+    EXPECT_LT(gain, 0.20) << model;
+  }
 }
 
 // ParaDL (TR §1.11): communication diverges at scale on ABCI's 1:3 over-subscribed upper
