@@ -292,6 +292,19 @@ void count_flops(const Layer& l, LayerStats& s, int rank) {
 
 }  // namespace
 
+WindowHalos window_halos(const Window& w, int rank, bool transposed) {
+  HaloRows x, dy;
+  for (std::size_t u = 0; u < static_cast<std::size_t>(rank); ++u) {
+    const std::int64_t e = w.dilation[u] * (w.kernel[u] - 1) + 1, s = w.stride[u];
+    const std::int64_t p = std::clamp<std::int64_t>(w.padding[u], 0, e - 1);
+    x.below[u] = p;
+    x.above[u] = std::max<std::int64_t>(0, e - s - p);
+    dy.below[u] = (e - 1 - p) / s;
+    dy.above[u] = (p + s - 1) / s;
+  }
+  return transposed ? WindowHalos{dy, x} : WindowHalos{x, dy};
+}
+
 ModelStats analyze(const Graph& g, const Shape& input) {
   if (input.rank != g.spatial_rank()) {
     throw InputError("model '" + g.name() + "' takes " + std::to_string(g.spatial_rank()) +
@@ -366,6 +379,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
       s.weight_dims = {pool ? 0 : s.input.channels, pool ? 0 : s.output.channels};
       for (int d = 0; d < s.input.rank; ++d)
         s.weight_dims.push_back(l.window.kernel[static_cast<std::size_t>(d)]);
+      s.halos = window_halos(l.window, s.input.rank, l.op == Op::ConvTranspose);
     }
     if (l.op == Op::MaxPool) s.saved_fixed_bytes = 8 * s.output_elements;  // int64 indices
     if (l.op == Op::Dropout) s.saved_fixed_bytes = s.output_elements;      // uint8 mask

@@ -1,5 +1,6 @@
 #include "paradise/model/paradl_files.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
@@ -145,6 +146,23 @@ void check_layer_shapes(const LayerStats& l, int rank, const Origin& o,
                    std::to_string(l.output.channels) + " channels");
 }
 
+// A .net layer's window from K (w's dims after C and F) and its shapes: stride in / out
+// (a pool's 2, a convolution's 1), and the padding that gives y's extent, ((y - 1) s + K -
+// x) / 2 (a 'same' convolution's (K - 1) / 2, a 'valid' one's 0).
+WindowHalos net_file_halos(const LayerStats& l) {
+  const auto rank = static_cast<std::size_t>(l.input.rank);
+  if (l.weight_dims.size() != 2 + rank || l.weight_dims[2] <= 0 || l.output.rank != l.input.rank)
+    return {};
+  Window w;
+  for (std::size_t u = 0; u < rank; ++u) {
+    const std::int64_t x = l.input.size[u], y = l.output.size[u], k = l.weight_dims[2 + u];
+    w.kernel[u] = std::max<std::int64_t>(k, 1);
+    w.stride[u] = y > 0 ? std::max<std::int64_t>(1, x / y) : 1;
+    w.padding[u] = std::max<std::int64_t>(0, ((y - 1) * w.stride[u] + w.kernel[u] - x) / 2);
+  }
+  return window_halos(w, l.input.rank, false);
+}
+
 }  // namespace
 
 double ParaDlNet::measured_time_per_sample_s() const {
@@ -210,6 +228,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     l.buffer_layer = static_cast<std::int64_t>(net.stats.layers.size());  // ParaDL: no alias
     l.last_reader = l.buffer_layer + 1;  // a chain (the last layer's is set below)
     l.forward_flops = paradl_forward_flops(l.op, l.input, l.output, l.weight_dims);
+    l.halos = net_file_halos(l);
     l.backward_data_flops = l.forward_flops;
     l.backward_weight_flops = static_cast<double>(l.params);
     l.read_elements = l.input_elements;

@@ -43,6 +43,35 @@ double split_halo_s(const model::LayerStats& l, const Parts& parts, const system
   return t;
 }
 
+// The paradise variant's halo exchange of split layer i: along each dimension that two
+// parts or more hold, x's rows from below and above before the forward pass and, where its
+// backward computes dL/dx, dL/dy's before BW_data (model::window_halos: strides, padding and
+// dilation), each a point-to-point message of C x rows x the tile's extents of the other
+// dimensions.
+double paradise_halo_s(const Workload& w, std::size_t i, const Parts& parts,
+                       const system::Link& link, double samples, double bytes) {
+  const auto& l = w.model.layers[i];
+  const bool backward_data = computes_input_gradient(w.model, i);
+  const auto rank = static_cast<std::size_t>(l.input.rank);
+  double t = 0;
+  for (std::size_t u = 0; u < rank; ++u) {
+    if (filled_parts(l.input.size[u], parts[u]) < 2) continue;
+    const auto face = [&](const model::Shape& s) {
+      double f = static_cast<double>(s.channels);
+      for (std::size_t v = 0; v < rank; ++v)
+        if (v != u) f *= static_cast<double>(tile_extent(s.size[v], parts[v]));
+      return f;
+    };
+    const double x = face(l.input), dy = backward_data ? face(l.output) : 0.0;
+    for (const auto& [rows, f] :
+         {std::pair{l.halos.x.below[u], x}, std::pair{l.halos.x.above[u], x},
+          std::pair{l.halos.dy.below[u], dy}, std::pair{l.halos.dy.above[u], dy}}) {
+      if (rows > 0 && f > 0) t += cost::p2p(link, samples * f * static_cast<double>(rows) * bytes);
+    }
+  }
+  return t;
+}
+
 // The old W-only halo (§1.4.3): 2(a + W(y)k delta b) + 2(a + W(x)k delta b) per layer.
 double width_only_halo(const model::LayerStats& l, const system::Link& link, double samples,
                        double delta) {
@@ -137,10 +166,8 @@ void paradise_data_spatial(const Workload& w, const Config& c, const Totals& s, 
   const system::Link link = paradise_link(w, p2, 0);
   const double e = element_bytes(c), q = static_cast<double>(p2);
   double halo = 0;
-  for (int i = 0; i <= split; ++i) {
-    const auto& l = w.model.layers[static_cast<std::size_t>(i)];
-    if (runs_split(w, c, static_cast<std::size_t>(i), split) && halo_rows(l) > 0)
-      halo += split_halo_s(l, parts, link, per_group, e);
+  for (std::size_t i = 0; static_cast<int>(i) <= split; ++i) {
+    if (runs_split(w, c, i, split)) halo += paradise_halo_s(w, i, parts, link, per_group, e);
   }
   b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
   const double ys = per_group * gathered_after_split(w, split) * e;
@@ -305,13 +332,18 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   double halo = 0;  // on one GPU there is no neighbour to exchange a halo with
   for (int i = 0; c.gpus > 1 && i <= split; ++i) {
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
-    if (!runs_split(w, c, static_cast<std::size_t>(i), split) || halo_rows(l) <= 0) continue;
+    if (!runs_split(w, c, static_cast<std::size_t>(i), split)) continue;
+    if (paradise(c)) {
+      halo += paradise_halo_s(w, static_cast<std::size_t>(i), parts, link, B, d);
+      continue;
+    }
+    if (halo_rows(l) <= 0) continue;
     if (c.spatial_all_dims) {
       halo += split_halo_s(l, parts, link, B, d);
     } else {
-      // ParaDL's code: one sample's W-only halo; fixed (and paradise): all B samples' halo
-      halo += c.fix_paradl_bugs || paradise(c) ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
-                                               : width_only_halo(l, link, 1, d);
+      // ParaDL's code: one sample's W-only halo; fixed: all B samples' halo
+      halo += c.fix_paradl_bugs ? 4 * cost::p2p(link, B * full_halo_elements(l) * d)
+                                : width_only_halo(l, link, 1, d);
     }
   }
   const double ys =

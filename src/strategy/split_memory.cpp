@@ -16,22 +16,26 @@ namespace {
 double tile_share(const model::Shape& s, const Parts& parts) {
   double share = 1;
   for (std::size_t u = 0; u < static_cast<std::size_t>(s.rank); ++u) {
-    const std::int64_t n = s.size[u], p = parts[u];
-    if (p > 1 && n > 0) share *= static_cast<double>((n + p - 1) / p) / static_cast<double>(n);
+    const std::int64_t n = s.size[u];
+    if (parts[u] > 1 && n > 0)
+      share *= static_cast<double>(tile_extent(n, parts[u])) / static_cast<double>(n);
   }
   return share;
 }
 
-// Elements per sample of the halo that the largest tile of shape `s` receives: k rows from
-// each neighbour along each dimension cut (one neighbour when cut in two, two when in more):
-// C (prod (t + k min(p - 1, 2)) - prod t) with t = ceil(n / p) (§1.4.2).
-double halo_elements(const model::Shape& s, const Parts& parts, double k) {
+// Elements per sample of the halo of the tile of shape `s` that holds the most with it: per
+// dimension the largest of a full tile t with both neighbours' rows (three parts or more
+// hold some), t with the rows from above and the last part, n - t, with those from below
+// (two), or t alone (one: no neighbour); C (prod that - prod t) (§1.4.2).
+double halo_elements(const model::Shape& s, const Parts& parts, const model::HaloRows& rows) {
   double tile = 1, padded = 1;
   for (std::size_t u = 0; u < static_cast<std::size_t>(s.rank); ++u) {
-    const std::int64_t n = s.size[u], p = parts[u];
-    const double t = static_cast<double>(p > 1 ? (n + p - 1) / p : n);
-    tile *= t;
-    padded *= t + (p > 1 ? k * static_cast<double>(std::min<std::int64_t>(p - 1, 2)) : 0.0);
+    const std::int64_t n = s.size[u], t = tile_extent(n, parts[u]), q = filled_parts(n, parts[u]);
+    const std::int64_t extent = q >= 3   ? t + rows.below[u] + rows.above[u]
+                                : q == 2 ? std::max(t + rows.above[u], n - t + rows.below[u])
+                                         : t;
+    tile *= static_cast<double>(t);
+    padded *= static_cast<double>(extent);
   }
   return static_cast<double>(s.channels) * (padded - tile);
 }
@@ -82,22 +86,23 @@ TileActivations tile_activations(const Workload& w, const Config& c, const Parts
     t.saved += saved;
     if (l.first_saver >= 0) released[static_cast<std::size_t>(l.first_saver)] += saved;
     t.saved_fixed_bytes += static_cast<double>(l.saved_fixed_bytes) * fixed_share[i];
-    // a chain's: its output's gradient and its input's (kept as its input)
-    const double g = static_cast<double>(l.backward_gradient_elements);
-    gradients[i] = m.saves_inputs_as_own ? static_cast<double>(l.output_elements) * out +
-                                               (g - static_cast<double>(l.output_elements)) *
-                                                   (own ? tile_share(l.input, parts) : 1.0)
-                                         : g * out;
+    // the gradients alive in its backward: those pending as it begins (its output's and
+    // skips' held from later layers) as its output is held, and those it makes, dL/dx, as
+    // its input is: a tile where it runs split (a chain's pending: its output's gradient)
+    const double in = own ? tile_share(l.input, parts) : 1.0;
+    const auto pending = static_cast<double>(l.pending_gradient_elements);
+    const double made = static_cast<double>(l.backward_gradient_elements) - pending;
+    gradients[i] = l.backward_gradient_elements > 0 ? pending * out + std::max(made, 0.0) * in : 0;
     // x's halo, saved with its tile; dL/dy's, received where BW_data runs on a tile of it
-    if (const double rows = halos && own ? halo_rows(l) : 0.0; rows > 0) {
-      const double x_halo = halo_elements(l.input, parts, rows);
+    if (halos && own && (l.halos.x.any() || l.halos.dy.any())) {
+      const double x_halo = halo_elements(l.input, parts, l.halos.x);
       t.halo += x_halo;
       released[i] += x_halo;
-      const bool backward_data = m.saves_inputs_as_own ? i > 0 : l.backward_data_flops > 0;
-      if (backward_data && out < 1) gradients[i] += halo_elements(l.output, parts, rows);
+      if (computes_input_gradient(m, i) && out < 1)
+        gradients[i] += halo_elements(l.output, parts, l.halos.dy);
     }
-    t.largest_pair =
-        std::max(t.largest_pair, static_cast<double>(l.input_elements + l.output_elements) * out);
+    t.largest_pair = std::max(t.largest_pair, static_cast<double>(l.input_elements) * in +
+                                                  static_cast<double>(l.output_elements) * out);
     if (counts_for_memory(l)) {
       t.outputs += static_cast<double>(l.output_elements) * out;
     } else if (l.op != model::Op::Input) {

@@ -163,7 +163,21 @@ inline double halo_rows(const model::LayerStats& l) {
              ? static_cast<double>((l.weight_dims[2] - 1) / 2)
              : 0;
 }
+/// Whether layer i's backward computes dL/dx (BW_data), so that a split receives dL/dy's
+/// halo for it: not a graph layer that reads only the data; a ParaDL chain's but the first.
+inline bool computes_input_gradient(const model::ModelStats& m, std::size_t i) {
+  return m.saves_inputs_as_own ? i > 0 : m.layers[i].backward_data_flops > 0;
+}
 using Parts = std::array<std::int64_t, 3>;  ///< a spatial split's parts per dimension
+/// The largest tile's extent of n split p ways, ceil(n / p), and how many parts hold any of
+/// it, ceil(n / tile) (4 split 3 ways: tiles 2, 2, 0, two parts).
+inline std::int64_t tile_extent(std::int64_t n, std::int64_t p) {
+  return p > 1 ? (n + p - 1) / p : n;
+}
+inline std::int64_t filled_parts(std::int64_t n, std::int64_t p) {
+  const std::int64_t t = tile_extent(n, p);
+  return t > 0 ? (n + t - 1) / t : 0;
+}
 inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int last) {
   return static_cast<int>(i) <= last && (w.active[i] || splits_every_layer(c));
 }

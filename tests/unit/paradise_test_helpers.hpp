@@ -37,6 +37,14 @@ inline double memory_part(const Prediction& p, std::string_view prefix) {
   return -1;
 }
 
+// Seconds per epoch of the communication part `name`.
+inline double part_s(const Prediction& p, std::string_view name) {
+  for (const auto& c : p.communication)
+    if (c.name == name) return c.epoch_s;
+  ADD_FAILURE() << "no communication part " << name;
+  return 0;
+}
+
 // A training step's activation memory: the saved activations and the gradients beyond them.
 inline double activation_memory(const Prediction& p) {
   return memory_part(p, "saved activations") + memory_part(p, "activation gradients");

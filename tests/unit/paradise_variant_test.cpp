@@ -613,13 +613,6 @@ TEST(ParadiseVariant, KeepingEveryActivationGradientNeedsNoLessThanFreeingThem) 
   EXPECT_EQ(gradients(w, true), 4 * (sum_layers(w).outputs + relu1));
 }
 
-double part_s(const Prediction& p, std::string_view name) {
-  for (const auto& c : p.communication)
-    if (c.name == name) return c.epoch_s;
-  ADD_FAILURE() << "no communication part " << name;
-  return 0;
-}
-
 // ParaDL (TR §1.11, cost-model-notes §7.7): the hybrids' gradient exchange through a leader
 // GPU per node costs more than twice the flat data-parallel allreduce. In the model: the
 // flat allreduce spreads over both of an ABCI node's EDR adapters, the leaders use one, and

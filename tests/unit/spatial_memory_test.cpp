@@ -137,6 +137,79 @@ TEST(SpatialMemory, AChainKeepsItsSplitLayersInputsAsTiles) {
   EXPECT_EQ(memory_part(p, "activation gradients"), 2560);
 }
 
+// The halo of a window beyond 'same' 3x3 (model::window_halos: x's rows p below and e - s - p
+// above the tile, e = d(k - 1) + 1), one sample of 4 x 8 x 8 in fp32, split along the first
+// dimension, by hand:
+//  * stride 2 (k=3 s=2 p=1), 4 GPUs: tiles of 2 rows; output row o reads rows 2o-1..2o+1,
+//    so a tile needs the row below it and none above: 4 x 1 x 8 = 32 elements (128 B); the
+//    convolution reads the data, so no dL/dy halo (gradients: its output's tile 8 x 1 x 4 =
+//    32, 128 B). The ParaDL rule, (k-1)/2 rows from both neighbours, said 256 B;
+//  * dilation 2 (k=3 p=2 d=2, e = 5), 2 GPUs: 2 rows from the one neighbour, 4 x 2 x 8 = 64
+//    (256 B), where (k-1)/2 gives 1;
+//  * 4 x 4 x 4 on 3 GPUs: tiles of 2, 2 and 0 rows, so the largest has one neighbour: one
+//    row, 4 x 4 = 16 elements (64 B), not two;
+//  * k=3x1 p=1x0 (and its transpose k=1x3) on 2 x 2 GPUs, a tile 4 x 4: one row along the
+//    3-wide dimension only, 4 x (5 x 4 - 16) = 16 elements per convolution, two of them
+//    (the second after an in-place ReLU): 128 B either way round.
+TEST(SpatialMemory, HalosFollowStrideDilationEmptyPartsAndEachDimensionsKernel) {
+  const auto one = [](const std::string& name, const std::string& input, const std::string& conv) {
+    return written_model(name, "model " + name + "\ninput " + input + "\nc1 conv " + conv + "\n",
+                         "small:1000:" + input);
+  };
+  const auto strided = one("s2", "4x8x8", "out=8 k=3 s=2 p=1");
+  const auto s2 = split_step(strided, 4, false);
+  EXPECT_EQ(halos(s2), 128);
+  EXPECT_EQ(memory_part(s2, "activation gradients"), 128);
+  // its exchange: that one message per iteration, 8 samples' 32 elements, over ABCI's NVLink
+  // (ParaDL's get_network_factor: 9 us, 50 GB/s; T_p2p = alpha + m beta, §1.6.1), 125
+  // iterations of the 1,000 samples
+  const auto c = paradise_config(Kind::Spatial, 4, 8);
+  const double exchange = 125 * (9e-6 + 8 * 32 * 4 / 50e9);
+  EXPECT_NEAR(part_s(predict(strided, c), "halo exchange of x and dL/dy"), exchange,
+              1e-9 * exchange);
+  EXPECT_EQ(halos(split_step(one("dil", "4x8x8", "out=4 k=3 p=2 d=2"), 2, false)), 256);
+  EXPECT_EQ(halos(split_step(one("four", "4x4x4", "out=4 k=3 p=1"), 3, false)), 64);
+  for (const std::string k : {"k=3x1 p=1x0", "k=1x3 p=0x1"}) {
+    const auto w = written_model("kk",
+                                 "model kk\ninput 4x8x8\nc1 conv out=4 " + k +
+                                     "\nr relu inplace=1\nc2 conv out=4 " + k + "\n",
+                                 "small:1000:4x8x8");
+    EXPECT_EQ(halos(split_step(w, 4, true)), 128) << k;
+  }
+}
+
+// dL/dx of a split layer is a tile of its input even where its output is gathered whole, and
+// a pool's dL/dx a tile of its own input, 2 GPUs along the first dimension, by hand:
+//  * g2: c1 4 -> 32 and c2 32 -> 8 (3x3, 'same') on 4 x 8 x 8, then flatten and dense. c2's
+//    output is read whole by the dense layer, so its gradient comes back whole (512); c2's
+//    dL/dx is c1's output's tile, 32 x 4 x 8 = 1,024; the dense layer's backward has
+//    already released the whole 512 it saved: 1,536 - 512 = 1,024 elements (4,096 B). (The
+//    gradient scaled by the output's share said 8,192 B.)
+//  * pl2: c1 (3x3 'same') on 4 x 9 x 9, a 3x3 max pool of stride 2 (4 x 4 x 4), c2 (3x3
+//    'same'), all split; tiles of 5 of 9 rows and 2 of 4. Saved: the data's tile 4 x 5 x 9
+//    = 180, c1's output's 180, the pool's 4 x 2 x 4 = 32 (392 elements, 1,568 B) and the
+//    pool's int64 indices 8 x 32 = 256 B: 1,824 B. Halos of x: c1 and the pool one row of
+//    the 9 (one neighbour; the pool reads none below, one above, e - s - p = 1), 4 x 9 = 36
+//    each, c2 one of the 4, 4 x 4 = 16: 88 (352 B). Gradients peak in the pool's backward:
+//    its output's tile 32, its dL/dx 4 x 5 x 9 = 180 and dL/dy's halo (floor((e-1-p)/s) = 1
+//    row, 4 x 4 = 16): 228 elements, less what c2's backward released, its saved input 32 and
+//    its halo 16: 180 elements (720 B). (Scaled by the pool's output's share: 648 B.)
+TEST(SpatialMemory, InputGradientsAreTilesOfTheLayersInput) {
+  const auto g2 = written_model("g2",
+                                "model g2\ninput 4x8x8\nc1 conv out=32 k=3 p=1\n"
+                                "c2 conv out=8 k=3 p=1\nf flatten\nd dense out=10\n",
+                                "small:1000:4x8x8");
+  EXPECT_EQ(memory_part(split_step(g2, 2, false), "activation gradients"), 4096);
+  const auto pl2 = written_model("pl2",
+                                 "model pl2\ninput 4x9x9\nc1 conv out=4 k=3 p=1\n"
+                                 "mp maxpool k=3 s=2\nc2 conv out=4 k=3 p=1\n",
+                                 "small:1000:4x9x9");
+  const auto p = split_step(pl2, 2, false);
+  EXPECT_EQ(memory_part(p, "saved activations"), 1824);
+  EXPECT_EQ(halos(p), 352);
+  EXPECT_EQ(memory_part(p, "activation gradients"), 720);
+}
+
 // 3D U-Net split through every layer (its loss is per voxel): without halos one GPU holds
 // the model at the tile's input. PyTorch measured the step at 3x64x64x64
 // (torch_reference.json, training_peak_bytes_per_sample: 1,056,440,320 B), which is the

@@ -10,6 +10,7 @@
 //    per distinct tensor: an in-place ReLU shares its input's buffer.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +19,27 @@
 #include "paradise/model/shape.hpp"
 
 namespace paradise::model {
+
+/// Rows beyond a GPU's stride-aligned tile that a windowed layer reads, per spatial
+/// dimension, from the neighbour below and the one above (a spatial split's halo).
+struct HaloRows {
+  std::array<std::int64_t, 3> below{0, 0, 0}, above{0, 0, 0};
+  bool any() const {
+    for (std::size_t u = 0; u < 3; ++u)
+      if (below[u] > 0 || above[u] > 0) return true;
+    return false;
+  }
+};
+
+/// The halos of a convolution or pool with kernel k, stride s, padding p and dilation d,
+/// extent e = d (k - 1) + 1 (cost-model-notes §1.4.2 with strides): output row o reads x
+/// rows o s - p .. o s - p + e - 1, so the forward pass reads p rows below its tile of x and
+/// e - s - p above; BW_data, dL/dx's tile from dL/dy, floor((e - 1 - p) / s) rows of dL/dy
+/// below and ceil(p / s) above. A transposed convolution is the adjoint: the two swapped.
+struct WindowHalos {
+  HaloRows x, dy;
+};
+WindowHalos window_halos(const Window& w, int rank, bool transposed);
 
 struct LayerStats {
   std::string name;
@@ -72,6 +94,9 @@ struct LayerStats {
   double measured_time_s = 0;
   /// ParaDL .net files only: the weight dimensions as written [C, F, K...].
   std::vector<std::int64_t> weight_dims;
+  /// Convolutions and pools: the halos a spatial split exchanges (window_halos; a ParaDL
+  /// .net file's from K and the shapes: stride in / out, the padding that gives y).
+  WindowHalos halos;
 };
 
 /// The most seconds per sample a measured time (a layer's, or a whole model's) may be: far
