@@ -140,6 +140,27 @@ TEST(ParadlNet, CosmoflowFirstConvolutionHoldsMoreThan10GB) {
   EXPECT_EQ(src.paradl()->samples, 1584);
 }
 
+// A .net layer's window from K and its shapes (stride x / y, the padding that gives y):
+// CosmoFlow's CONV_1, 3x3x3 from 512 to 510, stride 1 without padding, reads 2 rows above a
+// tile and none below (dL/dy: 2 below); its APOOL, 2x2x2 from 510 to 255, none; ResNet-50's
+// CONV_1, 7x7 from 226 to 113: stride 2, padding ((113-1) 2 + 7 - 226) / 2 = 2, so 2 below
+// and 7 - 2 - 2 = 3 above; its MPOOL, 3x3 from 113 to 56: stride 2, padding 0, 0 and 1.
+TEST(ParadlNet, HalosFollowEachLayersWindowFromItsShapes) {
+  const auto cosmo = ModelSource::load(kParadl + "COSMOFLOW.net").stats();
+  const auto& conv1 = cosmo.layers[0].halos;
+  EXPECT_EQ(conv1.x.below[2], 0);
+  EXPECT_EQ(conv1.x.above[2], 2);
+  EXPECT_EQ(conv1.dy.below[2], 2);
+  EXPECT_FALSE(cosmo.layers[2].halos.x.any() || cosmo.layers[2].halos.dy.any());  // APOOL
+  EXPECT_FALSE(cosmo.layers[1].halos.x.any());                                    // RELU: no window
+  const auto resnet = read_paradl_net(kParadl + "RESNET50_ImageNet_profall.net_sc").stats;
+  EXPECT_EQ(resnet.layers[0].halos.x.below[0], 2);
+  EXPECT_EQ(resnet.layers[0].halos.x.above[0], 3);
+  ASSERT_EQ(resnet.layers[3].name, "MPOOL");
+  EXPECT_EQ(resnet.layers[3].halos.x.below[1], 0);
+  EXPECT_EQ(resnet.layers[3].halos.x.above[1], 1);
+}
+
 TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {
   const auto net = read_paradl_net(kParadl + "RESNET50_ImageNet_profall.net_sc");
   std::int64_t w = 0, x = 0, y = 0;

@@ -186,5 +186,28 @@ TEST(FlopConvention, FlopsAreTwiceMacsPlusBias) {
   EXPECT_DOUBLE_EQ(c.backward_weight_flops, 2.0 * static_cast<double>(c.macs) + 8 * 36);
 }
 
+// A spatial split's halo rows by hand (cost-model-notes §1.4.2 with strides). ResNet's stem,
+// k=7 s=2 p=3: output row o reads x rows 2o-3 .. 2o+3, so a tile of x rows [a, a+t) (a, t
+// even), making output rows a/2 .. (a+t)/2 - 1, reads 3 rows below (a-3) and 2 above
+// (a+t+1); its dL/dx tile needs dL/dy rows o with 2o+3 >= a and 2o-3 <= a+t-1: from a/2 - 1
+// to (a+t)/2 + 1, 1 below and 2 above. A 'same' 3x3 reads 1 and 1 both ways; a 2x2 pool of
+// stride 2 none; a 3x3 pool of stride 2 without padding 0 below and 1 above, and 1 row of
+// dL/dy below. A transposed 3x3 of stride 2, padding 1, swaps its convolution's two.
+TEST(WindowHalos, RowsBelowAndAboveATileByHand) {
+  const auto rows = [](const Window& w, bool transposed) {
+    const auto h = window_halos(w, 2, transposed);
+    return std::array<std::int64_t, 4>{h.x.below[0], h.x.above[0], h.dy.below[0], h.dy.above[0]};
+  };
+  using R = std::array<std::int64_t, 4>;
+  EXPECT_EQ(rows(Window::cube(7, 2, 3), false), (R{3, 2, 1, 2}));
+  EXPECT_EQ(rows(Window::cube(3, 1, 1), false), (R{1, 1, 1, 1}));
+  EXPECT_EQ(rows(Window::cube(2, 2, 0), false), (R{0, 0, 0, 0}));
+  EXPECT_EQ(rows(Window::cube(3, 2, 0), false), (R{0, 1, 1, 0}));
+  EXPECT_EQ(rows(Window::cube(3, 2, 1), true), (R{0, 1, 1, 0}));
+  EXPECT_EQ(rows(Window::cube(3, 1, 2, 2), false), (R{2, 2, 2, 2}));  // dilated: e = 5
+  const auto flat = window_halos(Window{{3, 1, 1}, {1, 1, 1}, {1, 0, 0}}, 2, false);
+  EXPECT_EQ(flat.x.below[1] + flat.x.above[1] + flat.dy.below[1] + flat.dy.above[1], 0);
+}
+
 }  // namespace
 }  // namespace paradise::model
