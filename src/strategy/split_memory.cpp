@@ -30,11 +30,14 @@ double tile_share(const model::Shape& s, const Parts& parts) {
 double halo_elements(const model::Shape& s, const Parts& parts, const model::HaloRows& rows) {
   double tile = 1, padded = 1;
   for (std::size_t u = 0; u < static_cast<std::size_t>(s.rank); ++u) {
-    const std::int64_t n = s.size[u], t = tile_extent(n, parts[u]), q = filled_parts(n, parts[u]);
-    const std::int64_t extent = q >= 3   ? t + rows.below[u] + rows.above[u]
-                                : q == 2 ? std::max(t + rows.above[u], n - t + rows.below[u])
-                                         : t;
+    const std::int64_t n = s.size[u], t = tile_extent(n, parts[u]);
     tile *= static_cast<double>(t);
+    if (t >= n || t <= 0) {  // one part holds it all: no neighbour
+      padded *= static_cast<double>(t);
+      continue;
+    }
+    const std::int64_t extent = n > 2 * t ? t + rows.below[u] + rows.above[u]  // 3 parts or more
+                                          : std::max(t + rows.above[u], n - t + rows.below[u]);
     padded *= static_cast<double>(extent);
   }
   return static_cast<double>(s.channels) * (padded - tile);
