@@ -146,9 +146,10 @@ void check_layer_shapes(const LayerStats& l, int rank, const Origin& o,
                    std::to_string(l.output.channels) + " channels");
 }
 
-// A .net layer's window from K (w's dims after C and F) and its shapes: stride in / out
-// (a pool's 2, a convolution's 1), and the padding that gives y's extent, ((y - 1) s + K -
-// x) / 2 (a 'same' convolution's (K - 1) / 2, a 'valid' one's 0).
+// A .net layer's window from K (w's dims after C and F) and its shapes: stride x / y rounded
+// (a pool's 2, also a ceil-mode one's 113 -> 57; a convolution's 1), and the padding that
+// gives y's extent, ((y - 1) s + K - x) / 2 (a 'same' convolution's (K - 1) / 2, a 'valid'
+// one's 0).
 WindowHalos net_file_halos(const LayerStats& l) {
   const auto rank = static_cast<std::size_t>(l.input.rank);
   if (l.weight_dims.size() != 2 + rank || l.weight_dims[2] <= 0 || l.output.rank != l.input.rank)
@@ -157,7 +158,7 @@ WindowHalos net_file_halos(const LayerStats& l) {
   for (std::size_t u = 0; u < rank; ++u) {
     const std::int64_t x = l.input.size[u], y = l.output.size[u], k = l.weight_dims[2 + u];
     w.kernel[u] = std::max<std::int64_t>(k, 1);
-    w.stride[u] = y > 0 ? std::max<std::int64_t>(1, x / y) : 1;
+    w.stride[u] = y > 0 ? std::max<std::int64_t>(1, (x + y / 2) / y) : 1;
     w.padding[u] = std::max<std::int64_t>(0, ((y - 1) * w.stride[u] + w.kernel[u] - x) / 2);
   }
   return window_halos(w, l.input.rank, false);

@@ -47,7 +47,8 @@ double split_halo_s(const model::LayerStats& l, const Parts& parts, const system
 // parts or more hold, x's rows from below and above before the forward pass and, where its
 // backward computes dL/dx, dL/dy's before BW_data (model::window_halos: strides, padding and
 // dilation), each a point-to-point message of C x rows x the tile's extents of the other
-// dimensions.
+// dimensions; a GPU with neighbours on both sides receives all four, where two parts hold
+// the tensor each has one neighbour, and the slower of the two sides counts.
 double paradise_halo_s(const Workload& w, std::size_t i, const Parts& parts,
                        const system::Link& link, double samples, double bytes) {
   const auto& l = w.model.layers[i];
@@ -63,11 +64,13 @@ double paradise_halo_s(const Workload& w, std::size_t i, const Parts& parts,
       return f;
     };
     const double x = face(l.input), dy = backward_data ? face(l.output) : 0.0;
-    for (const auto& [rows, f] :
-         {std::pair{l.halos.x.below[u], x}, std::pair{l.halos.x.above[u], x},
-          std::pair{l.halos.dy.below[u], dy}, std::pair{l.halos.dy.above[u], dy}}) {
-      if (rows > 0 && f > 0) t += cost::p2p(link, samples * f * static_cast<double>(rows) * bytes);
-    }
+    const auto message = [&](std::int64_t rows, double f) {
+      return rows > 0 && f > 0 ? cost::p2p(link, samples * f * static_cast<double>(rows) * bytes)
+                               : 0.0;
+    };
+    const double below = message(l.halos.x.below[u], x) + message(l.halos.dy.below[u], dy);
+    const double above = message(l.halos.x.above[u], x) + message(l.halos.dy.above[u], dy);
+    t += filled_parts(l.input.size[u], parts[u]) == 2 ? std::max(below, above) : below + above;
   }
   return t;
 }

@@ -1,6 +1,7 @@
 // Model files (*.model), ParaDL's .net/.lc files, datasets, and their error paths.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
@@ -159,6 +160,14 @@ TEST(ParadlNet, HalosFollowEachLayersWindowFromItsShapes) {
   ASSERT_EQ(resnet.layers[3].name, "MPOOL");
   EXPECT_EQ(resnet.layers[3].halos.x.below[1], 0);
   EXPECT_EQ(resnet.layers[3].halos.x.above[1], 1);
+  // VGG's ceil-mode MPOOL, 2x2 from 113 to 57: stride 2 (113 / 57 rounded; floored, 1 gave
+  // it a row above that it does not read)
+  const auto vgg = read_paradl_net(kParadl + "VGG_ImageNet_profall.net_sc").stats;
+  const auto pool = std::find_if(vgg.layers.begin(), vgg.layers.end(), [](const auto& l) {
+    return l.name == "MPOOL" && l.input.size[0] == 113;
+  });
+  ASSERT_NE(pool, vgg.layers.end());
+  EXPECT_FALSE(pool->halos.x.any());
 }
 
 TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {

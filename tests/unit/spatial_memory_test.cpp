@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 
 #include "paradise/strategy/predict.hpp"
 #include "paradise_test_helpers.hpp"
@@ -175,6 +176,27 @@ TEST(SpatialMemory, HalosFollowStrideDilationEmptyPartsAndEachDimensionsKernel) 
                                      "\nr relu inplace=1\nc2 conv out=4 " + k + "\n",
                                  "small:1000:4x8x8");
     EXPECT_EQ(halos(split_step(w, 4, true)), 128) << k;
+  }
+}
+
+// The halo exchange by hand: c1 (4 -> 8) and c2 (8 -> 8), 3x3 'same', on 4 x 8 x 8, batch
+// 2, 500 iterations of the 1,000 samples, over ABCI's NVLink (9 us, 50 GB/s; T_p2p = alpha +
+// m beta, §1.6.1). One row per side; a face of x is C_in x 8 x 2 samples x 4 B, of dL/dy
+// C_out x 8 x 2 x 4 B. c1 reads the data, so it receives no dL/dy halo.
+//  * 2 GPUs: each has one neighbour: c1 one x message (256 B), c2 one of x and one of dL/dy
+//    (512 B each): 3 alpha + 1,280 B beta per iteration;
+//  * 4 GPUs: the inner ones have two: c1 2 x 256 B, c2 2 x 512 + 2 x 512 B: 6 alpha + 2,560
+//    B beta.
+TEST(SpatialMemory, HaloExchangeCountsTheNeighboursEachGpuHas) {
+  const auto w = written_model(
+      "twoc", "model twoc\ninput 4x8x8\nc1 conv out=8 k=3 p=1\nc2 conv out=8 k=3 p=1\n",
+      "small:1000:4x8x8");
+  for (const auto& [gpus, messages, bytes] : {std::tuple{2, 3.0, 1280.0}, {4, 6.0, 2560.0}}) {
+    const double exchange = 500 * (messages * 9e-6 + bytes / 50e9);
+    EXPECT_NEAR(
+        part_s(predict(w, paradise_config(Kind::Spatial, gpus, 2)), "halo exchange of x and dL/dy"),
+        exchange, 1e-9 * exchange)
+        << gpus;
   }
 }
 
