@@ -293,16 +293,25 @@ void count_flops(const Layer& l, LayerStats& s, int rank) {
 }  // namespace
 
 WindowHalos window_halos(const Window& w, int rank, bool transposed) {
-  HaloRows x, dy;
+  WindowHalos h;
   for (std::size_t u = 0; u < static_cast<std::size_t>(rank); ++u) {
-    const std::int64_t e = w.dilation[u] * (w.kernel[u] - 1) + 1, s = w.stride[u];
+    const std::int64_t e = w.dilation[u] * (w.kernel[u] - 1) + 1;
+    const std::int64_t s = std::max<std::int64_t>(w.stride[u], 1);
     const std::int64_t p = std::clamp<std::int64_t>(w.padding[u], 0, e - 1);
-    x.below[u] = p;
-    x.above[u] = std::max<std::int64_t>(0, e - s - p);
-    dy.below[u] = (e - 1 - p) / s;
-    dy.above[u] = (p + s - 1) / s;
+    h.x.below[u] = h.x_odd.below[u] = p;
+    h.x.above[u] = std::max<std::int64_t>(0, e - s - p);
+    h.x_odd.above[u] = e - 1 - p;
+    h.dy.below[u] = (e - 1 - p) / s;
+    h.dy_odd.below[u] = (e - 1 - p + s - 1) / s;
+    h.dy.above[u] = h.dy_odd.above[u] = (p + s - 1) / s;
+    h.stride[u] = transposed ? 1 : s;
   }
-  return transposed ? WindowHalos{dy, x} : WindowHalos{x, dy};
+  if (transposed) {
+    std::swap(h.x, h.dy);
+    h.x_odd = h.x;
+    h.dy_odd = h.dy;
+  }
+  return h;
 }
 
 ModelStats analyze(const Graph& g, const Shape& input) {

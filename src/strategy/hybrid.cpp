@@ -68,8 +68,10 @@ double paradise_halo_s(const Workload& w, std::size_t i, const Parts& parts,
       return rows > 0 && f > 0 ? cost::p2p(link, samples * f * static_cast<double>(rows) * bytes)
                                : 0.0;
     };
-    const double below = message(l.halos.x.below[u], x) + message(l.halos.dy.below[u], dy);
-    const double above = message(l.halos.x.above[u], x) + message(l.halos.dy.above[u], dy);
+    const std::int64_t tx = tile_extent(l.input.size[u], parts[u]);
+    const auto &xr = l.halos.x_rows(u, tx), &yr = l.halos.dy_rows(u, tx);
+    const double below = message(xr.below[u], x) + message(yr.below[u], dy);
+    const double above = message(xr.above[u], x) + message(yr.above[u], dy);
     t += filled_parts(l.input.size[u], parts[u]) == 2 ? std::max(below, above) : below + above;
   }
   return t;

@@ -23,11 +23,13 @@ double tile_share(const model::Shape& s, const Parts& parts) {
   return share;
 }
 
-// Elements per sample of the halo of the tile of shape `s` that holds the most with it: per
-// dimension the largest of a full tile t with both neighbours' rows (three parts or more
-// hold some), t with the rows from above and the last part, n - t, with those from below
-// (two), or t alone (one: no neighbour); C (prod that - prod t) (§1.4.2).
-double halo_elements(const model::Shape& s, const Parts& parts, const model::HaloRows& rows) {
+// Elements per sample of split layer l's halo, of x (its input) or of dL/dy (its output),
+// on the tile that holds the most with it: per dimension the largest of a full tile t with
+// both neighbours' rows (three parts or more hold some), t with the rows from above and the
+// last part, n - t, with those from below (two), or t alone (one: no neighbour); C (prod
+// that - prod t) (§1.4.2). The rows per dimension as x's tile there lines up with the stride.
+double halo_elements(const model::LayerStats& l, const Parts& parts, bool dy) {
+  const model::Shape& s = dy ? l.output : l.input;
   double tile = 1, padded = 1;
   for (std::size_t u = 0; u < static_cast<std::size_t>(s.rank); ++u) {
     const std::int64_t n = s.size[u], t = tile_extent(n, parts[u]);
@@ -36,6 +38,8 @@ double halo_elements(const model::Shape& s, const Parts& parts, const model::Hal
       padded *= static_cast<double>(t);
       continue;
     }
+    const std::int64_t tx = tile_extent(l.input.size[u], parts[u]);
+    const auto& rows = dy ? l.halos.dy_rows(u, tx) : l.halos.x_rows(u, tx);
     const std::int64_t extent = n > 2 * t ? t + rows.below[u] + rows.above[u]  // 3 parts or more
                                           : std::max(t + rows.above[u], n - t + rows.below[u]);
     padded *= static_cast<double>(extent);
@@ -97,12 +101,11 @@ TileActivations tile_activations(const Workload& w, const Config& c, const Parts
     const double made = static_cast<double>(l.backward_gradient_elements) - pending;
     gradients[i] = l.backward_gradient_elements > 0 ? pending * out + std::max(made, 0.0) * in : 0;
     // x's halo, saved with its tile; dL/dy's, received where BW_data runs on a tile of it
-    if (halos && own && (l.halos.x.any() || l.halos.dy.any())) {
-      const double x_halo = halo_elements(l.input, parts, l.halos.x);
+    if (halos && own && (l.halos.x_odd.any() || l.halos.dy_odd.any())) {
+      const double x_halo = halo_elements(l, parts, false);
       t.halo += x_halo;
       released[i] += x_halo;
-      if (computes_input_gradient(m, i) && out < 1)
-        gradients[i] += halo_elements(l.output, parts, l.halos.dy);
+      if (computes_input_gradient(m, i) && out < 1) gradients[i] += halo_elements(l, parts, true);
     }
     t.largest_pair = std::max(t.largest_pair, static_cast<double>(l.input_elements) * in +
                                                   static_cast<double>(l.output_elements) * out);

@@ -205,6 +205,16 @@ TEST(WindowHalos, RowsBelowAndAboveATileByHand) {
   EXPECT_EQ(rows(Window::cube(3, 2, 0), false), (R{0, 1, 1, 0}));
   EXPECT_EQ(rows(Window::cube(3, 2, 1), true), (R{0, 1, 1, 0}));
   EXPECT_EQ(rows(Window::cube(3, 1, 2, 2), false), (R{2, 2, 2, 2}));  // dilated: e = 5
+  // on a tile that is not a multiple of the stride (k=3 s=2 p=1, a tile of 5 rows: its last
+  // output row, 2, reads rows 3..5): e - 1 - p = 1 row above, ceil((e-1-p)/s) = 1 of dL/dy
+  // below; the transposed convolution's own output tiles line up, so the same as before
+  const auto odd = window_halos(Window::cube(3, 2, 1), 2, false);
+  EXPECT_EQ(&odd.x_rows(0, 5), &odd.x_odd);
+  EXPECT_EQ(&odd.x_rows(0, 4), &odd.x);
+  EXPECT_EQ(odd.x_odd.above[0], 1);
+  EXPECT_EQ(odd.dy_odd.below[0], 1);
+  const auto up = window_halos(Window::cube(3, 2, 1), 2, true);
+  EXPECT_EQ(&up.x_rows(0, 5), &up.x);
   const auto flat = window_halos(Window{{3, 1, 1}, {1, 1, 1}, {1, 0, 0}}, 2, false);
   EXPECT_EQ(flat.x.below[1] + flat.x.above[1] + flat.dy.below[1] + flat.dy.above[1], 0);
 }

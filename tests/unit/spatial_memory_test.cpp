@@ -149,6 +149,9 @@ TEST(SpatialMemory, AChainKeepsItsSplitLayersInputsAsTiles) {
 //    (256 B), where (k-1)/2 gives 1;
 //  * 4 x 4 x 4 on 3 GPUs: tiles of 2, 2 and 0 rows, so the largest has one neighbour: one
 //    row, 4 x 4 = 16 elements (64 B), not two;
+//  * stride 2 on 1 x 9 x 9, 2 GPUs: GPU 0's tile of 5 rows (not a multiple of 2) computes
+//    the rows o with 2o in 0..4, o = 2 reading rows 3..5: one row above, 9 elements (36 B),
+//    where a tile that lines up with the stride reads none;
 //  * k=3x1 p=1x0 (and its transpose k=1x3) on 2 x 2 GPUs, a tile 4 x 4: one row along the
 //    3-wide dimension only, 4 x (5 x 4 - 16) = 16 elements per convolution, two of them
 //    (the second after an in-place ReLU): 128 B either way round.
@@ -169,6 +172,7 @@ TEST(SpatialMemory, HalosFollowStrideDilationEmptyPartsAndEachDimensionsKernel) 
   EXPECT_NEAR(part_s(predict(strided, c), "halo exchange of x and dL/dy"), exchange,
               1e-9 * exchange);
   EXPECT_EQ(halos(split_step(one("dil", "4x8x8", "out=4 k=3 p=2 d=2"), 2, false)), 256);
+  EXPECT_EQ(halos(split_step(one("odd", "1x9x9", "out=1 k=3 s=2 p=1"), 2, false)), 36);
   EXPECT_EQ(halos(split_step(one("four", "4x4x4", "out=4 k=3 p=1"), 3, false)), 64);
   for (const std::string k : {"k=3x1 p=1x0", "k=1x3 p=0x1"}) {
     const auto w = written_model("kk",
@@ -210,10 +214,12 @@ TEST(SpatialMemory, HaloExchangeCountsTheNeighboursEachGpuHas) {
 //  * pl2: c1 (3x3 'same') on 4 x 9 x 9, a 3x3 max pool of stride 2 (4 x 4 x 4), c2 (3x3
 //    'same'), all split; tiles of 5 of 9 rows and 2 of 4. Saved: the data's tile 4 x 5 x 9
 //    = 180, c1's output's 180, the pool's 4 x 2 x 4 = 32 (392 elements, 1,568 B) and the
-//    pool's int64 indices 8 x 32 = 256 B: 1,824 B. Halos of x: c1 and the pool one row of
-//    the 9 (one neighbour; the pool reads none below, one above, e - s - p = 1), 4 x 9 = 36
-//    each, c2 one of the 4, 4 x 4 = 16: 88 (352 B). Gradients peak in the pool's backward:
-//    its output's tile 32, its dL/dx 4 x 5 x 9 = 180 and dL/dy's halo (floor((e-1-p)/s) = 1
+//    pool's int64 indices 8 x 32 = 256 B: 1,824 B. Halos of x: c1 one row of the 9 (one
+//    neighbour), 4 x 9 = 36; the pool, on a tile of 5 rows (not a multiple of its stride),
+//    computes the rows o with 2o in 0..4, o = 2 reading rows 4..6: two rows above (e - 1 -
+//    p), 4 x 2 x 9 = 72; c2 one of the 4, 4 x 4 = 16: 124 (496 B). Gradients peak in the
+//    pool's backward:
+//    its output's tile 32, its dL/dx 4 x 5 x 9 = 180 and dL/dy's halo (ceil((e-1-p)/s) = 1
 //    row, 4 x 4 = 16): 228 elements, less what c2's backward released, its saved input 32 and
 //    its halo 16: 180 elements (720 B). (Scaled by the pool's output's share: 648 B.)
 TEST(SpatialMemory, InputGradientsAreTilesOfTheLayersInput) {
@@ -228,7 +234,7 @@ TEST(SpatialMemory, InputGradientsAreTilesOfTheLayersInput) {
                                  "small:1000:4x9x9");
   const auto p = split_step(pl2, 2, false);
   EXPECT_EQ(memory_part(p, "saved activations"), 1824);
-  EXPECT_EQ(halos(p), 352);
+  EXPECT_EQ(halos(p), 496);
   EXPECT_EQ(memory_part(p, "activation gradients"), 720);
 }
 

@@ -33,11 +33,22 @@ struct HaloRows {
 
 /// The halos of a convolution or pool with kernel k, stride s, padding p and dilation d,
 /// extent e = d (k - 1) + 1 (cost-model-notes §1.4.2 with strides): output row o reads x
-/// rows o s - p .. o s - p + e - 1, so the forward pass reads p rows below its tile of x and
+/// rows o s - p .. o s - p + e - 1, and a GPU computes the rows o whose o s falls in its
+/// tile of x. On a tile of a multiple of s rows, the forward pass reads p rows below it and
 /// e - s - p above; BW_data, dL/dx's tile from dL/dy, floor((e - 1 - p) / s) rows of dL/dy
-/// below and ceil(p / s) above. A transposed convolution is the adjoint: the two swapped.
+/// below and ceil(p / s) above. On other tiles (`x_odd`, `dy_odd`: some tile ends between
+/// two of the strided rows) up to e - 1 - p above and ceil((e - 1 - p) / s) below. A
+/// transposed convolution is the adjoint, the two swapped (its output tiles always line up).
 struct WindowHalos {
-  HaloRows x, dy;
+  HaloRows x, dy, x_odd, dy_odd;
+  std::array<std::int64_t, 3> stride{1, 1, 1};
+  /// The rows along dimension u for a tile of x of `tile` rows.
+  const HaloRows& x_rows(std::size_t u, std::int64_t tile) const {
+    return stride[u] > 1 && tile % stride[u] != 0 ? x_odd : x;
+  }
+  const HaloRows& dy_rows(std::size_t u, std::int64_t tile) const {
+    return stride[u] > 1 && tile % stride[u] != 0 ? dy_odd : dy;
+  }
 };
 WindowHalos window_halos(const Window& w, int rank, bool transposed);
 
