@@ -52,11 +52,13 @@ double split_halo_s(const model::LayerStats& l, const Parts& parts, const system
 double paradise_halo_s(const Workload& w, std::size_t i, const Parts& parts,
                        const system::Link& link, double samples, double bytes) {
   const auto& l = w.model.layers[i];
+  if (!l.halos.x_odd.any() && !l.halos.dy_odd.any()) return 0;  // no window beyond its tile
   const bool backward_data = computes_input_gradient(w.model, i);
   const auto rank = static_cast<std::size_t>(l.input.rank);
   double t = 0;
   for (std::size_t u = 0; u < rank; ++u) {
-    if (filled_parts(l.input.size[u], parts[u]) < 2) continue;
+    const std::int64_t q = filled_parts(l.input.size[u], parts[u]);
+    if (q < 2) continue;
     const auto face = [&](const model::Shape& s) {
       double f = static_cast<double>(s.channels);
       for (std::size_t v = 0; v < rank; ++v)
@@ -72,7 +74,7 @@ double paradise_halo_s(const Workload& w, std::size_t i, const Parts& parts,
     const auto &xr = l.halos.x_rows(u, tx), &yr = l.halos.dy_rows(u, tx);
     const double below = message(xr.below[u], x) + message(yr.below[u], dy);
     const double above = message(xr.above[u], x) + message(yr.above[u], dy);
-    t += filled_parts(l.input.size[u], parts[u]) == 2 ? std::max(below, above) : below + above;
+    t += q == 2 ? std::max(below, above) : below + above;
   }
   return t;
 }
