@@ -106,7 +106,7 @@ struct LayerStats {
   /// ParaDL .net files only: the weight dimensions as written [C, F, K...].
   std::vector<std::int64_t> weight_dims;
   /// Convolutions and pools: the halos a spatial split exchanges (window_halos; a ParaDL
-  /// .net file's from K and the shapes: stride in / out, the padding that gives y).
+  /// .net file's from K and the shapes: stride x / y rounded, the padding that gives y).
   WindowHalos halos;
 };
 

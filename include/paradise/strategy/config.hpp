@@ -106,11 +106,11 @@ struct Policies {
   /// layer's output; TR Table VI customises Conv, Pool and FC). Off: only the layers marked
   /// parallel are divided, the rest computed and kept whole (ParaDL's .lc rule, §1.5).
   bool split_whole_prefix = true;
-  /// Spatial and data+spatial: each split convolution or pool with a kernel over 2 keeps its
-  /// input tile with the halo rows it received, saved for its backward, and, where that
-  /// computes dL/dx from a tile of dL/dy, receives dL/dy's halo into a padded buffer
-  /// (cost-model-notes §1.4.2: halos exchanged before FW and BW_data, BW_weight reusing
-  /// x's). Off: the tiles alone (the model at the tile).
+  /// Spatial and data+spatial: each split convolution or pool whose window reaches beyond its
+  /// tile (model::window_halos) keeps its input tile with the halo rows it received, saved
+  /// for its backward, and, where that computes dL/dx from a tile of dL/dy, receives dL/dy's
+  /// halo into a padded buffer (cost-model-notes §1.4.2: halos exchanged before FW and
+  /// BW_data, BW_weight reusing x's). Off: the tiles alone (the model at the tile).
   bool spatial_halo_memory = true;
   int zero_stage = 0;                          ///< 0-3: shard optimizer state / gradients / weights
   double workspace_bytes = 256.0 * (1 << 20);  ///< convolution workspace (cuDNN, per GPU)
