@@ -12,7 +12,6 @@
 namespace paradise::engine {
 namespace {
 
-constexpr std::uint64_t kChunk = 65536;  // the most points of a file chunk (chunk_shape)
 // rank 0 gathers a table in one MPI call of int counts: 16 bytes per entry (its value and
 // whether that is the top of its search), at most 2^31 - 1 bytes
 constexpr std::uint64_t kMaxTableEntries = (std::uint64_t{1} << 31) / 16 - 1;
@@ -65,11 +64,13 @@ void SweepRun::size_output() {
 }
 
 void SweepRun::plan_chunks() {
-  // work chunks: up to 64 Ki points, or for reduced maps up to enough cells for 1 Mi points
+  // work chunks: up to chunk_points (64 Ki) points, or for reduced maps up to enough cells
+  // for 1 Mi points
+  const std::uint64_t most = std::max<std::uint64_t>(1, o_.chunk_points);
   per_unit_ = reduction_ ? reduction_->points_per_cell() : 1;
-  unit_chunk_ = reduction_ ? std::max<std::uint64_t>(
-                                 1, std::min<std::uint64_t>(kChunk, (1u << 20) / per_unit_))
-                           : kChunk;
+  unit_chunk_ =
+      reduction_ ? std::max<std::uint64_t>(1, std::min<std::uint64_t>(most, (1u << 20) / per_unit_))
+                 : most;
   // the flat ranges of the maps' file chunks: a work chunk fills whole file chunks, none is
   // written twice (a rewritten compressed chunk moves, and a checkpoint's index with it)
   std::vector<std::uint64_t> unit_dims;

@@ -5,6 +5,7 @@
 // summary (counts, fastest points, Pareto fronts) and the HDF5 file (output_layout.hpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct SweepOptions {
   double checkpoint_s = 60;   ///< seconds between checkpoints (0: none)
   double io_timeout_s = 300;  ///< seconds ranks wait for each other after a collective write
   std::vector<std::string> command_line;  ///< the arguments after "paradise sweep" (recorded)
+  /// The most points of a work chunk and of a map's file chunk (tests take fewer, to spread
+  /// a small grid over the ranks; the file's chunk shape follows).
+  std::uint64_t chunk_points = 65536;
 };
 
 /// InputError for options that cannot work, before MPI starts and the sweep file is read:
