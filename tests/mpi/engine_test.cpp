@@ -100,6 +100,16 @@ TEST(Engine, ASummaryWithoutMapsIsTheSameBytesOnAnyRankCount) {
   expect_same_file_on_any_rank_count(small_sweep(engine::Storage::summary), "summary");
 }
 
+// A sweep file's `storage` text and the enum: each level's name reads back as itself; any
+// other text (a capital, a space) is no level.
+TEST(Engine, StorageNamesReadBackAndNothingElseIsALevel) {
+  for (const auto s : {engine::Storage::full, engine::Storage::maps, engine::Storage::summary})
+    EXPECT_EQ(engine::storage_from_name(engine::storage_name(s)), s);
+  EXPECT_EQ(engine::storage_name(engine::Storage::summary), "summary");
+  for (const char* text : {"", "Full", "maps ", "reduced"})
+    EXPECT_FALSE(engine::storage_from_name(text).has_value()) << text;
+}
+
 // The table sizes the maps: status (1 byte) and memory (8) per point; full adds the limiting
 // factor (1) and four times (8 each); a reduced cell holds its best status and two minima.
 TEST(Engine, BytesPerCellAreTheTablesTypesSummed) {
