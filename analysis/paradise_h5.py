@@ -32,11 +32,11 @@ CATEGORICAL_AXES = ("model", "dataset", "system", "strategy", "precision", "opti
 # The axes every sweep file has (the others only when swept).
 SWEEP_AXES = ("model", "dataset", "system", "strategy", "gpus", "batch")
 
-# Per-point maps and the names the same quantity has in a storage = summary file.
-MAP_NAMES = {
-    "epoch": [("epoch_time_s", "status"), ("min_epoch_time_s", "best_status")],
-    "memory": [("memory_per_gpu_bytes", "status"), ("min_memory_per_gpu_bytes", "best_status")],
-}
+# The per-point quantities the commands read. Which variable holds one, and its status flags,
+# the file says: paradise sweep writes its table of maps (src/engine/output_layout.cpp) into
+# each map's attributes: a storage = summary cell's least value names the per-point map in
+# `minimum_of`, and every value map its status flags in `ancillary_variables` (CF).
+MAP_QUANTITIES = {"epoch": "epoch_time_s", "memory": "memory_per_gpu_bytes"}
 
 
 class InputError(Exception):
@@ -266,13 +266,36 @@ def require(ds, names, path, why, where="", root=None):
                              f"(storage = {storage(ds, root)}); {why}")
 
 
+def _text(value):
+    """An attribute's value as text (h5netcdf gives fixed-length strings as bytes or str)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def map_names(ds, kind):
+    """(value, status) names of the map holding the quantity kind ('epoch' or 'memory'): the
+    per-point map itself or a summary file's least value of it, by the file's layout
+    attributes; None if the file has neither, with its status flags."""
+    quantity = MAP_QUANTITIES[kind]
+    for name, var in ds.data_vars.items():
+        if name != quantity and _text(var.attrs.get("minimum_of", "")) != quantity:
+            continue
+        status = _text(var.attrs.get("ancillary_variables", ""))
+        if status in ds.variables:
+            return name, status
+    return None
+
+
 def map_variable(ds, kind, path, why):
     """(values, status) DataArrays of a per-point map ('epoch' or 'memory'), full or summary."""
-    for value, status in MAP_NAMES[kind]:
-        if value in ds.variables and status in ds.variables:
-            return ds[value], ds[status]
-    raise InputError(f"{path}: no variable '{MAP_NAMES[kind][0][0]}' "
-                     f"(storage = {storage(ds)}); {why}")
+    names = map_names(ds, kind)
+    if names is not None:
+        return ds[names[0]], ds[names[1]]
+    quantity = MAP_QUANTITIES[kind]
+    if quantity in ds.variables and "storage_levels" not in ds[quantity].attrs:
+        raise InputError(f"{path}: variable '{quantity}' has no layout attributes "
+                         "(storage_levels, ancillary_variables): a file of an older paradise "
+                         "sweep; run the sweep again")
+    raise InputError(f"{path}: no variable '{quantity}' (storage = {storage(ds)}); {why}")
 
 
 def reduced_axes(root):
@@ -284,10 +307,8 @@ def reduced_axes(root):
 def has_map(root, kind, axes=()):
     """Whether the file has the map kind over each of axes the file has (a summary file's may
     be reduced over some); axes the file lacks (an unswept resolution) are left out."""
-    for value, status in MAP_NAMES[kind]:
-        if value in root.variables and status in root.variables:
-            return all(a in root[value].dims for a in axes if a in root.dims)
-    return False
+    names = map_names(root, kind)
+    return names is not None and all(a in root[names[0]].dims for a in axes if a in root.dims)
 
 
 def require_axes(da, axes, path, why, root):

@@ -111,15 +111,6 @@ std::string without_spaces_in_sections(const std::string& text) {
   return out;
 }
 
-}  // namespace
-
-double bytes_per_cell(const std::string& storage) {
-  if (storage == "summary") return 1 + 8 + 8;
-  return storage == "full" ? 1 + 8 + 1 + 4 * 8 : 1 + 8;
-}
-
-namespace {
-
 // "LO..HI" or "LO..HI +STEP" (integers >= 1).
 struct IntRange {
   std::int64_t lo = 0, hi = 0, step = 1;
@@ -186,6 +177,7 @@ void read_training_keys(SweepFile& f, const po::variables_map& vm, const At& at)
 SweepFile read_sweep_file(const std::string& path) {
   SweepFile f;
   f.path = path;
+  std::string storage = "maps";  // [output] storage as written, f.storage once checked
   const PathStatus where = path_status(path);
   if (where.kind == PathKind::directory)
     throw InputError(path + ": is a directory, not a sweep file");
@@ -229,7 +221,7 @@ SweepFile read_sweep_file(const std::string& path) {
                                                                 po::value<std::string>())(
       "sweep.precision", po::value<std::string>())("sweep.optimizer", po::value<std::string>())(
       "sweep.zero", po::value<std::string>())("sweep.recompute", po::value<std::string>())(
-      "output.storage", po::value(&f.storage))("output.max_bytes", po::value<std::string>())(
+      "output.storage", po::value(&storage))("output.max_bytes", po::value<std::string>())(
       "output.reduce", po::value<std::string>())("pareto.objectives", po::value<std::string>())(
       "pareto.group", po::value<std::string>())("memlimit.batch", po::value<std::string>())(
       "memlimit.resolution", po::value<std::string>())("memlimit.sides", po::value<std::string>())(
@@ -402,7 +394,7 @@ SweepFile read_sweep_file(const std::string& path) {
   };
   if (vm.count("output.reduce")) {
     f.reduce = axis_names("output.reduce", "reduce");
-    if (f.storage != "summary")
+    if (storage != "summary")
       fail_input(at("output.reduce"), "reduce", text_of("output.reduce"),
                  "maps are reduced only with storage = summary");
     if (sweep::Reduction(sweep::make_grid(f.spec), f.reduce).kept().empty())
@@ -520,8 +512,10 @@ SweepFile read_sweep_file(const std::string& path) {
                  "resolution axis");
     f.spec.layer_times[name] = file;
   }
-  if (f.storage != "full" && f.storage != "maps" && f.storage != "summary") {
-    fail_input(at("output.storage"), "storage", f.storage, "expected full, maps or summary");
+  if (const auto s = engine::storage_from_name(storage)) {
+    f.storage = *s;
+  } else {
+    fail_input(at("output.storage"), "storage", storage, "expected full, maps or summary");
   }
   if (vm.count("output.max_bytes")) {
     const auto text_value = vm["output.max_bytes"].as<std::string>();

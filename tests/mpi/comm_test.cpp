@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -189,6 +190,47 @@ TEST(Comm, TheOldNamesGatherAndBroadcastFromRankZero) {
 
   EXPECT_EQ(all, comm.is_root() ? concatenation_of_payloads(comm.size()) : Bytes{});
   EXPECT_EQ(b, (Bytes{7, 8}));
+}
+
+// A plain struct travels whole: rank r sends r + 1 copies of {r, -r, r / 2}.
+struct Sample {
+  std::int64_t rank;
+  std::int32_t negated;
+  double half;
+};
+
+std::vector<Sample> samples_of(int rank) {
+  return std::vector<Sample>(static_cast<std::size_t>(rank) + 1, Sample{rank, -rank, rank / 2.0});
+}
+
+TEST(Comm, TypedGathersGiveEveryRanksValuesInRankOrderOnTheRoot) {
+  const auto comm = mpi::Comm::world();
+  const auto mine = samples_of(comm.rank());
+
+  const auto ranks = comm.gather(comm.rank() * 10);
+  const auto all = comm.gatherv(std::span<const Sample>(mine));
+  const auto apart = comm.gatherv_per_rank(std::span<const Sample>(mine));
+
+  if (!comm.is_root()) {
+    EXPECT_TRUE(ranks.empty() && all.empty() && apart.empty());
+    return;
+  }
+  ASSERT_EQ(ranks.size(), static_cast<std::size_t>(comm.size()));
+  ASSERT_EQ(apart.size(), static_cast<std::size_t>(comm.size()));
+  std::size_t at = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    EXPECT_EQ(ranks[static_cast<std::size_t>(r)], r * 10);
+    const auto want = samples_of(r);
+    ASSERT_EQ(apart[static_cast<std::size_t>(r)].size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i, ++at) {
+      for (const Sample& got : {apart[static_cast<std::size_t>(r)][i], all[at]}) {
+        EXPECT_EQ(got.rank, want[i].rank);
+        EXPECT_EQ(got.negated, want[i].negated);
+        EXPECT_EQ(got.half, want[i].half);
+      }
+    }
+  }
+  EXPECT_EQ(at, all.size());
 }
 
 TEST(Comm, WtimeDoesNotGoBackwards) {

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
+#include <span>
 #include <tuple>
 
 #include "paradise/mpi/comm.hpp"
@@ -22,14 +22,11 @@ TEST(DistributedSweep, BlocksCoverEveryPointExactlyOnce) {
   const auto comm = mpi::Comm::world();
   for (std::uint64_t points : {0ull, 5ull, 7392ull, 1000000007ull}) {
     const auto b = sweep::block_of(points, comm.rank(), comm.size());
-    std::vector<std::uint64_t> ranges{b.begin, b.end};
-    const auto bytes =
-        comm.gatherv_bytes({reinterpret_cast<const std::uint8_t*>(ranges.data()), 16}, 0);
+    const std::vector<std::uint64_t> ranges{b.begin, b.end};
+    const auto all = comm.gatherv_per_rank(std::span<const std::uint64_t>(ranges), 0);
     if (!comm.is_root()) continue;
     std::uint64_t next = 0;
-    for (int r = 0; r < comm.size(); ++r) {
-      std::uint64_t range[2];
-      std::memcpy(range, bytes.data() + 16 * r, 16);
+    for (const auto& range : all) {
       EXPECT_EQ(range[0], next);
       next = range[1];
     }
@@ -64,12 +61,8 @@ TEST(DistributedSweep, MergedResultsEqualASerialEvaluation) {
   const auto b = sweep::block_of(e.grid().points(), comm.rank(), comm.size());
   const auto front = count_and_front(b.begin, b.end, counts);
   comm.allreduce_sum(counts);
-  const auto bytes = comm.gatherv_bytes({reinterpret_cast<const std::uint8_t*>(front.data()),
-                                         front.size() * sizeof(sweep::Candidate)},
-                                        0);
+  const auto gathered = comm.gatherv(std::span<const sweep::Candidate>(front), 0);
   if (!comm.is_root()) return;
-  std::vector<sweep::Candidate> gathered(bytes.size() / sizeof(sweep::Candidate));
-  std::memcpy(gathered.data(), bytes.data(), bytes.size());
   std::vector<std::uint64_t> serial_counts(3, 0);
   const auto serial = count_and_front(0, e.grid().points(), serial_counts);
   EXPECT_EQ(counts, serial_counts);
@@ -138,16 +131,13 @@ TEST(DistributedSweep, SummariesOfRoundRobinChunksMergeToTheBruteForceFronts) {
   sweep::Summary mine(g, p);
   for_my_chunks(g.points(), comm, [&](std::uint64_t i) { mine.add(i, e.evaluate(i)); });
   const auto bytes = mine.to_bytes();
-  const std::uint64_t n = bytes.size();
-  const auto sizes = comm.gatherv_bytes({reinterpret_cast<const std::uint8_t*>(&n), sizeof n}, 0);
-  const auto all = comm.gatherv_bytes(bytes, 0);
+  const auto sizes = comm.gather<std::uint64_t>(bytes.size(), 0);
+  const auto all = comm.gatherv(std::span<const std::uint8_t>(bytes), 0);
   if (!comm.is_root()) return;
-  ASSERT_EQ(sizes.size(), sizeof n * static_cast<std::size_t>(comm.size()));
+  ASSERT_EQ(sizes.size(), static_cast<std::size_t>(comm.size()));
   sweep::Summary merged(g, p);
   std::size_t at = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    std::uint64_t len = 0;
-    std::memcpy(&len, sizes.data() + sizeof len * static_cast<std::size_t>(r), sizeof len);
+  for (const std::uint64_t len : sizes) {
     merged.merge(std::span<const std::uint8_t>(all).subspan(at, len));
     at += len;
   }
@@ -214,9 +204,7 @@ TEST(DistributedSweep, ReducedCellsAcrossRanksEqualASerialBruteForce) {
   // checked on rank 0 in a function of its own: a failed ASSERT leaves only the check, and
   // rank 0 still joins the next reduction's gather
   const auto check = [&](const std::vector<std::string>& reduced, const sweep::Reduction& red,
-                         const std::vector<std::uint8_t>& bytes) {
-    std::vector<Sent> got(bytes.size() / sizeof(Sent));
-    std::memcpy(got.data(), bytes.data(), bytes.size());
+                         std::vector<Sent> got) {
     ASSERT_EQ(got.size(), red.cells());
 
     std::vector<std::size_t> kept;  // grid axes not reduced
@@ -270,9 +258,8 @@ TEST(DistributedSweep, ReducedCellsAcrossRanksEqualASerialBruteForce) {
       red.for_each_point(cell, [&](std::uint64_t i) { x.add(e.evaluate(i)); });
       mine.push_back({cell, x.best_status, x.min_memory_per_gpu_bytes, x.min_epoch_time_s});
     }
-    const auto bytes = comm.gatherv_bytes(
-        {reinterpret_cast<const std::uint8_t*>(mine.data()), mine.size() * sizeof(Sent)}, 0);
-    if (comm.is_root()) check(reduced, red, bytes);
+    const auto got = comm.gatherv(std::span<const Sent>(mine), 0);
+    if (comm.is_root()) check(reduced, red, got);
   }
 }
 

@@ -2,14 +2,21 @@
 // Every MPI call is checked; a failure throws mpi::Error stamped with the rank and call site.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace paradise::mpi {
+
+/// A type whose values travel between ranks as their bytes (no pointers inside).
+template <class T>
+concept Trivial = std::is_trivially_copyable_v<T>;
 
 /// A failed MPI call (or a message too large for MPI's int counts). The message reads
 /// "rank R: MPI_Xxx failed at src/mpi/file.cpp:L: <MPI's error string>".
@@ -98,6 +105,32 @@ class Comm {
   /// Root's bytes on every rank; `bytes` is resized on the others.
   void bcast_bytes(std::vector<std::uint8_t>& bytes, int root) const;
 
+  /// Typed gathers on rank `root` (the others get empty vectors), over gatherv_bytes.
+  /// One value of every rank, in rank order.
+  template <Trivial T>
+  std::vector<T> gather(const T& value, int root = 0) const {
+    return gatherv(std::span<const T>(&value, 1), root);
+  }
+  /// Every rank's values concatenated in rank order (counts may differ between ranks).
+  template <Trivial T>
+  std::vector<T> gatherv(std::span<const T> values, int root = 0) const {
+    return values_of<T>(gatherv_bytes(bytes_of(values), root));
+  }
+  /// Every rank's values apart: element r holds rank r's (counts may differ).
+  template <Trivial T>
+  std::vector<std::vector<T>> gatherv_per_rank(std::span<const T> values, int root = 0) const {
+    const auto counts = gather<std::uint64_t>(values.size(), root);
+    const auto all = gatherv(values, root);
+    std::vector<std::vector<T>> out;
+    std::size_t at = 0;
+    for (const auto n : counts) {
+      out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
+                       all.begin() + static_cast<std::ptrdiff_t>(at + n));
+      at += n;
+    }
+    return out;
+  }
+
   /// Kept for existing callers: gatherv_bytes(bytes, 0) and bcast_bytes(bytes, 0).
   std::vector<std::uint8_t> gather_bytes(std::span<const std::uint8_t> bytes) const {
     return gatherv_bytes(bytes, 0);
@@ -109,6 +142,16 @@ class Comm {
 
  private:
   friend struct detail::CommAccess;
+  template <Trivial T>
+  static std::span<const std::uint8_t> bytes_of(std::span<const T> values) {
+    return {reinterpret_cast<const std::uint8_t*>(values.data()), values.size_bytes()};
+  }
+  template <Trivial T>
+  static std::vector<T> values_of(const std::vector<std::uint8_t>& bytes) {
+    std::vector<T> out(bytes.size() / sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+    return out;
+  }
   Comm(std::uintptr_t handle, int rank, int size) : handle_(handle), rank_(rank), size_(size) {}
   std::uintptr_t handle_ = 0;  ///< the MPI_Comm's bytes (an int in MPICH, a pointer in Open MPI)
   int rank_ = 0;

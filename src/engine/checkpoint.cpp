@@ -1,4 +1,4 @@
-#include "sweep_checkpoint.hpp"
+#include "checkpoint.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -9,7 +9,7 @@
 
 #include "paradise/core/error.hpp"
 
-namespace paradise::app {
+namespace paradise::engine {
 namespace {
 
 // 2: a Pareto candidate holds three objectives (version 1's two make other summary bytes)
@@ -94,4 +94,4 @@ std::string input_fingerprint(const std::vector<std::string>& files) {
   return out;
 }
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

@@ -5,7 +5,7 @@
 #include <csignal>
 #include <cstring>
 
-namespace paradise::app {
+namespace paradise::engine {
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
@@ -54,4 +54,4 @@ const char* signal_name(int signal) {
   return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
 }
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace paradise::app {
+namespace paradise::engine {
 
 struct Checkpoint {
   std::string sweep_text;             ///< the sweep file it belongs to (checked on resume)
@@ -29,4 +29,4 @@ void remove_checkpoint(const std::string& output);
 /// resume after an edit of one (or an update) is refused, not mixed with the new results.
 std::string input_fingerprint(const std::vector<std::string>& files);
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

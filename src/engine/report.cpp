@@ -1,4 +1,4 @@
-#include "sweep_report.hpp"
+#include "report.hpp"
 
 #include <sys/resource.h>
 
@@ -9,7 +9,7 @@
 
 #include "paradise/core/table.hpp"
 
-namespace paradise::app {
+namespace paradise::engine {
 namespace {
 
 std::string describe(const sweep::Axis& a) {
@@ -82,7 +82,7 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
       << (f.spec.spatial_all_dims ? "; spatial split over every spatial dimension" : "") << "\n"
       << "training: " << training_text(f) << "\n"
       << "points: " << count(points) << "\n"
-      << "storage: " << f.storage;
+      << "storage: " << storage_name(f.storage);
   if (!f.reduce.empty()) {
     out << " (reduced over";
     for (const auto& r : f.reduce) out << " " << r;
@@ -158,4 +158,4 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
   t.print(out);
 }
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

@@ -3,7 +3,7 @@
 // later ends the process at once (the default action).
 #pragma once
 
-namespace paradise::app {
+namespace paradise::engine {
 
 /// Installs the handlers (idempotent).
 void catch_stop_signals();
@@ -12,4 +12,4 @@ int stop_signal();
 /// "SIGINT", "SIGTERM", else "a signal".
 const char* signal_name(int signal);
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

@@ -7,21 +7,22 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
+#include "paradise/engine/sweep_request.hpp"
 #include "paradise/io/sweep_file_writer.hpp"
 #include "paradise/mpi/comm.hpp"
 #include "paradise/sweep/evaluator.hpp"
 #include "paradise/sweep/memlimit_tables.hpp"
 #include "paradise/sweep/reduction.hpp"
 #include "paradise/sweep/summary.hpp"
-#include "sweep_file.hpp"
 
-namespace paradise::app {
+namespace paradise::engine {
 
 /// Creates (or, resuming, reopens) the file with its attributes, coordinates and maps, whose
 /// chunks hold up to `chunk_points` points (the work chunks: each file chunk written once).
-io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
-                                const mpi::Comm& comm, const sweep::Grid& grid,
+/// `args`: the command line after "paradise sweep", recorded in the file.
+io::SweepFileWriter open_output(const std::string& path, const SweepFile& f,
+                                const std::vector<std::string>& args, const mpi::Comm& comm,
+                                const sweep::Grid& grid,
                                 const std::optional<sweep::Reduction>& reduction, bool resume,
                                 std::uint64_t chunk_points, io::SweepFileWriter::Deadline deadline);
 
@@ -41,4 +42,4 @@ void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitT
                     const std::vector<std::vector<std::int64_t>>& values,
                     const std::vector<std::vector<std::int64_t>>& at_end);
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

@@ -1,4 +1,4 @@
-#include "sweep_output.hpp"
+#include "output.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -7,7 +7,9 @@
 #include <ctime>
 #include <string_view>
 
-namespace paradise::app {
+#include "paradise/engine/output_layout.hpp"
+
+namespace paradise::engine {
 namespace {
 
 using Column = io::SweepFileWriter::Column;
@@ -42,21 +44,12 @@ std::string units_of(std::string_view name) {
   return "";
 }
 
-}  // namespace
-
-io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, const Args& args,
-                                const mpi::Comm& comm, const sweep::Grid& grid,
-                                const std::optional<sweep::Reduction>& reduction, bool resume,
-                                std::uint64_t chunk_points,
-                                io::SweepFileWriter::Deadline deadline) {
-  io::SweepFileWriter out(
-      path, comm, resume ? io::SweepFileWriter::Mode::Resume : io::SweepFileWriter::Mode::Create,
-      std::move(deadline));
-  // identical metadata on every rank: rank 0's clock
+// The time of the run, the same on every rank: rank 0's clock, or SOURCE_DATE_EPOCH
+// (reproducible-builds.org), a fixed time for files compared byte for byte; a value that is
+// not a whole number of seconds is ignored.
+std::string creation_time(const mpi::Comm& comm) {
   std::vector<std::uint8_t> now;
   if (comm.is_root()) {
-    // SOURCE_DATE_EPOCH (reproducible-builds.org): a fixed time, for files compared byte
-    // for byte; a value that is not a whole number of seconds is ignored
     std::time_t t = std::time(nullptr);
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
       char* end = nullptr;
@@ -71,18 +64,24 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
     now.assign(text, text + std::strlen(text));
   }
   comm.bcast_bytes(now, 0);
+  return {now.begin(), now.end()};
+}
+
+// Root attributes: where the file comes from, and the training settings with one value,
+// every point's (several: an axis).
+void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f,
+                           const std::vector<std::string>& args, const std::string& now) {
   std::string command = "paradise sweep";
   for (const auto& a : args) command += " " + a;
   out.attribute("title", "ParaDiSE sweep " + f.path);
   out.attribute("Conventions", "CF-1.8");
   out.attribute("paradise_version", PARADISE_VERSION);
-  out.attribute("creation_time", std::string(now.begin(), now.end()));
+  out.attribute("creation_time", now);
   out.attribute("sweep_file", f.text);
   out.attribute("command_line", command);
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
   out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
-  out.attribute("storage", f.storage);
-  // the training settings with one value, every point's (several: an axis)
+  out.attribute("storage", std::string(storage_name(f.storage)));
   const auto& s = f.spec;
   const strategy::Config shared = sweep::one_valued_settings(s);
   if (s.precisions.size() <= 1)
@@ -95,7 +94,10 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
     if (s.recomputes.size() <= 1)
       out.attribute("recompute", std::string(pol.recompute_activations ? "true" : "false"));
   }
-  out.chunk_points(chunk_points);
+}
+
+// One coordinate variable per axis, with its units.
+void write_axes(io::SweepFileWriter& out, const sweep::Grid& grid) {
   for (const auto& a : grid.axes()) {
     if (a.categorical()) {
       out.axis(a.name, a.labels);
@@ -108,41 +110,67 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f, con
   for (const auto& a : grid.axes()) {
     if (const auto u = units_of(a.name); !u.empty()) out.variable_attribute(a.name, "units", u);
   }
-  if (f.storage == "summary") {
-    if (!reduction) return out;
-    std::string over;
-    for (const auto& r : f.reduce) over += (over.empty() ? "" : ", ") + r;
-    const auto& dims = reduction->kept();
-    out.variable_u8("best_status",
-                    "best status over " + over + ": 0 ok, 1 out_of_memory, 2 invalid", dims);
-    out.variable_attribute("best_status", "flag_meanings", "ok out_of_memory invalid");
-    out.flag_values("best_status", {0, 1, 2});
-    out.variable_f64("min_memory_per_gpu_bytes",
-                     "least memory per GPU in bytes over " + over + " (NaN: all invalid)", dims);
-    out.variable_f64("min_epoch_time_s",
-                     "shortest feasible epoch in seconds over " + over + " (NaN: none feasible)",
-                     dims);
-    for (const char* v : {"min_memory_per_gpu_bytes", "min_epoch_time_s"})
-      out.variable_attribute(v, "units", units_of(v));
-    return out;
+}
+
+// `text` with "{over}" replaced by the reduced axes.
+std::string with_axes(std::string_view text, const std::string& over) {
+  std::string out(text);
+  if (const auto at = out.find("{over}"); at != std::string::npos) out.replace(at, 6, over);
+  return out;
+}
+
+// A map of the table (output_layout.hpp) over `dims` (empty: every axis), with its
+// attributes: units, flags, the storage levels that have it, its status and what it reduces.
+void declare_map(io::SweepFileWriter& out, const MapVariable& v,
+                 const std::vector<std::string>& dims, const std::string& over) {
+  const std::string name(v.name);
+  if (v.type == MapType::u8) {
+    out.variable_u8(name, with_axes(v.description, over), dims);
+  } else {
+    out.variable_f64(name, with_axes(v.description, over), dims);
   }
-  out.variable_u8("status", "0 ok, 1 out_of_memory, 2 invalid");
-  out.variable_attribute("status", "flag_meanings", "ok out_of_memory invalid");
-  out.flag_values("status", {0, 1, 2});
-  out.variable_f64("memory_per_gpu_bytes", "memory per GPU in bytes");
-  out.variable_attribute("memory_per_gpu_bytes", "units", units_of("memory_per_gpu_bytes"));
-  if (f.storage == "full") {
-    out.variable_u8("limiting_factor", "0 none, 1 compute, 2 communication, 3 memory");
-    out.variable_attribute("limiting_factor", "flag_meanings", "none compute communication memory");
-    out.flag_values("limiting_factor", {0, 1, 2, 3});
-    out.variable_f64("iteration_time_s", "time per iteration in seconds");
-    out.variable_f64("epoch_time_s", "time per epoch in seconds");
-    out.variable_f64("compute_time_s", "compute time per epoch in seconds");
-    out.variable_f64("communication_time_s", "communication time per epoch in seconds");
-    for (const char* t :
-         {"iteration_time_s", "epoch_time_s", "compute_time_s", "communication_time_s"})
-      out.variable_attribute(t, "units", units_of(t));
+  if (!v.flag_meanings.empty()) {
+    out.variable_attribute(name, "flag_meanings", std::string(v.flag_meanings));
+    std::vector<std::uint8_t> codes(1);
+    for (const char c : v.flag_meanings) {
+      if (c == ' ') codes.push_back(static_cast<std::uint8_t>(codes.size()));
+    }
+    out.flag_values(name, codes);
   }
+  if (!v.units.empty()) out.variable_attribute(name, "units", std::string(v.units));
+  out.variable_attribute(name, "storage_levels", storage_levels(v));
+  if (!v.status.empty()) out.variable_attribute(name, "ancillary_variables", std::string(v.status));
+  if (!v.minimum_of.empty()) out.variable_attribute(name, "minimum_of", std::string(v.minimum_of));
+}
+
+// The maps the storage level keeps: per point, or reduced over `f.reduce` (summary; none
+// without a reduction).
+void declare_maps(io::SweepFileWriter& out, const SweepFile& f,
+                  const std::optional<sweep::Reduction>& reduction) {
+  if (f.storage == Storage::summary && !reduction) return;
+  std::string over;
+  for (const auto& r : f.reduce) over += (over.empty() ? "" : ", ") + r;
+  const std::vector<std::string> dims = reduction ? reduction->kept() : std::vector<std::string>{};
+  for (const auto& v : map_variables()) {
+    if (v.at(f.storage)) declare_map(out, v, dims, over);
+  }
+}
+
+}  // namespace
+
+io::SweepFileWriter open_output(const std::string& path, const SweepFile& f,
+                                const std::vector<std::string>& args, const mpi::Comm& comm,
+                                const sweep::Grid& grid,
+                                const std::optional<sweep::Reduction>& reduction, bool resume,
+                                std::uint64_t chunk_points,
+                                io::SweepFileWriter::Deadline deadline) {
+  io::SweepFileWriter out(
+      path, comm, resume ? io::SweepFileWriter::Mode::Resume : io::SweepFileWriter::Mode::Create,
+      std::move(deadline));
+  write_root_attributes(out, f, args, creation_time(comm));
+  out.chunk_points(chunk_points);
+  write_axes(out, grid);
+  declare_maps(out, f, reduction);
   return out;
 }
 
@@ -275,4 +303,4 @@ void write_memlimit(io::SweepFileWriter& out, const std::vector<sweep::MemlimitT
   for (const auto& a : arrays) out.dataset_attribute("memlimit/" + a.name, "units", "1");
 }
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

@@ -5,11 +5,11 @@
 #include <ostream>
 #include <string>
 
+#include "paradise/engine/sweep_request.hpp"
 #include "paradise/sweep/evaluator.hpp"
 #include "paradise/sweep/summary.hpp"
-#include "sweep_file.hpp"
 
-namespace paradise::app {
+namespace paradise::engine {
 
 /// Axes, point count, output size, memory-limit searches and the time estimated from a
 /// timed sample of points.
@@ -44,4 +44,4 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
                    const SweepFile& f, const sweep::Grid& grid, const sweep::Summary& s,
                    const RunStats& run);
 
-}  // namespace paradise::app
+}  // namespace paradise::engine

@@ -1,0 +1,51 @@
+#include "guard.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
+
+namespace paradise::engine {
+
+std::vector<std::string> input_files(const SweepFile& f) {
+  std::vector<std::string> files(f.spec.models.begin(), f.spec.models.end());
+  files.insert(files.end(), f.spec.systems.begin(), f.spec.systems.end());
+  for (const auto& [key, path] : f.spec.layer_times) files.push_back(path);
+  return files;
+}
+
+void refuse_replacing(const std::string& output, const SweepFile& f) {
+  // as the writer will (a directory, a missing or read-only folder), before any work and in
+  // a dry run too: jobs/submit checks an output with one before the queue wait
+  if (const std::string why = why_unwritable(output); !why.empty())
+    throw InputError("-o " + output + ": cannot write the file (" + why + ")");
+  for (const auto& in : input_files(f)) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(in, output, ec))
+      throw InputError("-o " + output + ": is " + in + ", a file the sweep reads (it would be " +
+                       "overwritten)");
+  }
+  std::error_code ec;
+  if (path_status(output).kind == PathKind::file && std::filesystem::file_size(output, ec) > 0 &&
+      !ec && !has_hdf5_signature(output))
+    throw InputError("-o " + output + ": exists and is not an HDF5 file (it would be replaced): " +
+                     "remove it first, or write elsewhere");
+}
+
+std::string first_difference(const std::string& was, const std::string& now,
+                             const std::string& file) {
+  std::istringstream a(was), b(now);
+  std::string x, y;
+  for (int line = 1;; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(a, x));
+    const bool more_b = static_cast<bool>(std::getline(b, y));
+    if (!more_a && !more_b) return file + ": the same lines, other line endings";
+    if (!more_a) x = "(end of file)";
+    if (!more_b) y = "(end of file)";
+    if (x != y || !more_a || !more_b)
+      return file + ":" + std::to_string(line) + " now '" + y + "', was '" + x + "'";
+  }
+}
+
+}  // namespace paradise::engine

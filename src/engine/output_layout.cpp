@@ -1,0 +1,88 @@
+// The table of the sweep file's maps (output_layout.hpp) and the storage levels' names.
+#include "paradise/engine/output_layout.hpp"
+
+#include <array>
+
+namespace paradise::engine {
+namespace {
+
+constexpr unsigned kPerPoint = level_bit(Storage::full) | level_bit(Storage::maps);
+constexpr unsigned kFull = level_bit(Storage::full);
+constexpr unsigned kSummary = level_bit(Storage::summary);
+constexpr std::string_view kStatusMeanings = "ok out_of_memory invalid";
+
+using Point = sweep::PointResult;
+using Cell = sweep::CellResult;
+
+// name, type, levels, units, description, flag meanings, status, minimum of, values
+const std::array<MapVariable, 10> kMaps{{
+    {"status", MapType::u8, kPerPoint, "", "0 ok, 1 out_of_memory, 2 invalid", kStatusMeanings, "",
+     "", [](const Point& r) -> double { return r.status; }, nullptr},
+    {"memory_per_gpu_bytes", MapType::f64, kPerPoint, "byte", "memory per GPU in bytes", "",
+     "status", "", [](const Point& r) { return r.memory_per_gpu_bytes; }, nullptr},
+    {"limiting_factor", MapType::u8, kFull, "", "0 none, 1 compute, 2 communication, 3 memory",
+     "none compute communication memory", "status", "",
+     [](const Point& r) -> double { return r.limit; }, nullptr},
+    {"iteration_time_s", MapType::f64, kFull, "s", "time per iteration in seconds", "", "status",
+     "", [](const Point& r) { return r.iteration_time_s; }, nullptr},
+    {"epoch_time_s", MapType::f64, kFull, "s", "time per epoch in seconds", "", "status", "",
+     [](const Point& r) { return r.epoch_time_s; }, nullptr},
+    {"compute_time_s", MapType::f64, kFull, "s", "compute time per epoch in seconds", "", "status",
+     "", [](const Point& r) { return r.epoch_compute_s; }, nullptr},
+    {"communication_time_s", MapType::f64, kFull, "s", "communication time per epoch in seconds",
+     "", "status", "", [](const Point& r) { return r.epoch_communication_s; }, nullptr},
+    {"best_status", MapType::u8, kSummary, "",
+     "best status over {over}: 0 ok, 1 out_of_memory, 2 invalid", kStatusMeanings, "", "status",
+     nullptr, [](const Cell& c) -> double { return c.best_status; }},
+    {"min_memory_per_gpu_bytes", MapType::f64, kSummary, "byte",
+     "least memory per GPU in bytes over {over} (NaN: all invalid)", "", "best_status",
+     "memory_per_gpu_bytes", nullptr, [](const Cell& c) { return c.min_memory_per_gpu_bytes; }},
+    {"min_epoch_time_s", MapType::f64, kSummary, "s",
+     "shortest feasible epoch in seconds over {over} (NaN: none feasible)", "", "best_status",
+     "epoch_time_s", nullptr, [](const Cell& c) { return c.min_epoch_time_s; }},
+}};
+
+constexpr std::array<Storage, 3> kLevels{Storage::full, Storage::maps, Storage::summary};
+
+}  // namespace
+
+std::string_view storage_name(Storage s) {
+  switch (s) {
+    case Storage::full:
+      return "full";
+    case Storage::maps:
+      return "maps";
+    case Storage::summary:
+      return "summary";
+  }
+  return "";
+}
+
+std::optional<Storage> storage_from_name(std::string_view text) {
+  for (const Storage s : kLevels) {
+    if (text == storage_name(s)) return s;
+  }
+  return std::nullopt;
+}
+
+std::span<const MapVariable> map_variables() {
+  return kMaps;
+}
+
+std::string storage_levels(const MapVariable& v) {
+  std::string out;
+  for (const Storage s : kLevels) {
+    if (v.at(s)) out += (out.empty() ? "" : " ") + std::string(storage_name(s));
+  }
+  return out;
+}
+
+double bytes_per_cell(Storage s) {
+  double bytes = 0;
+  for (const auto& v : kMaps) {
+    if (v.at(s)) bytes += v.type == MapType::u8 ? sizeof(std::uint8_t) : sizeof(double);
+  }
+  return bytes;
+}
+
+}  // namespace paradise::engine
