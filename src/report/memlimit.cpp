@@ -86,7 +86,7 @@ class Searches {
   /// at the largest where it fails otherwise (a split too wide for small sides, out of memory
   /// for large ones).
   std::string why_no_side() const {
-    if (const std::string no = family_.no_side_reason(); !no.empty()) return no;
+    if (std::string no = family_.no_side_reason(); !no.empty()) return no;
     const auto& range = q_.range;
     const auto taken_at = [&](std::int64_t s) { return taken(s); };
     const auto f = sweep::first_side(range.front(), range.back(), q_.step, taken_at);

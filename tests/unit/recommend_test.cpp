@@ -131,8 +131,9 @@ TEST(Recommend, RanksAsSeparatePredictionsSortedByEpochTime) {
 }
 
 TEST(Recommend, WhenNothingFitsEachChangeCountsWhatFitsWithIt) {
-  // VGG-16 keeps about 60 MB of activations per sample at fp32: 4,096 samples on 1 or 2
-  // 16 GB GPUs do not fit (data parallel only)
+  // VGG-16 keeps 73.3 MB of activations per sample at fp32 (`paradise models`): 4,096
+  // samples on 1 or 2 GPUs, 2,048 or more per GPU, need over 150 GB of a V100's 16 GB
+  // (data parallel only)
   const auto w = strategy::make_workload({"vgg16", "imagenet", "abci", "", 0});
   strategy::Config c;
   c.variant = strategy::Variant::Paradise;  // the variant with the memory-saving settings
