@@ -1,5 +1,5 @@
-// `paradise systems`: the built-in machines; --show one of them or a system file in full, as
-// a table, JSON or the system file that reproduces it.
+// `paradise systems`: its options, then the built-in machines or --show one of them or a
+// system file in full, as a table, JSON or the system file that reproduces it.
 #include <iostream>
 #include <string>
 
@@ -8,124 +8,12 @@
 #include "paradise/calibrate/system_writer.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/json_writer.hpp"
-#include "paradise/core/table.hpp"
+#include "paradise/report/systems.hpp"
 #include "paradise/system/catalog.hpp"
 
 namespace po = boost::program_options;
 
 namespace paradise::app {
-namespace {
-
-std::string levels_text(const system::System& s) {
-  std::string text;
-  for (const auto& l : s.levels) {
-    text += (text.empty() ? "" : "; ") + l.name + " " + std::to_string(l.span_gpus) + ": " +
-            fixed(l.bandwidth_Bps / 1e9, 1) + ", " + fixed(l.latency_s * 1e6, 2);
-  }
-  return text;
-}
-
-void print_list(const std::vector<system::System>& systems) {
-  TextTable t;
-  t.add_column("system", TextTable::Align::Left);
-  t.add_column("GPU", TextTable::Align::Left);
-  t.add_column("GPUs/node");
-  t.add_column("max GPUs");
-  t.add_column("fp32 TFLOP/s");
-  t.add_column("memory GB");
-  t.add_column("margin");  // the fraction of memory kept free: usable = memory x (1 - margin)
-  t.add_column("network levels (span GPUs: GB/s, us)", TextTable::Align::Left);
-  for (const auto& s : systems) {
-    t.add_row({s.name, s.gpu.name, std::to_string(s.gpus_per_node), std::to_string(s.max_gpus),
-               fixed(s.gpu.peak_fp32_flops / 1e12, 1), fixed(s.gpu.memory_bytes / 1e9, 0),
-               fixed(s.memory_margin_fraction, 2), levels_text(s)});
-  }
-  t.print(std::cout);
-}
-
-void write_levels_json(JsonWriter& j, const std::vector<system::NetworkLevel>& levels) {
-  j.begin_array();
-  for (const auto& l : levels) {
-    j.begin_object();
-    j.key("name").value(l.name);
-    j.key("span_gpus").value(l.span_gpus);
-    j.key("bandwidth_Bps").value(l.bandwidth_Bps);
-    j.key("latency_s").value(l.latency_s);
-    j.key("oversubscription").value(l.oversubscription);
-    j.key("node_bandwidth").value(l.node_bandwidth);
-    j.end_object();
-  }
-  j.end_array();
-}
-
-// SI units (bytes, seconds, FLOP/s), as inside the model
-void write_system_json(JsonWriter& j, const system::System& s) {
-  j.begin_object();
-  j.key("name").value(s.name);
-  j.key("description").value(s.description);
-  j.key("gpus_per_node").value(s.gpus_per_node);
-  j.key("max_gpus").value(s.max_gpus);
-  j.key("nics_per_node").value(s.nics_per_node);
-  j.key("memory_margin").value(s.memory_margin_fraction);
-  j.key("usable_memory_bytes").value(s.usable_memory_bytes());
-  j.key("gpu").begin_object();
-  j.key("name").value(s.gpu.name);
-  j.key("memory_bytes").value(s.gpu.memory_bytes);
-  j.key("memory_bandwidth_Bps").value(s.gpu.memory_bandwidth_Bps);
-  j.key("peak_fp32_flops").value(s.gpu.peak_fp32_flops);
-  j.key("peak_tf32_flops").value(s.gpu.peak_tf32_flops);
-  j.key("peak_fp16_flops").value(s.gpu.peak_fp16_flops);
-  j.key("gemm_efficiency_max").value(s.gpu.gemm_efficiency_max);
-  j.key("gemm_half_dim").value(s.gpu.gemm_half_dim);
-  j.end_object();
-  j.key("levels");
-  write_levels_json(j, s.levels);
-  j.key("host_staged_levels");
-  write_levels_json(j, s.host_staged_levels);
-  j.end_object();
-}
-
-void print_levels(const char* title, const std::vector<system::NetworkLevel>& levels) {
-  TextTable t;
-  t.add_column(title, TextTable::Align::Left);
-  t.add_column("span GPUs");
-  t.add_column("GB/s per GPU");
-  t.add_column("latency us");
-  t.add_column("oversubscription");
-  t.add_column("bandwidth of", TextTable::Align::Left);
-  for (const auto& l : levels) {
-    t.add_row({l.name, with_commas(l.span_gpus), fixed(l.bandwidth_Bps / 1e9, 3),
-               fixed(l.latency_s * 1e6, 3), fixed(l.oversubscription, 2),
-               l.node_bandwidth ? "a node (calibrated collective)" : "one adapter or link"});
-  }
-  t.print(std::cout);
-}
-
-void print_system(const system::System& s) {
-  const auto tflops = [](double f) { return f > 0 ? fixed(f / 1e12, 1) : std::string("none"); };
-  std::cout << "system   " << s.name << (s.description.empty() ? "" : ": " + s.description) << "\n"
-            << "GPU      " << s.gpu.name << ": peak fp32 " << tflops(s.gpu.peak_fp32_flops)
-            << ", tf32 " << tflops(s.gpu.peak_tf32_flops) << ", fp16/bf16 "
-            << tflops(s.gpu.peak_fp16_flops) << " TFLOP/s; memory bandwidth "
-            << fixed(s.gpu.memory_bandwidth_Bps / 1e9, 0) << " GB/s\n"
-            << "GEMM     efficiency " << fixed(s.gpu.gemm_efficiency_max, 3)
-            << " x g(M) g(N) g(K), g(x) = x / (x + " << fixed(s.gpu.gemm_half_dim, 1)
-            << ") (paradise variant's roofline)\n"
-            << "memory   " << human_bytes(s.gpu.memory_bytes) << " per GPU, margin "
-            << fixed(s.memory_margin_fraction, 3) << ": " << human_bytes(s.usable_memory_bytes())
-            << " usable\n"
-            << "nodes    " << s.gpus_per_node << " GPUs, "
-            << (s.nics_per_node > 0 ? std::to_string(s.nics_per_node) + " network adapters"
-                                    : std::string("one network adapter per GPU"))
-            << "; at most " << with_commas(s.max_gpus) << " GPUs\n\n";
-  print_levels("network level", s.levels);
-  if (!s.host_staged_levels.empty()) {
-    std::cout << '\n';
-    print_levels("host-staged level", s.host_staged_levels);
-  }
-}
-
-}  // namespace
 
 int run_systems(const Args& args) {
   po::options_description desc("paradise systems [--show NAME|FILE] [--format table|json|ini]");
@@ -148,11 +36,11 @@ int run_systems(const Args& args) {
     if (format == "json") {
       JsonWriter j(std::cout);
       j.begin_array();
-      for (const auto& s : system::builtin_systems()) write_system_json(j, s);
+      for (const auto& s : system::builtin_systems()) report::write_system_json(j, s);
       j.end_array();
       std::cout << '\n';
     } else {
-      print_list(system::builtin_systems());
+      report::print_system_list(std::cout, system::builtin_systems());
     }
     return 0;
   }
@@ -164,7 +52,7 @@ int run_systems(const Args& args) {
   }
   if (format == "json") {
     JsonWriter j(std::cout);
-    write_system_json(j, s);
+    report::write_system_json(j, s);
     std::cout << '\n';
   } else if (format == "ini") {
     calibrate::write_system_file(std::cout, s,
@@ -173,7 +61,7 @@ int run_systems(const Args& args) {
                                      "--show " +
                                      show + " --format ini)");
   } else {
-    print_system(s);
+    report::print_system(std::cout, s);
   }
   return 0;
 }

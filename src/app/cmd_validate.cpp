@@ -1,210 +1,18 @@
-// `paradise validate`: measured runs (CSV) against the projections: ParaDL's accuracy per
-// row, per strategy and overall, the rank agreement of strategies, anomalies with a cause.
-#include <algorithm>
+// `paradise validate`: its options, then validate::evaluate() and its report.
 #include <boost/program_options.hpp>
-#include <cmath>
 #include <iostream>
-#include <optional>
 #include <sstream>
-#include <string_view>
 
 #include "commands.hpp"
 #include "options.hpp"
 #include "paradise/core/error.hpp"
-#include "paradise/core/json_writer.hpp"
 #include "paradise/core/path.hpp"
-#include "paradise/core/table.hpp"
-#include "paradise/core/text.hpp"
+#include "paradise/report/validate.hpp"
 #include "paradise/validate/validate.hpp"
 
 namespace po = boost::program_options;
 
 namespace paradise::app {
-namespace {
-
-// "key": the number, or null when there is none
-void number_or_null(JsonWriter& j, std::string_view key, const std::optional<double>& v) {
-  j.key(key);
-  if (v) {
-    j.value(*v);
-  } else {
-    j.null();
-  }
-}
-
-void print_json(const std::vector<validate::RowResult>& rows, const validate::Summary& s,
-                const validate::Options& o) {
-  JsonWriter j(std::cout);
-  j.begin_object();
-  j.key("variant").value(strategy::variant_name(o.variant));
-  j.key("threshold").value(o.threshold);
-  j.key("rows").begin_array();
-  for (const auto& r : rows) {
-    j.begin_object();
-    for (const auto& [name, value] : r.run->columns) {
-      j.key(name);
-      if (value.empty()) {
-        j.null();
-      } else if (validate::is_numeric_column(name)) {
-        j.value(parse_double(value, {r.run->file, r.run->line}, name));
-      } else {
-        j.value(value);
-      }
-    }
-    j.key("line").value(r.run->line);
-    j.key("status").value(r.status);
-    j.key("reason").value(r.reason);
-    j.key("basis").value(r.basis);
-    number_or_null(j, "projected_s", r.projected_s);
-    number_or_null(j, "measured_s", r.measured_s);
-    number_or_null(j, "accuracy", r.accuracy);
-    number_or_null(j, "relative_error", r.relative_error);
-    number_or_null(j, "projected_compute_s", r.projected_compute_s);
-    number_or_null(j, "projected_communication_s", r.projected_communication_s);
-    number_or_null(j, "projected_memory_bytes", r.projected_memory_bytes);
-    number_or_null(j, "projected_epoch_s", r.projected_epoch_s);
-    j.key("anomaly");
-    if (r.anomaly) {
-      j.begin_object();
-      j.key("part").value(r.anomaly->part);
-      j.key("cause").value(r.anomaly->cause);
-      j.key("hint").value(r.anomaly->hint);
-      j.end_object();
-    } else {
-      j.null();
-    }
-    j.end_object();
-  }
-  j.end_array();
-  j.key("summary").begin_object();
-  j.key("rows").value(s.rows);
-  j.key("compared").value(s.compared);
-  j.key("anomalies").value(s.anomalies);
-  number_or_null(j, "mean_accuracy", s.mean_accuracy);
-  j.key("per_strategy").begin_object();
-  for (const auto& [name, mean] : s.per_strategy) j.key(name).value(mean);
-  j.end_object();
-  const auto& ra = s.rank_agreement;
-  j.key("rank_agreement").begin_object();
-  j.key("method").value(
-      "Kendall tau-a of measured vs projected epoch times over pairs of rows with different "
-      "strategies and the same model, dataset, system and GPU count, pooled over the groups; "
-      "fraction_concordant = concordant / (concordant + discordant)");
-  j.key("pairs").value(ra.pairs);
-  j.key("concordant").value(ra.concordant);
-  j.key("discordant").value(ra.discordant);
-  j.key("tied").value(ra.tied);
-  number_or_null(j, "kendall_tau", ra.kendall_tau);
-  number_or_null(j, "fraction_concordant", ra.fraction_concordant);
-  j.key("groups").begin_array();
-  for (const auto& g : ra.groups) {
-    j.begin_object();
-    j.key("model").value(g.model);
-    j.key("dataset").value(g.dataset);
-    j.key("system").value(g.system);
-    j.key("gpus").value(g.gpus);
-    j.key("measured_order").begin_array();
-    for (const auto& k : g.strategies) j.value(k);
-    j.end_array();
-    j.key("pairs").value(g.pairs);
-    j.key("concordant").value(g.concordant);
-    j.key("discordant").value(g.discordant);
-    j.key("tied").value(g.tied);
-    number_or_null(j, "kendall_tau", g.kendall_tau);
-    j.end_object();
-  }
-  j.end_array();
-  j.end_object();
-  j.end_object();
-  j.end_object();
-  std::cout << '\n';
-}
-
-const std::vector<std::string> kShown = {"model", "dataset", "system",   "strategy",
-                                         "gpus",  "batch",   "precision"};
-
-// a measured 1e-300 s gives an accuracy of -1e300: in exponent form, not 300 digits
-std::string opt_fixed(const std::optional<double>& v, int decimals, double scale = 1) {
-  return v ? fixed_or_exponent(*v * scale, decimals) : "-";
-}
-
-void print_table(const std::vector<validate::RowResult>& rows, const validate::Summary& s,
-                 const validate::Options& o, const std::string& file) {
-  std::cout << "ParaDiSE validation (" << strategy::variant_name(o.variant) << " model) of " << file
-            << ": " << s.rows << " runs, " << s.compared << " compared, " << s.anomalies
-            << (s.anomalies == 1 ? " anomaly" : " anomalies") << " (beyond "
-            << fixed(100 * o.threshold, 0) << "%, or measured but out of memory)\n\n";
-  TextTable t;
-  t.add_column("line");
-  for (const auto& name : kShown)
-    t.add_column(
-        name, name == "gpus" || name == "batch" ? TextTable::Align::Right : TextTable::Align::Left);
-  t.add_column("basis", TextTable::Align::Left);
-  t.add_column("measured s");
-  t.add_column("projected s");
-  t.add_column("accuracy");
-  t.add_column("status", TextTable::Align::Left);
-  // unknown columns, echoed
-  std::vector<std::string> extra;
-  for (const auto& [name, v] : rows.front().run->columns) {
-    if (std::find(kShown.begin(), kShown.end(), name) == kShown.end() &&
-        !name.starts_with("measured_") && name != "time_per_sample" && name != "p2" &&
-        name != "layer_config" && name != "layer_times")
-      extra.push_back(name);
-  }
-  for (const auto& name : extra) t.add_column(name, TextTable::Align::Left);
-  for (const auto& r : rows) {
-    const validate::MeasuredRun& m = *r.run;
-    std::vector<std::string> cells{std::to_string(m.line),
-                                   m.model,
-                                   m.dataset,
-                                   m.system,  // --system, if given
-                                   m.strategy,
-                                   std::to_string(m.gpus),
-                                   std::to_string(m.batch),
-                                   m.precision};
-    cells.push_back(r.basis);
-    cells.push_back(opt_fixed(r.measured_s, 4));
-    cells.push_back(opt_fixed(r.projected_s, 4));
-    cells.push_back(opt_fixed(r.accuracy, 3));
-    cells.push_back(r.anomaly ? "ANOMALY" : r.status);
-    for (const auto& name : extra) {
-      for (const auto& [n, v] : r.run->columns) {
-        if (n == name) cells.push_back(v);
-      }
-    }
-    t.add_row(std::move(cells));
-  }
-  t.print(std::cout);
-  std::cout << "\nmean accuracy (1 - |projected - measured| / measured): "
-            << opt_fixed(s.mean_accuracy, 3) << " over " << s.compared << " runs\n";
-  for (const auto& [name, mean] : s.per_strategy)
-    std::cout << "  " << name << ": " << fixed_or_exponent(mean, 3) << '\n';
-  const auto& ra = s.rank_agreement;
-  std::cout << "rank agreement (Kendall tau-a of epoch times, strategies of the same model, "
-               "dataset, system and GPU count): ";
-  if (ra.pairs == 0) {
-    std::cout << "no pairs (no group has two strategies)\n";
-  } else {
-    std::cout << "tau " << fixed(*ra.kendall_tau, 3) << ", " << ra.concordant << " of " << ra.pairs
-              << " pairs concordant, " << ra.discordant << " discordant, " << ra.tied << " tied\n";
-  }
-  for (const auto& r : rows) {
-    if (r.status == "error" || r.status == "invalid")
-      std::cout << "line " << r.run->line << ": not compared (" << r.status << "): " << r.reason
-                << '\n';
-  }
-  if (s.anomalies > 0) std::cout << "\nanomalies:\n";
-  for (const auto& r : rows) {
-    if (!r.anomaly) continue;
-    std::cout << "  line " << r.run->line << " (" << r.run->model << ", " << r.run->strategy << ", "
-              << r.run->gpus << " GPUs, batch " << r.run->batch << "): error "
-              << fixed_or_exponent(100 * *r.relative_error, 1) << "%; " << r.anomaly->cause
-              << "\n    check: " << r.anomaly->hint << '\n';
-  }
-}
-
-}  // namespace
 
 int run_validate(const Args& args) {
   po::options_description desc(
@@ -242,9 +50,9 @@ int run_validate(const Args& args) {
   const auto rows = validate::evaluate(runs, o);
   const auto summary = validate::summarize(rows);
   if (format == "json") {
-    print_json(rows, summary, o);
+    report::print_validation_json(std::cout, rows, summary, o);
   } else {
-    print_table(rows, summary, o, measured);
+    report::print_validation_table(std::cout, rows, summary, o, measured);
   }
   return 0;
 }

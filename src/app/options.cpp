@@ -81,14 +81,6 @@ void apply_training_options(const boost::program_options::variables_map& vm,
   c.policies.recompute_activations = t.recompute;
 }
 
-void write_training_json(JsonWriter& j, const strategy::Config& c) {
-  j.key("precision").value(strategy::precision_name(c.precision));
-  if (c.variant == strategy::Variant::Paradl) return;
-  j.key("optimizer").value(strategy::optimizer_name(c.policies.optimizer));
-  j.key("zero_stage").value(c.policies.zero_stage);
-  j.key("recompute").value(c.policies.recompute_activations);
-}
-
 void add_spatial_split_option(boost::program_options::options_description& desc,
                               std::string& text) {
   desc.add_options()(

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "commands.hpp"
-#include "paradise/core/json_writer.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/workload.hpp"
 
@@ -31,10 +30,6 @@ void add_training_options(boost::program_options::options_description& desc, Tra
 /// is refused rather than ignored.
 void apply_training_options(const boost::program_options::variables_map& vm,
                             const TrainingOptions& t, strategy::Config& c);
-
-/// The training settings as JSON keys precision, optimizer, zero_stage and recompute (the
-/// last three under the paradise variant only).
-void write_training_json(JsonWriter& j, const strategy::Config& c);
 
 /// Adds --spatial-split (w, ParaDL's width-only split, or all spatial dimensions) to `desc`.
 void add_spatial_split_option(boost::program_options::options_description& desc, std::string& text);

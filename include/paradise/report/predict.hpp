@@ -1,0 +1,20 @@
+// `paradise predict`'s output: one configuration's prediction as a table (with the time and
+// memory breakdowns), JSON or CSV (one header line and one row).
+#pragma once
+
+#include <ostream>
+
+#include "paradise/strategy/config.hpp"
+#include "paradise/strategy/prediction.hpp"
+#include "paradise/strategy/workload.hpp"
+
+namespace paradise::report {
+
+void print_prediction_table(std::ostream& out, const strategy::Prediction& p,
+                            const strategy::Config& c, const strategy::Workload& w);
+void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
+                           const strategy::Config& c, const strategy::Workload& w);
+void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
+                          const strategy::Config& c, const strategy::Workload& w);
+
+}  // namespace paradise::report

@@ -1,0 +1,42 @@
+#include "paradise/report/fields.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace paradise::report {
+
+void write_training_json(JsonWriter& j, const strategy::Config& c) {
+  j.key("precision").value(strategy::precision_name(c.precision));
+  if (c.variant == strategy::Variant::Paradl) return;
+  j.key("optimizer").value(strategy::optimizer_name(c.policies.optimizer));
+  j.key("zero_stage").value(c.policies.zero_stage);
+  j.key("recompute").value(c.policies.recompute_activations);
+}
+
+void write_split_layer(JsonWriter& j, const strategy::Workload& w, int layer,
+                       const std::array<std::int64_t, 3>& parts) {
+  j.key("split_layer");
+  if (layer < 0) {
+    j.null();
+    j.key("split_parts").null();
+    return;
+  }
+  j.value(w.model.layers[static_cast<std::size_t>(layer)].name);
+  j.key("split_parts").begin_array();
+  for (int u = 0; u < std::max(w.model.input.rank, 1); ++u)
+    j.value(parts[static_cast<std::size_t>(u)]);
+  j.end_array();
+}
+
+std::string split_parts_text(const std::array<std::int64_t, 3>& parts, int rank) {
+  static constexpr std::array<const char*, 3> names{"W", "H", "D"};
+  std::string counts, dims;
+  for (std::size_t u = 0; u < static_cast<std::size_t>(std::max(rank, 1)); ++u) {
+    if (parts[u] < 2) continue;
+    counts += (counts.empty() ? "" : " x ") + std::to_string(parts[u]);
+    dims += (dims.empty() ? "" : " x ") + std::string(names[u]);
+  }
+  return counts.empty() ? "1 part" : counts + " parts along " + dims;
+}
+
+}  // namespace paradise::report

@@ -1,0 +1,243 @@
+#include "paradise/report/predict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "paradise/core/csv.hpp"
+#include "paradise/core/json_writer.hpp"
+#include "paradise/core/table.hpp"
+#include "paradise/report/fields.hpp"
+#include "paradise/strategy/predict.hpp"
+#include "paradise/strategy/roofline.hpp"
+#include "paradise/sweep/memlimit.hpp"
+
+namespace paradise::report {
+namespace {
+
+// A byte count with thousands separators; past 64-bit integers (a model at the size limits
+// on a huge batch) in exponent form (it printed -0)
+std::string byte_count(double bytes) {
+  if (std::fabs(bytes) < 9e18) return with_commas(static_cast<std::int64_t>(bytes));
+  std::ostringstream o;
+  o << std::setprecision(4) << bytes;
+  return o.str();
+}
+
+// The whole-model recomputation plan as predict shows it: asked for where it applies (the
+// paradise variant, not a pipeline, whose stages are the segments), whether it runs
+// (strategy::recomputes: it lowers the step's peak, or is forced), and the layers that begin
+// a recomputed segment when it runs (strategy::recompute_cuts).
+struct RecomputePlan {
+  bool applies = false, runs = false;
+  std::vector<std::string> checkpoints;
+};
+RecomputePlan recompute_plan(const strategy::Workload& w, const strategy::Config& c) {
+  RecomputePlan r;
+  r.applies = c.variant == strategy::Variant::Paradise && c.policies.recompute_activations &&
+              c.kind != strategy::Kind::Pipeline && c.kind != strategy::Kind::DataPipeline;
+  r.runs = r.applies && strategy::recomputes(c, strategy::sum_layers(w));
+  if (!r.runs) return r;
+  for (const auto i : strategy::recompute_cuts(w.model, strategy::element_bytes(c.precision)))
+    r.checkpoints.push_back(w.model.layers[i].name);
+  return r;
+}
+
+void print_setup(std::ostream& out, const strategy::Prediction& p, const strategy::Config& c,
+                 const strategy::Workload& w) {
+  out << "ParaDiSE prediction (" << strategy::variant_name(c.variant) << " model)\n"
+      << "  model     " << w.model.name << " at " << w.model.input.str() << ", "
+      << with_commas(w.model.params()) << " parameters\n"
+      << "  dataset   " << with_commas(w.dataset_samples) << " samples per epoch\n"
+      << "  system    " << w.system.name << " (" << w.system.gpu.name << ")\n"
+      << "  strategy  " << strategy::kind_name(c.kind) << " on " << c.gpus << " GPUs, global batch "
+      << c.batch << " (" << with_commas(p.iterations_per_epoch) << " iterations per epoch)\n"
+      << "  training  " << strategy::training_summary(c) << "\n"
+      << "  compute   " << strategy::compute_source(w, c) << "\n";
+  const auto plan = recompute_plan(w, c);
+  if (const auto& cuts = plan.checkpoints; !cuts.empty()) {
+    out << "  recompute " << cuts.size() + 1 << " segments, checkpoints before";
+    for (std::size_t i = 0; i < cuts.size(); ++i) out << (i ? ", " : " ") << cuts[i];
+    out << " (each segment but the last run again in the backward pass)\n";
+  } else if (plan.applies && !plan.runs) {
+    out << "  recompute nothing: no segment plan lowers this step's peak, so no forward "
+           "pass is run again\n";
+  }
+  if (p.split_layer >= 0) {
+    // a split that stops before the last convolution: the default layer config's fallback
+    const bool shorter =
+        std::any_of(w.active.begin() + p.split_layer + 1, w.active.end(), [](bool a) { return a; });
+    out << "  split     the parallel layers up to '"
+        << w.model.layers[static_cast<std::size_t>(p.split_layer)].name << "' (layer "
+        << p.split_layer << " of " << w.model.layers.size() - 1 << ") in "
+        << split_parts_text(p.split_parts, w.model.input.rank)
+        << (static_cast<std::size_t>(p.split_layer) + 1 == w.model.layers.size()
+                ? ", every layer split (nothing gathered)"
+                : ", the rest replicated after an allgather")
+        << (shorter ? "; the later convolutions are too narrow to split as many ways" : "") << "\n";
+  }
+}
+
+/// The status line, and for a configuration out of memory the largest batch that fits;
+/// false when it is invalid (no time or memory to show).
+bool print_status(std::ostream& out, const strategy::Prediction& p, const strategy::Config& c,
+                  const strategy::Workload& w) {
+  out << "\n"
+      << "status: " << strategy::status_name(p.status);
+  if (!p.reason.empty()) out << " (" << p.reason << ")";
+  if (p.status == strategy::Status::Invalid) {
+    out << "\n";  // it cannot run: no time or memory to show
+    return false;
+  }
+  out << "; limited by " << strategy::limit_name(p.limit) << "\n";
+  if (p.status == strategy::Status::OutOfMemory) {
+    // what does fit on these GPUs: the largest batch below this one (memlimit's search)
+    const auto b = sweep::largest_batch(w, c, 1, c.batch - 1);
+    out << "  on " << gpus_text(c.gpus) << " "
+        << (b.value > 0 ? "a global batch of up to " + with_commas(b.value) + " fits"
+                        : "no smaller global batch fits")
+        << " (memlimit for the limits, recommend for other GPU counts and settings)\n";
+  }
+  return true;
+}
+
+/// The time per epoch: compute, each communication part, the overlap; the iteration.
+void print_times(std::ostream& out, const strategy::Prediction& p, const strategy::Config& c) {
+  TextTable t;
+  t.add_column("time per epoch", TextTable::Align::Left);
+  t.add_column("collective", TextTable::Align::Left);
+  t.add_column("GPUs");
+  t.add_column("seconds");
+  t.add_column("share");
+  const auto share = [&](double s) {
+    return fixed(p.epoch_time_s > 0 ? 100 * (s / p.epoch_time_s) : 0, 1) + "%";
+  };
+  t.add_row({"compute (forward + backward)", "-", std::to_string(c.gpus),
+             fixed(p.epoch_compute_s, 3), share(p.epoch_compute_s)});
+  for (const auto& part : p.communication) {
+    t.add_row({std::string(part.name) + " [" + std::string(part.phase) + "]",
+               std::string(part.collective), std::to_string(part.gpus), fixed(part.epoch_s, 3),
+               share(part.epoch_s)});
+  }
+  if (p.epoch_overlapped_s > 0)
+    t.add_row({"hidden behind compute (overlap)", "", "", fixed(-p.epoch_overlapped_s, 3),
+               share(-p.epoch_overlapped_s)});
+  t.add_row({"total", "", "", fixed(p.epoch_time_s, 3), "100.0%"});
+  t.print(out);
+  out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
+}
+
+/// The memory per GPU, part by part.
+void print_memory(std::ostream& out, const strategy::Prediction& p) {
+  TextTable m;
+  m.add_column("memory per GPU", TextTable::Align::Left);
+  m.add_column("bytes");
+  m.add_column("", TextTable::Align::Left);
+  for (const auto& part : p.memory)
+    m.add_row({std::string(part.name), byte_count(part.bytes), human_bytes(part.bytes)});
+  m.add_row({"total", byte_count(p.memory_per_gpu_bytes), human_bytes(p.memory_per_gpu_bytes)});
+  m.print(out);
+}
+
+}  // namespace
+
+void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
+                           const strategy::Config& c, const strategy::Workload& w) {
+  JsonWriter j(out);
+  j.begin_object();
+  j.key("strategy").value(strategy::kind_name(c.kind));
+  j.key("gpus").value(c.gpus);
+  j.key("batch").value(c.batch);
+  j.key("input").value(w.model.input.str());  // a sample, C x spatial (--resolution)
+  j.key("variant").value(strategy::variant_name(c.variant));
+  write_training_json(j, c);
+  j.key("status").value(strategy::status_name(p.status));
+  j.key("reason").value(p.reason);
+  j.key("limiting_factor").value(strategy::limit_name(p.limit));
+  j.key("iterations_per_epoch").value(p.iterations_per_epoch);
+  j.key("iteration_time_s").value(p.iteration_time_s);
+  j.key("epoch_time_s").value(p.epoch_time_s);
+  j.key("epoch_compute_s").value(p.epoch_compute_s);
+  j.key("epoch_communication_s").value(p.epoch_communication_s);
+  j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
+  j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
+  write_split_layer(j, w, p.split_layer, p.split_parts);
+  const auto plan = recompute_plan(w, c);
+  if (plan.applies) j.key("recompute_lowers_peak").value(plan.runs);
+  if (const auto& cuts = plan.checkpoints; !cuts.empty()) {
+    j.key("recompute_checkpoints").begin_array();
+    for (const auto& name : cuts) j.value(name);
+    j.end_array();
+  }
+  j.key("communication").begin_object();
+  for (const auto& part : p.communication) {
+    j.key(part.name).begin_object();
+    j.key("collective").value(part.collective);
+    j.key("phase").value(part.phase);
+    j.key("gpus").value(part.gpus);
+    j.key("epoch_s").value(part.epoch_s);
+    j.end_object();
+  }
+  j.end_object();
+  j.key("memory").begin_object();
+  for (const auto& part : p.memory) j.key(part.name).value(part.bytes);
+  j.end_object();
+  j.end_object();
+  out << '\n';
+}
+
+// One header line and one row: the scalar results, then one column per part.
+void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
+                          const strategy::Config& c, const strategy::Workload& w) {
+  std::string header =
+      "strategy,gpus,batch,input,variant,precision,optimizer,zero_stage,recompute,status,reason,"
+      "limiting_"
+      "factor,iterations_per_epoch,iteration_"
+      "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
+      "gpu_bytes";
+  std::ostringstream row;
+  row.precision(17);
+  // an invalid configuration's figures are missing: empty fields
+  const auto figure = [](double v) {
+    std::ostringstream f;
+    f.precision(17);
+    if (std::isfinite(v)) f << v;
+    return f.str();
+  };
+  row << strategy::kind_name(c.kind) << ',' << c.gpus << ',' << c.batch << ','
+      << w.model.input.str() << ',' << strategy::variant_name(c.variant) << ','
+      << strategy::precision_name(c.precision) << ',';
+  if (c.variant == strategy::Variant::Paradise)  // ParaDL has none of these policies: empty
+    row << strategy::optimizer_name(c.policies.optimizer) << ',' << c.policies.zero_stage << ','
+        << (c.policies.recompute_activations ? "true" : "false");
+  else
+    row << ",,";
+  row << ',' << strategy::status_name(p.status) << ',' << csv_field(p.reason) << ','
+      << strategy::limit_name(p.limit) << ',' << p.iterations_per_epoch << ','
+      << figure(p.iteration_time_s) << ',' << figure(p.epoch_time_s) << ','
+      << figure(p.epoch_compute_s) << ',' << figure(p.epoch_communication_s) << ','
+      << figure(p.epoch_overlapped_s) << ',' << figure(p.memory_per_gpu_bytes);
+  for (const auto& part : p.communication) {
+    header += ',' + csv_field("comm:" + std::string(part.name));
+    row << ',' << part.epoch_s;
+  }
+  for (const auto& part : p.memory) {
+    header += ',' + csv_field("mem:" + std::string(part.name));
+    row << ',' << part.bytes;
+  }
+  out << header << '\n' << row.str() << '\n';
+}
+
+void print_prediction_table(std::ostream& out, const strategy::Prediction& p,
+                            const strategy::Config& c, const strategy::Workload& w) {
+  print_setup(out, p, c, w);
+  if (!print_status(out, p, c, w)) return;
+  out << "\n";
+  print_times(out, p, c);
+  print_memory(out, p);
+}
+
+}  // namespace paradise::report

@@ -1,0 +1,192 @@
+#include "paradise/report/recommend.hpp"
+
+#include <algorithm>
+
+#include "paradise/core/json_writer.hpp"
+#include "paradise/core/table.hpp"
+#include "paradise/report/fields.hpp"
+#include "paradise/strategy/predict.hpp"
+
+namespace paradise::report {
+
+using recommend::Change;
+using recommend::Eval;
+using recommend::Objective;
+
+namespace {
+
+std::string join(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (auto x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+void write_ranked_json(JsonWriter& j, const strategy::Workload& w,
+                       const recommend::Recommendation& r) {
+  const double usable = w.system.usable_memory_bytes();
+  j.key("ranked").begin_array();
+  for (std::size_t i = 0; i < r.ranked.size(); ++i) {
+    const Eval& e = r.at(i);
+    j.begin_object();
+    j.key("rank").value(static_cast<std::int64_t>(i + 1));
+    j.key("strategy").value(strategy::kind_name(e.kind));
+    j.key("gpus").value(e.gpus);
+    j.key("batch").value(e.batch);
+    j.key("epoch_time_s").value(e.epoch_s);
+    j.key("compute_s").value(e.compute_s);
+    j.key("communication_s").value(e.communication_s);
+    j.key("memory_per_gpu_bytes").value(e.memory_bytes);
+    j.key("memory_headroom_bytes").value(usable - e.memory_bytes);
+    j.key("gpu_hours").value(e.gpu_hours());
+    j.key("limiting_factor").value(strategy::limit_name(e.limit));
+    j.key("status").value(strategy::status_name(e.status));
+    write_split_layer(j, w, e.split_layer, e.split_parts);
+    j.end_object();
+  }
+  j.end_array();
+}
+
+void write_changes_json(JsonWriter& j, const std::vector<Change>& changes) {
+  j.key("if_changed").begin_array();  // empty unless nothing is feasible
+  for (const auto& ch : changes) {
+    j.begin_object();
+    j.key("options").value(ch.options);
+    j.key("feasible").value(static_cast<std::int64_t>(ch.feasible));
+    j.key("best");
+    if (ch.best) {
+      j.begin_object();
+      j.key("strategy").value(strategy::kind_name(ch.best->kind));
+      j.key("gpus").value(ch.best->gpus);
+      j.key("batch").value(ch.best->batch);
+      j.key("epoch_time_s").value(ch.best->epoch_s);
+      j.key("memory_per_gpu_bytes").value(ch.best->memory_bytes);
+      j.key("gpu_hours").value(ch.best->gpu_hours());
+      j.end_object();
+    } else {
+      j.null();
+    }
+    j.end_object();
+  }
+  j.end_array();
+}
+
+void print_header(std::ostream& out, const strategy::Workload& w, const strategy::Config& c,
+                  const recommend::Search& s, const recommend::Recommendation& r) {
+  out << "ParaDiSE recommendation (" << strategy::variant_name(c.variant) << " model)\n"
+      << "  model      " << w.model.name << " at " << w.model.input.str() << ", "
+      << with_commas(w.dataset_samples) << " samples per epoch\n"
+      << "  system     " << w.system.name << " (" << w.system.gpu.name << ", "
+      << human_bytes(w.system.usable_memory_bytes()) << " usable per GPU)\n"
+      << "  searched   " << s.kinds.size() << " strategies x GPUs " << join(s.counts) << " x batch "
+      << join(s.batches) << ": " << r.evals.size() << " configurations, " << r.feasible
+      << " feasible\n"
+      << "  objective  " << recommend::objective_name(s.objective)
+      << (s.objective == Objective::Time       ? " (epoch time, shortest first)"
+          : s.objective == Objective::GpuHours ? " (epoch time x GPUs, fewest first)"
+                                               : " (free device memory, most first)")
+      << "\n  training   " << strategy::training_summary(c) << "\n  compute    "
+      << strategy::compute_source(w, c) << "\n\n";
+}
+
+void print_ranked(std::ostream& out, const strategy::Workload& w, const recommend::Search& s,
+                  const recommend::Recommendation& r) {
+  const bool headroom = s.objective == Objective::MemoryHeadroom;
+  TextTable t;
+  t.add_column("rank");
+  t.add_column("strategy", TextTable::Align::Left);
+  for (const char* name : {"GPUs", "batch", "epoch s", "compute s", "comm s", "memory/GPU"})
+    t.add_column(name);
+  if (headroom) t.add_column("headroom");
+  t.add_column("GPU-h/epoch");
+  t.add_column("limited by", TextTable::Align::Left);
+  for (std::size_t i = 0; i < r.ranked.size(); ++i) {
+    const Eval& e = r.at(i);
+    std::vector<std::string> row{
+        std::to_string(i + 1),       std::string(strategy::kind_name(e.kind)),
+        std::to_string(e.gpus),      std::to_string(e.batch),
+        fixed(e.epoch_s, 2),         fixed(e.compute_s, 2),
+        fixed(e.communication_s, 2), human_bytes(e.memory_bytes)};
+    if (headroom) row.push_back(human_bytes(w.system.usable_memory_bytes() - e.memory_bytes));
+    row.push_back(fixed(e.gpu_hours(), 3));
+    row.emplace_back(strategy::limit_name(e.limit));
+    t.add_row(std::move(row));
+  }
+  t.print(out);
+}
+
+void print_losers(std::ostream& out, const recommend::Recommendation& r) {
+  if (r.ranked.empty()) {
+    out << "why each strategy fails:\n";
+  } else {
+    out << "\nwhy not the others (not in the top " << r.ranked.size() << "):\n";
+  }
+  std::size_t width = 0;
+  for (const auto& l : r.losers) width = std::max(width, strategy::kind_name(l.kind).size());
+  for (const auto& l : r.losers) {
+    const auto name = strategy::kind_name(l.kind);
+    out << "  " << name << std::string(width - name.size(), ' ') << "  " << l.reason << '\n';
+  }
+}
+
+void print_changes(std::ostream& out, const std::vector<Change>& changes) {
+  const bool batch_entry = changes.back().options.starts_with("--batch");
+  const std::size_t settings = changes.size() - (batch_entry ? 1 : 0);
+  std::string parts;  // what the lines are
+  if (settings > 0) parts = "each change alone, the rest as given";
+  if (settings > 2) parts += "; then the changes together";
+  if (batch_entry) parts += std::string(parts.empty() ? "" : "; ") + "the largest smaller batch";
+  out << "\nwhat would fit (" << parts << "):\n";
+  std::size_t width = 0;
+  for (const auto& ch : changes) width = std::max(width, ch.options.size());
+  for (const auto& ch : changes) {
+    out << "  " << ch.options << std::string(width - ch.options.size(), ' ') << "  ";
+    if (!ch.best) {
+      out << "nothing fits\n";
+      continue;
+    }
+    const Eval& b = *ch.best;
+    out << ch.feasible << " feasible; best " << strategy::kind_name(b.kind) << " on "
+        << recommend::config_text(b) << ": " << fixed(b.epoch_s, 1) << " s per epoch, "
+        << human_bytes(b.memory_bytes) << " per GPU\n";
+  }
+}
+
+}  // namespace
+
+void print_recommendation_table(std::ostream& out, const strategy::Workload& w,
+                                const strategy::Config& c, const recommend::Search& s,
+                                const recommend::Recommendation& r) {
+  print_header(out, w, c, s, r);
+  if (r.ranked.empty()) {
+    out << "no feasible configuration\n\n";
+  } else {
+    print_ranked(out, w, s, r);
+  }
+  if (!r.losers.empty()) print_losers(out, r);
+  if (!r.changes.empty()) print_changes(out, r.changes);
+}
+
+void print_recommendation_json(std::ostream& out, const strategy::Workload& w,
+                               const strategy::Config& c, const recommend::Search& s,
+                               const recommend::Recommendation& r, const std::string& dataset) {
+  JsonWriter j(out);
+  j.begin_object();
+  j.key("model").value(w.model.name);
+  j.key("dataset").value(dataset);
+  j.key("input").value(w.model.input.str());  // a sample, C x spatial (--resolution)
+  j.key("system").value(w.system.name);
+  j.key("variant").value(strategy::variant_name(c.variant));
+  write_training_json(j, c);
+  j.key("objective").value(recommend::objective_name(s.objective));
+  j.key("evaluated").value(static_cast<std::int64_t>(r.evals.size()));
+  j.key("feasible").value(static_cast<std::int64_t>(r.feasible));
+  write_ranked_json(j, w, r);
+  j.key("why_not").begin_object();
+  for (const auto& l : r.losers) j.key(strategy::kind_name(l.kind)).value(l.reason);
+  j.end_object();
+  write_changes_json(j, r.changes);
+  j.end_object();
+  out << '\n';
+}
+
+}  // namespace paradise::report
