@@ -261,9 +261,9 @@ grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 
 # storage = maps: status (1 byte) and memory per GPU (8 bytes) a point, 7,392 x 9 = 66,528 B
 grep -q "^storage: maps, 66.53 kB of maps before compression" "$tmp/out" && ok || bad "dry run's map size: $(cat "$tmp/out")"
 grep -qx "cost model: paradl" "$tmp/out" && ok || bad "dry run names the quickstart's variant = paradl: $(cat "$tmp/out")"
-# the README's example sweep file (its first ini block under "Sweep files") is valid
+# the documented example sweep file (docs/sweep-files.md, its first ini block) is valid
 awk '/^A sweep file is an INI file/ {f = 1} f && /^```ini/ {p = 1; next} p && /^```/ {exit} p' \
-  "$sweeps/../README.md" > "$tmp/readme.ini"
+  "$sweeps/../docs/sweep-files.md" > "$tmp/readme.ini"
 expect_rc 0 "README's sweep file" -- "$paradise" sweep "$tmp/readme.ini" --dry-run
 grep -q "^points: " "$tmp/out" && grep -q "^storage: summary (reduced over batch)" "$tmp/out" && ok || bad "README's sweep file: $(cat "$tmp/out")"
 expect_rc 0 "sweep run" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet
@@ -975,7 +975,7 @@ grep -q "status: invalid (ParaDL's data+spatial splits the width only" "$tmp/out
 
 # -o never replaces a file the sweep reads (here its system file), nor a file that is not
 # HDF5 (a program, a model file); an empty file (mktemp's) and an earlier output may be
-awk '/^\[system\]$/ {f = 1} f && /^```/ {exit} f' "$sweeps/../README.md" > "$tmp/my.system"
+awk '/^\[system\]$/ {f = 1} f && /^```/ {exit} f' "$sweeps/../docs/models-and-systems.md" > "$tmp/my.system"
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = %s\nstrategy = data\ngpus = 8\nbatch = 64\n' "$tmp/my.system" > "$tmp/own.ini"
 cp "$tmp/my.system" "$tmp/my.system.was"
 expect_rc 2 "-o a system file the sweep reads" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/my.system"
