@@ -10,7 +10,7 @@ paradise=$1
 source "$(dirname "$0")/harness.sh"
 
 # all_reduce_perf on the 8 NVLink GPUs of a DGX A100 node: alpha 5 us, 200 GB/s
-# (t = 2(p-1) alpha + 2(p-1)/p n beta, cost-model-notes §5.1); osu_latency across nodes:
+# (t = 2(p-1) alpha + 2(p-1)/p n beta, docs/cost-model.md §collectives); osu_latency across nodes:
 # alpha 12 us, 20 GB/s (t = alpha + n beta). Times with 4 decimals of a microsecond.
 $py - "$tmp" <<'PY' || bad "writing the benchmark outputs"
 import sys
@@ -79,7 +79,7 @@ PY
 
 # per-layer times of a small model: CSV rows (seconds per sample), batch 8 and 16; predict
 # --layer-times uses the batch-16 rows: data on 1 GPU, ParaDL variant: compute = D x sum of
-# (forward + backward) (cost-model-notes §1.5; ParaDL's ceil(D/p) samples per GPU).
+# (forward + backward) (docs/cost-model.md §paradl-compute; ParaDL's ceil(D/p) samples per GPU).
 cat >"$tmp/tiny.model" <<'EOF'
 model tiny
 input 3x32x32

@@ -23,7 +23,7 @@ assert r["resnet50"]["params"] == 25557032 and r["resnet50"]["input"] == "3x224x
 assert r["cosmoflow"]["input"] == "4x128x128x128"
 PY
 
-# predict: ParaDL's ResNet-50 data-parallel projection on 8 ABCI GPUs (cost-model-notes §7.2)
+# predict: ParaDL's ResNet-50 data-parallel projection on 8 ABCI GPUs (docs/cost-model.md §ref-paradl-data)
 for sys_and_comm in "abci-plx15 32.888" "abci 33.238"; do
   set -- $sys_and_comm
   expect_rc 0 "predict $1" -- "$paradise" predict --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
@@ -37,7 +37,7 @@ assert need <= set(p), need - set(p)
 assert p["status"] == "ok" and p["iterations_per_epoch"] == 2500
 assert abs(p["epoch_compute_s"] - 499.12) < 0.01, p["epoch_compute_s"]          # TR/log: 499.12 s
 assert abs(p["epoch_communication_s"] - float(sys.argv[2])) < 0.001, p["epoch_communication_s"]
-assert p["memory_per_gpu_bytes"] == 15434845696                                 # notes §7.1
+assert p["memory_per_gpu_bytes"] == 15434845696                                 # docs/cost-model.md §ref-paradl-memory
 PY
 done
 
@@ -184,7 +184,7 @@ grep -q "cli_bad.model:3: k 'x'" "$tmp/err" && ok || bad "model file error names
 expect_rc 0 "systems" -- "$paradise" systems
 grep -q "abci-plx15" "$tmp/out" && grep -q "dgx-h100" "$tmp/out" && ok || bad "systems lists the built-ins"
 # systems --show: one system in full. Values from the systems' sources (src/system/catalog.cpp,
-# cost-model-notes): ABCI's V100 15.7 TFLOP/s fp32, 16 GB, no margin, 2 EDR adapters for 4
+# docs/cost-model.md §abci): ABCI's V100 15.7 TFLOP/s fp32, 16 GB, no margin, 2 EDR adapters for 4
 # GPUs, the 1:3 over-subscribed top level; DGX A100 80 GB less 5% = 76 GB usable, NVSwitch
 # 300 GB/s over 8 GPUs
 expect_rc 0 "systems --show abci" -- "$paradise" systems --show abci
@@ -261,9 +261,9 @@ grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 
 # storage = maps: status (1 byte) and memory per GPU (8 bytes) a point, 7,392 x 9 = 66,528 B
 grep -q "^storage: maps, 66.53 kB of maps before compression" "$tmp/out" && ok || bad "dry run's map size: $(cat "$tmp/out")"
 grep -qx "cost model: paradl" "$tmp/out" && ok || bad "dry run names the quickstart's variant = paradl: $(cat "$tmp/out")"
-# the README's example sweep file (its first ini block under "Sweep files") is valid
+# the documented example sweep file (docs/sweep-files.md, its first ini block) is valid
 awk '/^A sweep file is an INI file/ {f = 1} f && /^```ini/ {p = 1; next} p && /^```/ {exit} p' \
-  "$sweeps/../README.md" > "$tmp/readme.ini"
+  "$sweeps/../docs/sweep-files.md" > "$tmp/readme.ini"
 expect_rc 0 "README's sweep file" -- "$paradise" sweep "$tmp/readme.ini" --dry-run
 grep -q "^points: " "$tmp/out" && grep -q "^storage: summary (reduced over batch)" "$tmp/out" && ok || bad "README's sweep file: $(cat "$tmp/out")"
 expect_rc 0 "sweep run" -- "$paradise" sweep "$sweeps/quickstart.ini" --quiet
@@ -385,7 +385,7 @@ assert ds.attrs["variant"] == "paradl"  # quickstart.ini: variant = paradl
 assert ds.attrs["spatial_split"] == "w"  # quickstart.ini: the default
 # the pareto group: per (model, dataset, batch) (the default group's axes the grid has) no
 # row dominates another in the default objectives, epoch time, GPUs and memory per GPU
-# (DESIGN.md), each row's memory is the map's at its point, and the third objective keeps
+# (docs/output-format.md), each row's memory is the map's at its point, and the third objective keeps
 # points that time and GPUs alone would drop (the unit tests compare fronts to brute force)
 pg = xr.open_dataset(sys.argv[1], engine="h5netcdf", group="pareto")
 assert pg.attrs["group"] == "model, dataset, batch", pg.attrs["group"]
@@ -452,7 +452,7 @@ grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, a
 # an unknown section is called one (it was "unknown key"); max_searches counts searches
 sweep_refuses "${base}[bogus]\nx = 1\n" \
   "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit] or [layer_times]"
-# [pareto] objectives: two or three, each once (DESIGN.md: memory as a third objective)
+# [pareto] objectives: two or three, each once (docs/sweep-files.md: memory as a third objective)
 sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, memory, gpu_hours\n" \
   "cli_sweep.ini:8: objectives 'epoch_time, gpus, memory, gpu_hours': expected two or three objectives"
 sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, gpus\n" "cli_sweep.ini:8: objectives 'gpus': named twice"
@@ -737,7 +737,7 @@ expect_rc 2 "sweep of a directory" -- "$paradise" sweep /tmp
 grep -q "/tmp: is a directory" "$tmp/err" && ok || bad "directory: $(cat "$tmp/err")"
 # [layer_times]: measured per-layer times parametrise a model's compute in a sweep. AlexNet's
 # eight GEMM layers at 1..8 ms per sample plus its first ReLU; data parallelism on p GPUs
-# computes ceil(D / p) x the sum per sample (cost-model-notes §1.5; unsplit measured layers)
+# computes ceil(D / p) x the sum per sample (docs/cost-model.md §paradl-compute; unsplit measured layers)
 lt_csv=$tmp/cli_lt.csv
 { echo "layer,forward_s,backward_s,batch"; i=0
   for l in features.0 features.3 features.6 features.8 features.10 classifier.1 classifier.4 classifier.6; do
@@ -793,7 +793,7 @@ rm -f $bad_ini
 # an empty --sides is an error, as an empty --gpu-counts is (it was ignored)
 expect_rc 2 "memlimit --sides ''" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --gpus 4 --batch 4 --sides ''
 grep -qF "error: --sides '': expected a list of sides >= 1, e.g. 256,512,1024" "$tmp/err" && ok || bad "--sides '': $(cat "$tmp/err")"
-# memory limits: ParaDL's ResNet-50 fits 66 samples per 16 GB GPU (cost-model-notes §7.1)
+# memory limits: ParaDL's ResNet-50 fits 66 samples per 16 GB GPU (docs/cost-model.md §ref-paradl-memory)
 expect_rc 0 "memlimit" -- "$paradise" memlimit --variant paradl --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
   --dataset imagenet-paradl --strategy data --gpus 8 --batch 8
 grep -q "largest feasible global batch: 528" "$tmp/out" && ok || bad "memlimit batch 8 x 66 = 528: $(cat "$tmp/out")"
@@ -975,7 +975,7 @@ grep -q "status: invalid (ParaDL's data+spatial splits the width only" "$tmp/out
 
 # -o never replaces a file the sweep reads (here its system file), nor a file that is not
 # HDF5 (a program, a model file); an empty file (mktemp's) and an earlier output may be
-awk '/^\[system\]$/ {f = 1} f && /^```/ {exit} f' "$sweeps/../README.md" > "$tmp/my.system"
+awk '/^\[system\]$/ {f = 1} f && /^```/ {exit} f' "$sweeps/../docs/models-and-systems.md" > "$tmp/my.system"
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = %s\nstrategy = data\ngpus = 8\nbatch = 64\n' "$tmp/my.system" > "$tmp/own.ini"
 cp "$tmp/my.system" "$tmp/my.system.was"
 expect_rc 2 "-o a system file the sweep reads" -- "$paradise" sweep "$tmp/own.ini" --quiet -o "$tmp/my.system"

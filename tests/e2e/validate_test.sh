@@ -54,7 +54,7 @@ for r, out, p in zip(rows, v["rows"], predicted):
     assert close(out["projected_compute_s"], p["epoch_compute_s"] / it)
     assert close(out["projected_communication_s"], p["epoch_communication_s"] / it)
     assert out["projected_memory_bytes"] == p["memory_per_gpu_bytes"]
-    assert out["anomaly"] is None, out  # all within 25% (README: 13 of 16 within 5%)
+    assert out["anomaly"] is None, out  # all within 25% (docs/validation.md: 13 of 16 within 5%)
     acc.append(a)
 s = v["summary"]
 assert s["rows"] == 16 and s["compared"] == 16 and s["anomalies"] == 0, s
@@ -66,7 +66,7 @@ open(sys.argv[2] + ".acc", "w").write(json.dumps(acc))
 PY
 
 # (2) --threshold 0.1: exactly the rows whose hand-computed error exceeds 10% are anomalies
-# (the 21.03 AMP rows, input-bound at 8 GPUs: README "The cost model (variant paradise)").
+# (the 21.03 AMP rows, input-bound at 8 GPUs: docs/validation.md).
 expect_rc 0 "validate --threshold 0.1" -- "$paradise" validate --measured "$runs" --variant paradise \
   --threshold 0.1 --format json
 $py - "$tmp/out" "$tmp/nvidia.json.acc" <<'PY' && ok || bad "threshold 0.1 flags the rows beyond 10%"
