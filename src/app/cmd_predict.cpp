@@ -41,7 +41,7 @@ struct RecomputePlan {
 };
 RecomputePlan recompute_plan(const strategy::Workload& w, const strategy::Config& c) {
   RecomputePlan r;
-  r.applies = c.variant == strategy::Variant::Paradise && c.policies.recompute_activations &&
+  r.applies = c.variant == strategy::Variant::Paradise && c.recompute_activations &&
               c.kind != strategy::Kind::Pipeline && c.kind != strategy::Kind::DataPipeline;
   r.runs = r.applies && strategy::recomputes(c, strategy::sum_layers(w));
   if (!r.runs) return r;
@@ -117,8 +117,8 @@ void print_csv(const strategy::Prediction& p, const strategy::Config& c,
       << w.model.input.str() << ',' << strategy::variant_name(c.variant) << ','
       << strategy::precision_name(c.precision) << ',';
   if (c.variant == strategy::Variant::Paradise)  // ParaDL has none of these policies: empty
-    row << strategy::optimizer_name(c.policies.optimizer) << ',' << c.policies.zero_stage << ','
-        << (c.policies.recompute_activations ? "true" : "false");
+    row << strategy::optimizer_name(c.optimizer) << ',' << c.zero_stage << ','
+        << (c.recompute_activations ? "true" : "false");
   else
     row << ",,";
   row << ',' << strategy::status_name(p.status) << ',' << csv_field(p.reason) << ','
@@ -253,9 +253,9 @@ int run_predict(const Args& args) {
                                                       "paradise: GPipe schedule instead of 1F1B")(
       "leader-reduce", po::bool_switch(&leader_reduce),
       "paradise: hybrids exchange gradients through one leader GPU per group")(
-      "daso-epochs", po::value(&c.policies.daso_run_epochs),
+      "daso-epochs", po::value(&c.daso.run_epochs),
       "daso: epochs of the run (default 90) over which the epoch time is the mean")(
-      "daso-blocking-epochs", po::value(&c.policies.daso_blocking_epochs),
+      "daso-blocking-epochs", po::value(&c.daso.blocking_epochs),
       "daso: warm-up + cool-down epochs that synchronise every batch (default 8; 0: the "
       "steady state alone)")(
       "allreduce-partial-sums", po::bool_switch(&allreduce_sums),
@@ -274,7 +274,7 @@ int run_predict(const Args& args) {
       "allreduce", po::value(&allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
       "double-binary-tree (with the paradise variant: instead of NCCL's choice)")(
-      "fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
+      "fix-paradl-bugs", po::bool_switch(&c.paradl.fix_bugs),
       "fix ParaDL's code quirks (README, \"The cost model (variant paradl)\")")(
       "format", po::value(&format), "table, json or csv");
   TrainingOptions training;
@@ -306,14 +306,13 @@ int run_predict(const Args& args) {
                          "ParaDL, which has none (drop it, or --variant paradise)");
     }
   }
-  const auto& pol = c.policies;
+  const auto& pol = c.daso;
   // whole epochs, and finite: inf / inf made every DASO figure nan with status ok
   const auto whole = [](double e) { return e >= 0 && e <= 1e6 && std::floor(e) == e; };
-  if (!whole(pol.daso_run_epochs) || !whole(pol.daso_blocking_epochs) || pol.daso_run_epochs < 1 ||
-      pol.daso_blocking_epochs > pol.daso_run_epochs) {
+  if (!whole(pol.run_epochs) || !whole(pol.blocking_epochs) || pol.run_epochs < 1 ||
+      pol.blocking_epochs > pol.run_epochs) {
     std::ostringstream m;
-    m << "--daso-epochs " << pol.daso_run_epochs << ", --daso-blocking-epochs "
-      << pol.daso_blocking_epochs
+    m << "--daso-epochs " << pol.run_epochs << ", --daso-blocking-epochs " << pol.blocking_epochs
       << ": expected whole numbers, 1 <= epochs <= 1000000 and 0 <= blocking epochs <= epochs";
     throw InputError(m.str());
   }
@@ -360,7 +359,7 @@ int run_predict(const Args& args) {
         "--spatial-split: how spatial and data+spatial split the samples; "
         "--strategy " +
         kind + " splits none");
-  if (c.fix_paradl_bugs && c.variant == strategy::Variant::Paradise)
+  if (c.paradl.fix_bugs && c.variant == strategy::Variant::Paradise)
     throw InputError(
         "--fix-paradl-bugs: fixes ParaDL's code quirks, which the paradise "
         "variant does not have (use it with --variant paradl)");

@@ -319,12 +319,12 @@ std::vector<Change> what_would_fit(const strategy::Config& c, const strategy::Wo
       strategy::precision_mismatch(w, strategy::Precision::Mixed).empty())
     alone("--precision mixed",
           [](strategy::Config& x) { x.precision = strategy::Precision::Mixed; });
-  if (paradise && !c.policies.recompute_activations)
-    alone("--recompute", [](strategy::Config& x) { x.policies.recompute_activations = true; });
+  if (paradise && !c.recompute_activations)
+    alone("--recompute", [](strategy::Config& x) { x.recompute_activations = true; });
   const bool parallel =
       std::any_of(kinds.begin(), kinds.end(), [](Kind k) { return k != Kind::Serial; });
-  if (paradise && parallel && c.policies.zero_stage < 3)  // sharding needs more than one GPU
-    alone("--zero 3", [](strategy::Config& x) { x.policies.zero_stage = 3; });
+  if (paradise && parallel && c.zero_stage < 3)  // sharding needs more than one GPU
+    alone("--zero 3", [](strategy::Config& x) { x.zero_stage = 3; });
   // every spatial dimension split: spatial under both variants, data+spatial under paradise
   if (!c.spatial_all_dims && (has(Kind::Spatial) || (paradise && has(Kind::DataSpatial))))
     alone("--spatial-split all", [](strategy::Config& x) { x.spatial_all_dims = true; });

@@ -76,17 +76,17 @@ void apply_training_options(const boost::program_options::variables_map& vm,
   if (t.zero < 0 || t.zero > 3)
     throw InputError("--zero '" + std::to_string(t.zero) + "': expected 0 to 3");
   c.precision = *precision;
-  c.policies.optimizer = *optimizer;
-  c.policies.zero_stage = t.zero;
-  c.policies.recompute_activations = t.recompute;
+  c.optimizer = *optimizer;
+  c.zero_stage = t.zero;
+  c.recompute_activations = t.recompute;
 }
 
 void write_training_json(JsonWriter& j, const strategy::Config& c) {
   j.key("precision").value(strategy::precision_name(c.precision));
   if (c.variant == strategy::Variant::Paradl) return;
-  j.key("optimizer").value(strategy::optimizer_name(c.policies.optimizer));
-  j.key("zero_stage").value(c.policies.zero_stage);
-  j.key("recompute").value(c.policies.recompute_activations);
+  j.key("optimizer").value(strategy::optimizer_name(c.optimizer));
+  j.key("zero_stage").value(c.zero_stage);
+  j.key("recompute").value(c.recompute_activations);
 }
 
 void add_spatial_split_option(boost::program_options::options_description& desc,

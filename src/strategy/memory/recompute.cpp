@@ -286,12 +286,6 @@ std::array<Recomputed, 2> recomputed(const model::ModelStats& m) {
 
 }  // namespace detail
 
-bool recomputes(const Config& c, const LayerSums& s) {
-  return c.variant == Variant::Paradise && c.policies.recompute_activations &&
-         (!c.policies.recompute_only_if_lower ||
-          s.recompute_lowers_peak[element_size_index(element_bytes(c.precision))]);
-}
-
 std::vector<std::size_t> recompute_cuts(const model::ModelStats& m, double element_bytes) {
   return detail::recomputed(m)[element_size_index(element_bytes)].cuts;
 }
