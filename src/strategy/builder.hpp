@@ -100,7 +100,7 @@ class Builder {
     }
     for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
     for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
-    // ParaDL: no overlap (TR §IV-B); the paradise variant hides some communication
+    // ParaDL: no overlap (TR §IV-B); the extended model hides some communication
     p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s - p_.epoch_overlapped_s;
     // one iteration of the whole batch: its compute, and the communication every one pays
     p_.iteration_time_s =

@@ -85,7 +85,7 @@ struct Policies {
   /// Memory by component (§6.2-6.4): saved-for-backward activations, optimizer state,
   /// workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
   bool full_memory = true;
-  /// With recompute_activations, recompute only where the plan's step peaks lower than the
+  /// With Training::recompute_activations, recompute only where the plan's step peaks lower than the
   /// plain step's (LayerSums::recompute_lowers_peak); elsewhere (CosmoFlow, whose step peaks
   /// in its first convolution's backward) it would pay forward FLOPs for no memory. Off: the
   /// plan runs wherever asked, as torch.utils.checkpoint applied to it would.
