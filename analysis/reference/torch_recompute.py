@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """PyTorch's training-step peak with activation recomputation, on ParaDiSE's own plan: the
-oracle of --recompute's memory (src/strategy/recompute.cpp, recomputed()).
+oracle of --recompute's memory (src/strategy/memory/recompute.cpp, recomputed()).
 
 For each model, paradise's plan is read from `paradise predict --recompute --format json`
 (recompute_checkpoints: the layers that begin a segment) and applied with

@@ -48,9 +48,9 @@ void describe(po::options_description& desc, PredictOptions& o) {
                                                       "paradise: GPipe schedule instead of 1F1B")(
       "leader-reduce", po::bool_switch(&o.leader_reduce),
       "paradise: hybrids exchange gradients through one leader GPU per group")(
-      "daso-epochs", po::value(&c.policies.daso_run_epochs),
+      "daso-epochs", po::value(&c.daso.run_epochs),
       "daso: epochs of the run (default 90) over which the epoch time is the mean")(
-      "daso-blocking-epochs", po::value(&c.policies.daso_blocking_epochs),
+      "daso-blocking-epochs", po::value(&c.daso.blocking_epochs),
       "daso: warm-up + cool-down epochs that synchronise every batch (default 8; 0: the "
       "steady state alone)")(
       "allreduce-partial-sums", po::bool_switch(&o.allreduce_sums),
@@ -69,7 +69,7 @@ void describe(po::options_description& desc, PredictOptions& o) {
       "allreduce", po::value(&o.allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
       "double-binary-tree (with the paradise variant: instead of NCCL's choice)")(
-      "fix-paradl-bugs", po::bool_switch(&c.fix_paradl_bugs),
+      "fix-paradl-bugs", po::bool_switch(&c.paradl.fix_bugs),
       "fix ParaDL's code quirks (README, \"The cost model (variant paradl)\")")(
       "format", po::value(&o.format), "table, json or csv");
   add_training_options(desc, o.training);
@@ -94,14 +94,13 @@ void refuse_paradise_policies(const po::options_description& desc, const po::var
 
 /// The policies' switches and DASO's epochs into c.policies, checked.
 void apply_policies(const po::variables_map& vm, const PredictOptions& o, strategy::Config& c) {
-  const auto& pol = c.policies;
+  const auto& pol = c.daso;
   // whole epochs, and finite: inf / inf made every DASO figure nan with status ok
   const auto whole = [](double e) { return e >= 0 && e <= 1e6 && std::floor(e) == e; };
-  if (!whole(pol.daso_run_epochs) || !whole(pol.daso_blocking_epochs) || pol.daso_run_epochs < 1 ||
-      pol.daso_blocking_epochs > pol.daso_run_epochs) {
+  if (!whole(pol.run_epochs) || !whole(pol.blocking_epochs) || pol.run_epochs < 1 ||
+      pol.blocking_epochs > pol.run_epochs) {
     std::ostringstream m;
-    m << "--daso-epochs " << pol.daso_run_epochs << ", --daso-blocking-epochs "
-      << pol.daso_blocking_epochs
+    m << "--daso-epochs " << pol.run_epochs << ", --daso-blocking-epochs " << pol.blocking_epochs
       << ": expected whole numbers, 1 <= epochs <= 1000000 and 0 <= blocking epochs <= epochs";
     throw InputError(m.str());
   }
@@ -143,7 +142,7 @@ void check_counts(const po::variables_map& vm, const std::string& kind, const st
         "--spatial-split: how spatial and data+spatial split the samples; "
         "--strategy " +
         kind + " splits none");
-  if (c.fix_paradl_bugs && c.variant == strategy::Variant::Paradise)
+  if (c.paradl.fix_bugs && c.variant == strategy::Variant::Paradise)
     throw InputError(
         "--fix-paradl-bugs: fixes ParaDL's code quirks, which the paradise "
         "variant does not have (use it with --variant paradl)");

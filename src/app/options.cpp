@@ -76,9 +76,9 @@ void apply_training_options(const boost::program_options::variables_map& vm,
   if (t.zero < 0 || t.zero > 3)
     throw InputError("--zero '" + std::to_string(t.zero) + "': expected 0 to 3");
   c.precision = *precision;
-  c.policies.optimizer = *optimizer;
-  c.policies.zero_stage = t.zero;
-  c.policies.recompute_activations = t.recompute;
+  c.optimizer = *optimizer;
+  c.zero_stage = t.zero;
+  c.recompute_activations = t.recompute;
 }
 
 void add_spatial_split_option(boost::program_options::options_description& desc,

@@ -87,7 +87,7 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f,
   if (s.precisions.size() <= 1)
     out.attribute("precision", std::string(strategy::precision_name(shared.precision)));
   if (s.variant == strategy::Variant::Paradise) {
-    const auto& pol = shared.policies;
+    const strategy::Training& pol = shared;
     if (s.optimizers.size() <= 1)
       out.attribute("optimizer", std::string(strategy::optimizer_name(pol.optimizer)));
     if (s.zero_stages.size() <= 1) out.attribute("zero_stage", std::int64_t{pol.zero_stage});

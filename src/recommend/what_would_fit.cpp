@@ -46,13 +46,13 @@ std::vector<Setting> memory_settings(const strategy::Workload& w, const strategy
       strategy::precision_mismatch(w, strategy::Precision::Mixed).empty())
     out.push_back({"--precision mixed",
                    [](strategy::Config& x) { x.precision = strategy::Precision::Mixed; }});
-  if (paradise && !c.policies.recompute_activations)
+  if (paradise && !c.recompute_activations)
     out.push_back(
-        {"--recompute", [](strategy::Config& x) { x.policies.recompute_activations = true; }});
+        {"--recompute", [](strategy::Config& x) { x.recompute_activations = true; }});
   const bool parallel =
       std::any_of(kinds.begin(), kinds.end(), [](Kind k) { return k != Kind::Serial; });
-  if (paradise && parallel && c.policies.zero_stage < 3)  // sharding needs more than one GPU
-    out.push_back({"--zero 3", [](strategy::Config& x) { x.policies.zero_stage = 3; }});
+  if (paradise && parallel && c.zero_stage < 3)  // sharding needs more than one GPU
+    out.push_back({"--zero 3", [](strategy::Config& x) { x.zero_stage = 3; }});
   // every spatial dimension split: spatial under both variants, data+spatial under paradise
   if (!c.spatial_all_dims && (has(Kind::Spatial) || (paradise && has(Kind::DataSpatial))))
     out.push_back({"--spatial-split all", [](strategy::Config& x) { x.spatial_all_dims = true; }});

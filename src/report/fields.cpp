@@ -8,9 +8,9 @@ namespace paradise::report {
 void write_training_json(JsonWriter& j, const strategy::Config& c) {
   j.key("precision").value(strategy::precision_name(c.precision));
   if (c.variant == strategy::Variant::Paradl) return;
-  j.key("optimizer").value(strategy::optimizer_name(c.policies.optimizer));
-  j.key("zero_stage").value(c.policies.zero_stage);
-  j.key("recompute").value(c.policies.recompute_activations);
+  j.key("optimizer").value(strategy::optimizer_name(c.optimizer));
+  j.key("zero_stage").value(c.zero_stage);
+  j.key("recompute").value(c.recompute_activations);
 }
 
 void write_split_layer(JsonWriter& j, const strategy::Workload& w, int layer,

@@ -37,7 +37,7 @@ struct RecomputePlan {
 };
 RecomputePlan recompute_plan(const strategy::Workload& w, const strategy::Config& c) {
   RecomputePlan r;
-  r.applies = c.variant == strategy::Variant::Paradise && c.policies.recompute_activations &&
+  r.applies = c.variant == strategy::Variant::Paradise && c.recompute_activations &&
               c.kind != strategy::Kind::Pipeline && c.kind != strategy::Kind::DataPipeline;
   r.runs = r.applies && strategy::recomputes(c, strategy::sum_layers(w));
   if (!r.runs) return r;
@@ -211,8 +211,8 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
       << w.model.input.str() << ',' << strategy::variant_name(c.variant) << ','
       << strategy::precision_name(c.precision) << ',';
   if (c.variant == strategy::Variant::Paradise)  // ParaDL has none of these policies: empty
-    row << strategy::optimizer_name(c.policies.optimizer) << ',' << c.policies.zero_stage << ','
-        << (c.policies.recompute_activations ? "true" : "false");
+    row << strategy::optimizer_name(c.optimizer) << ',' << c.zero_stage << ','
+        << (c.recompute_activations ? "true" : "false");
   else
     row << ",,";
   row << ',' << strategy::status_name(p.status) << ',' << csv_field(p.reason) << ','

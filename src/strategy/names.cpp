@@ -98,7 +98,7 @@ std::optional<Precision> precision_from_name(std::string_view name) {
   return value_of(kPrecisions, name);
 }
 std::array<std::string, 4> training_parts(const Config& c) {
-  const auto& p = c.policies;
+  const Training& p = c;
   return {std::string(precision_name(c.precision)) + " precision",
           std::string(optimizer_name(p.optimizer)) + " optimizer",
           p.zero_stage > 0 ? "ZeRO stage " + std::to_string(p.zero_stage) : "no ZeRO",

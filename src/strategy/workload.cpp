@@ -7,13 +7,13 @@
 #include <sstream>
 #include <utility>
 
+#include "memory/recompute.hpp"
 #include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/system/catalog.hpp"
-#include "recompute.hpp"
 
 namespace paradise::strategy {
 

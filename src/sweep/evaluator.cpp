@@ -56,9 +56,9 @@ strategy::Config one_valued_settings(const SweepSpec& s) {
   c.variant = s.variant;
   c.spatial_all_dims = s.spatial_all_dims;
   if (s.precisions.size() == 1) c.precision = s.precisions[0];
-  if (s.optimizers.size() == 1) c.policies.optimizer = s.optimizers[0];
-  if (s.zero_stages.size() == 1) c.policies.zero_stage = static_cast<int>(s.zero_stages[0]);
-  if (s.recomputes.size() == 1) c.policies.recompute_activations = s.recomputes[0] != 0;
+  if (s.optimizers.size() == 1) c.optimizer = s.optimizers[0];
+  if (s.zero_stages.size() == 1) c.zero_stage = static_cast<int>(s.zero_stages[0]);
+  if (s.recomputes.size() == 1) c.recompute_activations = s.recomputes[0] != 0;
   return c;
 }
 
@@ -102,7 +102,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   const auto or_default = [](const auto& values, auto fallback) {
     return values.empty() ? std::vector{fallback} : values;
   };
-  const auto& pol = base.policies;
+  const strategy::Training& pol = base;
   for (const auto p : or_default(spec.precisions, base.precision)) {
     for (const auto o : or_default(spec.optimizers, pol.optimizer)) {
       for (const auto z : or_default(spec.zero_stages, std::int64_t{pol.zero_stage})) {
@@ -110,7 +110,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           if (z < 0 || z > 3) throw InputError("zero '" + std::to_string(z) + "': expected 0 to 3");
           // ParaDL's variant: the defaults only (a one-valued setting is in base too)
           const strategy::Config defaults;
-          const auto& d = defaults.policies;
+          const strategy::Training& d = defaults;
           const bool paradl = spec.variant == strategy::Variant::Paradl;
           if (paradl && (p != defaults.precision || o != d.optimizer || z != d.zero_stage ||
                          r != d.recompute_activations))
@@ -119,9 +119,9 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
                 "and none of the paradise variant's policies");
           strategy::Config c = base;
           c.precision = p;
-          c.policies.optimizer = o;
-          c.policies.zero_stage = static_cast<int>(z);
-          c.policies.recompute_activations = r != 0;
+          c.optimizer = o;
+          c.zero_stage = static_cast<int>(z);
+          c.recompute_activations = r != 0;
           settings_.push_back(c);
         }
       }
@@ -290,8 +290,8 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
     return r;
   }
   strategy::Prediction& p = scratch_;
-  c.compute_memo = &memos_[base];
-  strategy::predict_into(variants_ == 1 ? bases_[base] : workload(index), sums_[base], c, p);
+  strategy::predict_into(variants_ == 1 ? bases_[base] : workload(index), sums_[base], c, p,
+                         &memos_[base]);
   r.status = static_cast<std::uint8_t>(p.status);
   r.limit = static_cast<std::uint8_t>(p.limit);
   r.memory_per_gpu_bytes = p.memory_per_gpu_bytes;

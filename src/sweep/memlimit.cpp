@@ -94,7 +94,7 @@ std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) 
 }
 
 Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_t lo,
-                    std::int64_t hi, const strategy::LayerSums* sums) {
+                    std::int64_t hi, const strategy::LayerSums* sums, strategy::ComputeMemo* memo) {
   Limit r;
   const std::int64_t step = batch_step(w, c);
   if (step < 1) return r;  // no batch can be valid: GPUs not a multiple of the group
@@ -107,7 +107,7 @@ Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_
   const auto ok = [&](std::int64_t k) {
     ++r.evaluations;
     c.batch = k * step;
-    strategy::predict_into(w, sums ? *sums : own, c, p);
+    strategy::predict_into(w, sums ? *sums : own, c, p, memo);
     return p.status == Status::Ok;
   };
   const std::int64_t k = last_true(k_lo, k_hi, ok);

@@ -136,10 +136,8 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
     case 0: {  // largest batch
       // not "nothing fits": the model cannot take the samples (the status map: invalid)
       if (!e_.unusable_reason(p.workload).empty()) return -1;
-      strategy::Config c = p.config;
-      c.compute_memo = e_.memo(p.workload);
-      const auto r = largest_batch(e_.workload(p.workload), c, spec_.batch_lo, spec_.batch_hi,
-                                   &e_.sums(p.workload));
+      const auto r = largest_batch(e_.workload(p.workload), p.config, spec_.batch_lo,
+                                   spec_.batch_hi, &e_.sums(p.workload), e_.memo(p.workload));
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
       return r.value;
     }

@@ -232,7 +232,7 @@ TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
     return 0.0;
   };
   auto c = paradise_config(Kind::Data, 8, 256);
-  c.policies.optimizer = Optimizer::Adam;
+  c.optimizer = Optimizer::Adam;
   auto p = predict(w, c);
   EXPECT_EQ(part(p, "weights"), 4 * n);
   EXPECT_EQ(part(p, "gradients"), 4 * n);
@@ -241,15 +241,15 @@ TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
   p = predict(w, c);
   EXPECT_EQ(part(p, "weights"), 2 * n);
   EXPECT_EQ(part(p, "optimizer state"), 12 * n);  // fp32 master + m + v (ZeRO's K = 12)
-  c.policies.zero_stage = 1;
+  c.zero_stage = 1;
   EXPECT_EQ(part(predict(w, c), "optimizer state"), 12 * n / 8);
-  c.policies.zero_stage = 3;
+  c.zero_stage = 3;
   p = predict(w, c);
   EXPECT_EQ(part(p, "weights"), 2 * n / 8);
   EXPECT_EQ(part(p, "gradients"), 2 * n / 8);
-  c.policies.optimizer = Optimizer::Sgd;
+  c.optimizer = Optimizer::Sgd;
   c.precision = Precision::Fp32;
-  c.policies.zero_stage = 0;
+  c.zero_stage = 0;
   EXPECT_EQ(part(predict(w, c), "optimizer state"), 0);
 }
 
@@ -261,9 +261,9 @@ TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
 TEST(ParadiseVariant, MemoryComponentsAreWholeBytes) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
   auto zero = paradise_config(Kind::Data, 7, 28);
-  zero.policies.optimizer = Optimizer::Adam;
+  zero.optimizer = Optimizer::Adam;
   zero.precision = Precision::Mixed;
-  zero.policies.zero_stage = 3;
+  zero.zero_stage = 3;
   const auto z = predict(w, zero);
   ASSERT_EQ(z.status, Status::Ok) << z.reason;
   EXPECT_EQ(memory_part(z, "optimizer state"), 43812055.0);
@@ -296,16 +296,16 @@ TEST(ParadiseVariant, ZeroStageThreeGathersTheParametersOnceMore) {
   c.policies.choose_algorithm = false;   // Config's ring, as the allgather
   c.policies.overlap_gradients = false;  // one allreduce, not buckets
   for (const int stage : {0, 1, 2}) {
-    c.policies.zero_stage = stage;
+    c.zero_stage = stage;
     EXPECT_EQ(predict(w, c).communication.size(), 1u) << stage;
   }
-  c.policies.zero_stage = 3;
+  c.zero_stage = 3;
   const auto p = predict(w, c);
   ASSERT_EQ(p.communication.size(), 2u);
   EXPECT_EQ(p.communication[1].name, "parameter allgather for the backward pass (ZeRO-3)");
   EXPECT_NEAR(p.communication[1].epoch_s, p.communication[0].epoch_s / 2,
               1e-12 * p.communication[0].epoch_s);
-  c.policies.zero_stage = 2;
+  c.zero_stage = 2;
   EXPECT_GT(p.epoch_time_s, predict(w, c).epoch_time_s);
 }
 
@@ -318,7 +318,7 @@ TEST(ParadiseVariant, HyparflowResnet1001Memory) {
     const std::string shape = "3x" + std::to_string(side) + "x" + std::to_string(side);
     const auto w = make_workload({"resnet1001", "x:1000:" + shape, "dgx-h200", "", 0});
     auto c = paradise_config(Kind::Serial, 1, 1);
-    c.policies.optimizer = Optimizer::Sgd;
+    c.optimizer = Optimizer::Sgd;
     c.policies.free_activation_gradients = false;
     const double tf = predict(w, c).memory_per_gpu_bytes;
     EXPECT_NEAR(tf / published, 1.0, 0.25) << side;
@@ -349,7 +349,7 @@ Workload reference_workload(const std::string& name, const nlohmann::json& entry
 }
 double predicted_over_measured(const Workload& w, const nlohmann::json& entry, bool recompute) {
   auto c = paradise_config(Kind::Serial, 1, 1);
-  c.policies.recompute_activations = recompute;
+  c.recompute_activations = recompute;
   const auto p = predict(w, c);
   EXPECT_EQ(p.status, Status::Ok) << w.model.name << ": " << p.reason;
   if (p.status != Status::Ok) return std::nan("");
@@ -491,7 +491,7 @@ TEST(ParadiseVariant, RecomputationPlanOfEachPrecisionIsPytorchs) {
       EXPECT_EQ(cuts, measured.at("checkpoints").get<std::vector<std::string>>()) << name;
       auto c = paradise_config(Kind::Serial, 1, 1);
       c.precision = precision;
-      c.policies.recompute_activations = true;
+      c.recompute_activations = true;
       const auto p = predict(w, c);
       ASSERT_EQ(p.status, Status::Ok) << p.reason;
       const char* peak =
@@ -544,7 +544,7 @@ TEST(ParadiseVariant, RecomputationMemoryOfTheHandModelsIsPytorchs) {
 TEST(ParadiseVariant, RecomputationNeverNeedsMoreActivationMemory) {
   const auto activations = [](const Workload& w, bool recompute) {
     auto c = paradise_config(Kind::Serial, 1, 1);
-    c.policies.recompute_activations = recompute;
+    c.recompute_activations = recompute;
     return activation_memory(predict(w, c));
   };
   for (const auto& e : model::zoo()) {
@@ -565,7 +565,7 @@ TEST(ParadiseVariant, RecomputationRunsOnlyWhereItLowersThePeak) {
   const auto cosmo = make_workload({"cosmoflow", "cosmoflow", "abci", "", 0});
   auto c = paradise_config(Kind::Data, 8, 8);
   const auto plain = predict(cosmo, c);
-  c.policies.recompute_activations = true;
+  c.recompute_activations = true;
   const auto asked = predict(cosmo, c);
   EXPECT_EQ(asked.epoch_time_s, plain.epoch_time_s);
   EXPECT_EQ(asked.memory_per_gpu_bytes, plain.memory_per_gpu_bytes);
@@ -578,7 +578,7 @@ TEST(ParadiseVariant, RecomputationRunsOnlyWhereItLowersThePeak) {
   const auto resnet = make_workload({"resnet50", "imagenet", "abci", "", 0});
   auto r = paradise_config(Kind::Data, 8, 256);
   const auto r_plain = predict(resnet, r);
-  r.policies.recompute_activations = true;
+  r.recompute_activations = true;
   const auto r_asked = predict(resnet, r);
   EXPECT_GT(r_asked.epoch_time_s, r_plain.epoch_time_s);
   EXPECT_LT(r_asked.memory_per_gpu_bytes, r_plain.memory_per_gpu_bytes);
@@ -810,9 +810,9 @@ TEST(ParadiseVariant, DasoSavesUpToAThirdOverBlockingDataParallelism) {
     const double t_data = predict(w, data).epoch_time_s, t_daso = predict(w, daso).epoch_time_s;
     EXPECT_LT(t_daso, 0.98 * t_data) << p;
     EXPECT_GT(t_daso, 0.66 * t_data) << p;
-    daso.policies.daso_blocking_epochs = 0;  // the steady state alone
+    daso.daso.blocking_epochs = 0;  // the steady state alone
     const double every4 = part_s(predict(w, daso), "global parameter allreduce (bf16)");
-    daso.policies.daso_global_skip = 2;
+    daso.daso.global_skip = 2;
     EXPECT_NEAR(part_s(predict(w, daso), "global parameter allreduce (bf16)"), 2 * every4,
                 1e-12 * every4);
     daso.variant = Variant::Paradl;
@@ -827,16 +827,16 @@ TEST(ParadiseVariant, DasoWarmUpAndCoolDownEpochsBlock) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
   auto c = paradise_config(Kind::Daso, 256, 32 * 256);
   const double run = predict(w, c).epoch_time_s;
-  c.policies.daso_blocking_epochs = 0;
+  c.daso.blocking_epochs = 0;
   const double steady = predict(w, c).epoch_time_s;
-  c.policies.daso_blocking_epochs = 90;
+  c.daso.blocking_epochs = 90;
   const auto all = predict(w, c);
   EXPECT_GT(all.epoch_time_s, steady * 1.05);
   EXPECT_NEAR(run, (82 * steady + 8 * all.epoch_time_s) / 90, 1e-9 * run);
   // blocking = the steady state synchronising every batch and waiting for it
-  c.policies.daso_global_skip = 1;
-  c.policies.daso_batches_to_wait = 0;
-  c.policies.daso_blocking_epochs = 0;
+  c.daso.global_skip = 1;
+  c.daso.batches_to_wait = 0;
+  c.daso.blocking_epochs = 0;
   EXPECT_NEAR(predict(w, c).epoch_time_s, all.epoch_time_s, 1e-9 * all.epoch_time_s);
 }
 
@@ -929,7 +929,7 @@ TEST(ParadiseVariant, PipelineActivationGradientsAreOneMicroBatchsOnItsStage) {
     auto c = paradise_config(Kind::Pipeline, 3, 8);
     c.segments = 4;
     c.policies.one_f_one_b = false;
-    c.policies.recompute_activations = recompute;
+    c.recompute_activations = recompute;
     const auto p = predict(w, c);
     ASSERT_EQ(p.status, Status::Ok) << p.reason;
     // kept: 4 micro-batches x 8u x 2 samples x 4 B; recomputed: the 4u received per
@@ -943,7 +943,7 @@ TEST(ParadiseVariant, PipelineActivationGradientsAreOneMicroBatchsOnItsStage) {
   auto single = paradise_config(Kind::Pipeline, 2, 8);
   single.segments = 1;
   const double kept = predict(r50, single).memory_per_gpu_bytes;
-  single.policies.recompute_activations = true;
+  single.recompute_activations = true;
   EXPECT_EQ(predict(r50, single).memory_per_gpu_bytes, kept);
 }
 
@@ -1005,7 +1005,7 @@ TEST(ParadiseVariant, PipelineMemoryIsOneStagesActivationsAndWeights) {
     auto c = paradise_config(Kind::Pipeline, 3, static_cast<std::int64_t>(4 * m));
     c.segments = 4;
     c.policies.one_f_one_b = false;
-    c.policies.optimizer = Optimizer::Momentum;
+    c.optimizer = Optimizer::Momentum;
     const auto p = predict(w, c);
     ASSERT_EQ(p.status, Status::Ok) << p.reason;
     const double stage0 = 4 * m * 2 * u * e + 576 * 12, stage2 = 4 * m * u * e + 524352 * 12;
@@ -1133,7 +1133,7 @@ TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
   auto c = paradise_config(Kind::Serial, 1, 4);
   const auto plain = predict(w, c);
   EXPECT_DOUBLE_EQ(memory_part(plain, "saved activations"), 16 * u * B * e);
-  c.policies.recompute_activations = true;
+  c.recompute_activations = true;
   const auto again = predict(w, c);
   EXPECT_DOUBLE_EQ(memory_part(again, "saved activations"), 8 * u * B * e);
   EXPECT_DOUBLE_EQ(memory_part(again, "activation gradients"), 2 * u * B * e);
@@ -1152,7 +1152,7 @@ TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
   const auto r50 = make_workload({"resnet50", "imagenet", "abci", "", 0});
   auto d = paradise_config(Kind::Serial, 1, 64);
   const auto r_plain = predict(r50, d);
-  d.policies.recompute_activations = true;
+  d.recompute_activations = true;
   const auto r_again = predict(r50, d);
   EXPECT_GT(r_again.epoch_compute_s / r_plain.epoch_compute_s, 1.25);
   EXPECT_LT(r_again.epoch_compute_s / r_plain.epoch_compute_s, 1.34);
@@ -1162,12 +1162,12 @@ TEST(ParadiseVariant, RecomputationKeepsCheckpointsAndOneSegment) {
   auto pipe = paradise_config(Kind::Pipeline, 1, 64);
   pipe.segments = 8;
   pipe.policies.one_f_one_b = false;
-  pipe.policies.recompute_activations = true;
+  pipe.recompute_activations = true;
   const double micro = saved_activations(predict(r50, paradise_config(Kind::Serial, 1, 8)));
   const auto p_again = predict(r50, pipe);
   EXPECT_NEAR(memory_part(p_again, "saved activations"),
               8 * 8 * 3 * 224 * 224 * e + micro - 8 * 3 * 224 * 224 * e, 1e-9 * micro);
-  pipe.policies.recompute_activations = false;
+  pipe.recompute_activations = false;
   double r_forward = 0, r_all = 0;
   for (const auto& l : r50.model.layers) {
     r_forward += l.forward_flops;
@@ -1244,7 +1244,7 @@ TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
   auto p = predict(w, c);
   EXPECT_DOUBLE_EQ(memory_part(p, "saved activations"), 75264 * 4);
   EXPECT_DOUBLE_EQ(memory_part(p, "activation gradients"), (201728 - 75264) * 4);
-  c.policies.recompute_activations = true;
+  c.recompute_activations = true;
   c.policies.recompute_only_if_lower = false;  // the plan as PyTorch ran it: no lower peak
   p = predict(w, c);
   EXPECT_DOUBLE_EQ(memory_part(p, "saved activations"), 70656 * 4);
@@ -1254,7 +1254,7 @@ TEST(ParadiseVariant, RecomputationCheckpointsABufferOnce) {
   const auto cosmo = make_workload({"cosmoflow", "c512:1000:4x512x512x512", "dgx-a100", "", 0});
   auto d = paradise_config(Kind::Serial, 1, 1);
   const double all = memory_part(predict(cosmo, d), "saved activations");
-  d.policies.recompute_activations = true;
+  d.recompute_activations = true;
   d.policies.recompute_only_if_lower = false;  // its plan's peak is the plain step's
   EXPECT_LT(memory_part(predict(cosmo, d), "saved activations"), all);
 }
@@ -1310,7 +1310,7 @@ TEST(ParadiseVariant, RecomputationCutsAtBlockEndsAndKeepsTheSkipsCrossingACut) 
   auto c = paradise_config(Kind::Serial, 1, 1);
   EXPECT_EQ(parts(block, c), (std::pair{4 * u * e, 2 * u * e}));
   EXPECT_EQ(parts(long_skip, c), (std::pair{6 * u * e, 2 * u * e}));
-  c.policies.recompute_activations = true;
+  c.recompute_activations = true;
   c.policies.recompute_only_if_lower = false;  // the plan as PyTorch ran it: no lower peak
   EXPECT_EQ(parts(block, c), (std::pair{5 * u * e, u * e}));
   EXPECT_EQ(parts(long_skip, c), (std::pair{4 * u * e, 2 * u * e}));
@@ -1344,7 +1344,7 @@ TEST(ParadiseVariant, RecomputationLastSegmentHoldsAnEarlierBufferOnlyWhileASave
     return std::pair{memory_part(p, "saved activations"), memory_part(p, "activation gradients")};
   };
   EXPECT_EQ(parts(), (std::pair{7 * u * e, 6 * u * e}));
-  c.policies.recompute_activations = true;
+  c.recompute_activations = true;
   EXPECT_EQ(parts(), (std::pair{3 * u * e, 6 * u * e}));
 }
 
@@ -1374,7 +1374,7 @@ TEST(ParadiseVariant, RecomputationOfAParadlChainCountsACutOnce) {
   auto p = predict(w, c);
   EXPECT_DOUBLE_EQ(memory_part(p, "saved activations"), 16 * u * e);
   EXPECT_DOUBLE_EQ(memory_part(p, "activation gradients"), 2 * u * e);
-  c.policies.recompute_activations = true;
+  c.recompute_activations = true;
   p = predict(w, c);
   EXPECT_DOUBLE_EQ(memory_part(p, "saved activations"), 7 * u * e);
   EXPECT_DOUBLE_EQ(memory_part(p, "activation gradients"), 2 * u * e);

@@ -98,7 +98,7 @@ int check_case(const Case& c) {
     cfg.gpus = static_cast<std::int64_t>(r.gpus);
     cfg.batch = static_cast<std::int64_t>(r.batch);
     cfg.p2 = c.p2;
-    cfg.paradl = c.version;
+    cfg.paradl.version = c.version;
     const bool spatial = cfg.kind == Kind::Spatial || cfg.kind == Kind::DataSpatial;
     const Prediction p = predict(spatial ? spatial_w : filter_w, cfg);
     const std::string where = c.log + ":" + std::to_string(r.line) + " " + r.name +

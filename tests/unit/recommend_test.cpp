@@ -154,8 +154,8 @@ TEST(Recommend, WhenNothingFitsEachChangeCountsWhatFitsWithIt) {
     return n;
   };
   const auto mixed = [](strategy::Config& x) { x.precision = strategy::Precision::Mixed; };
-  const auto recompute = [](strategy::Config& x) { x.policies.recompute_activations = true; };
-  const auto zero3 = [](strategy::Config& x) { x.policies.zero_stage = 3; };
+  const auto recompute = [](strategy::Config& x) { x.recompute_activations = true; };
+  const auto zero3 = [](strategy::Config& x) { x.zero_stage = 3; };
   EXPECT_EQ(r.changes[0].options, "--precision mixed");
   EXPECT_EQ(r.changes[0].feasible, feasible_with(mixed, 4096));
   EXPECT_EQ(r.changes[1].options, "--recompute");

@@ -1,4 +1,4 @@
-// One GPU's activation memory under a spatial split (strategy/split_memory.cpp): tiles,
+// One GPU's activation memory under a spatial split (strategy/memory/split_memory.cpp): tiles,
 // tensors gathered whole after the split, and the convolutions' halos, by hand and against
 // PyTorch's measured step at the tile's input.
 #include <gtest/gtest.h>

@@ -85,7 +85,7 @@ TEST(Filter, MoreGpusThanFiltersIsInvalid) {
 TEST(Filter, ParadlDividesWeightsTwiceUnlessFixed) {
   Config c = config(Kind::Filter, 4, 10);
   const auto quirk = predict(uniform_workload(), c);
-  c.fix_paradl_bugs = true;
+  c.paradl.fix_bugs = true;
   const auto fixed = predict(uniform_workload(), c);
   // all 18,432 weights are in parallel layers: 2*4*18432/4 fixed, /16 as ParaDL's code
   EXPECT_NEAR(fixed.memory_per_gpu_bytes - quirk.memory_per_gpu_bytes,

@@ -304,9 +304,9 @@ TEST(Evaluator, PrecisionAxisAndTrainingSettingsEqualFreshPredictions) {
     cfg.gpus = s.gpus[c[5]];
     cfg.batch = s.batch[c[6]];
     cfg.variant = strategy::Variant::Paradise;
-    cfg.policies.optimizer = strategy::Optimizer::Adam;
-    cfg.policies.zero_stage = 2;
-    cfg.policies.recompute_activations = true;
+    cfg.optimizer = strategy::Optimizer::Adam;
+    cfg.zero_stage = 2;
+    cfg.recompute_activations = true;
     return cfg;
   };
   const auto status = expect_fresh_predictions(e, s, config_of);
@@ -316,9 +316,9 @@ TEST(Evaluator, PrecisionAxisAndTrainingSettingsEqualFreshPredictions) {
     e.grid().decode(i, c);
     const auto p = e.point(i).config;  // the configuration point() gives is evaluate()'s
     EXPECT_EQ(p.precision, config_of(c).precision) << i;
-    EXPECT_EQ(p.policies.optimizer, strategy::Optimizer::Adam) << i;
-    EXPECT_EQ(p.policies.zero_stage, 2) << i;
-    EXPECT_TRUE(p.policies.recompute_activations) << i;
+    EXPECT_EQ(p.optimizer, strategy::Optimizer::Adam) << i;
+    EXPECT_EQ(p.zero_stage, 2) << i;
+    EXPECT_TRUE(p.recompute_activations) << i;
     if (status[i] == 0) ++feasible_by_precision[c[4]];
   }
   for (int k = 0; k < 3; ++k) EXPECT_GT(feasible_by_precision[k], 0) << k;
@@ -353,9 +353,9 @@ TEST(Evaluator, TrainingSettingAxesEqualFreshPredictions) {
     cfg.variant = strategy::Variant::Paradise;
     cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
     cfg.precision = strategy::Precision::Mixed;
-    cfg.policies.optimizer = s.optimizers[c[4]];
-    cfg.policies.zero_stage = static_cast<int>(s.zero_stages[c[5]]);
-    cfg.policies.recompute_activations = c[6] == 1;
+    cfg.optimizer = s.optimizers[c[4]];
+    cfg.zero_stage = static_cast<int>(s.zero_stages[c[5]]);
+    cfg.recompute_activations = c[6] == 1;
     cfg.gpus = s.gpus[c[7]];
     cfg.batch = s.batch[c[8]];
     return cfg;

@@ -120,14 +120,14 @@ struct ModelStats {
   std::vector<LayerStats> layers;
   /// Who reads each layer's output, ascending: readers[reader_begin[i] .. reader_begin[i + 1])
   /// (a chain's: the next layer). Recomputation's checkpoints live while a reader's segment
-  /// has still to run its backward pass (strategy/recompute.cpp).
+  /// has still to run its backward pass (strategy/memory/recompute.cpp).
   std::vector<std::int32_t> reader_begin, readers;
   /// Who saves each buffer for the backward pass, ascending, on its owner's index
   /// (LayerStats::buffer_layer): savers[saver_begin[b] .. saver_begin[b + 1]), the first
   /// LayerStats::first_saver. A chain's (ParaDL .net file): layer b's output is saved by
   /// the next layer when it keeps its input (whose first_saver is itself: its input). A
   /// buffer read by a later segment that runs without recomputation lives until one of its
-  /// savers there has run its backward pass (strategy/recompute.cpp).
+  /// savers there has run its backward pass (strategy/memory/recompute.cpp).
   std::vector<std::int32_t> saver_begin, savers;
   /// ParaDL .net chains (summary_network2's convention): a layer's saved_elements are its
   /// input's, the previous layer's output (the data's for the first), kept by the layer.

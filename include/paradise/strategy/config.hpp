@@ -1,4 +1,5 @@
-// The inputs of one prediction besides model and system: strategy, GPUs, batch, variant.
+// The inputs of one prediction besides model and system: the point (strategy, GPUs, batch),
+// the training setup, the cost model (variant) and its policies.
 #pragma once
 
 #include <array>
@@ -9,10 +10,9 @@
 #include <vector>
 
 #include "paradise/cost/collectives.hpp"
+#include "paradise/strategy/paradl_version.hpp"
 
 namespace paradise::strategy {
-
-class ComputeMemo;  // compute_memo.hpp
 
 enum class Kind : std::uint8_t {
   Serial,
@@ -85,15 +85,7 @@ struct Policies {
   /// Memory by component (§6.2-6.4): saved-for-backward activations, optimizer state,
   /// workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
   bool full_memory = true;
-  Optimizer optimizer = Optimizer::Momentum;
-  /// Activation recomputation (gradient checkpointing; Chen et al. 2016): cut the layers
-  /// into segments (Chen's greedy plan, the budget with the lowest peak around round(sqrt L)
-  /// segments), keep the tensors crossing the cuts and recompute one
-  /// segment at a time in the backward pass, paying the forward pass before the last
-  /// segment again (a pipeline stage keeps its input per micro-batch in flight, recomputes
-  /// one and pays its whole forward pass again). Off by default, as in the frameworks.
-  bool recompute_activations = false;
-  /// With recompute_activations, recompute only where the plan's step peaks lower than the
+  /// With Training::recompute_activations, recompute only where the plan's step peaks lower than the
   /// plain step's (LayerSums::recompute_lowers_peak); elsewhere (CosmoFlow, whose step peaks
   /// in its first convolution's backward) it would pay forward FLOPs for no memory. Off: the
   /// plan runs wherever asked, as torch.utils.checkpoint applied to it would.
@@ -112,9 +104,8 @@ struct Policies {
   /// halo into a padded buffer (cost-model-notes §1.4.2: halos exchanged before FW and
   /// BW_data, BW_weight reusing x's). Off: the tiles alone (the model at the tile).
   bool spatial_halo_memory = true;
-  int zero_stage = 0;                          ///< 0-3: shard optimizer state / gradients / weights
-  double workspace_bytes = 256.0 * (1 << 20);  ///< convolution workspace (cuDNN, per GPU)
-  double context_bytes = 400e6;                ///< CUDA context and framework (300-500 MB, §6.4)
+  double workspace_bytes = 256.0 * (1 << 20);   ///< convolution workspace (cuDNN, per GPU)
+  double context_bytes = 400e6;                 ///< CUDA context and framework (300-500 MB, §6.4)
   double comm_buffer_bytes = 32.0 * (1 << 20);  ///< NCCL: channels x 2 x 4 MiB
   /// Pipeline schedule: 1F1B (PipeDream-Flush: at most p micro-batches in flight) or, off,
   /// GPipe (all S micro-batches' activations kept; cost-model-notes §6.1).
@@ -122,61 +113,56 @@ struct Policies {
   /// Pipeline: stage-boundary transfers overlap the next micro-batch's compute (only the
   /// fill and drain wait). Off: every transfer blocks (ParaDL).
   bool overlap_pipeline_transfers = true;
-  /// DASO's steady state (cost-model-notes §4; its defaults after warm-up): global sync
-  /// every daso_global_skip batches, node-local every daso_local_skip, the global result
-  /// merged daso_batches_to_wait batches later.
-  double daso_global_skip = 4, daso_local_skip = 1, daso_batches_to_wait = 1;
-  /// DASO's warm-up and cool-down (4 + 4 epochs by default) synchronise every batch and
-  /// block; an epoch's time is the mean over a run of daso_run_epochs epochs (90: the
-  /// ImageNet ResNet-50 schedule). daso_blocking_epochs = 0: the steady state alone.
-  double daso_run_epochs = 90, daso_blocking_epochs = 8;
 };
 
-/// ParaDL's code changed between the runs behind its published logs; these settings select
-/// a version (defaults: the released code, github.com/TruongThaoNguyen/paraDL-analysis
-/// @ ce36803). The PLX cable latency (15 or 20 us) is a property of the system: abci-plx15.
-struct ParadlVersion {
-  /// data+filter gradient exchange across groups (cost-model-notes §1.6.3):
-  /// Contention: the full sum|w|, bandwidth / (2 p2) (released code);
-  /// SplitContention: sum|w| with split layers / p2, bandwidth / p2 (HPDC'20 runs);
-  /// Plain: the full sum|w| at the network's bandwidth.
-  enum class HybridExchange : std::uint8_t { Contention, SplitContention, Plain };
-  HybridExchange df_exchange = HybridExchange::Contention;
-  /// data+spatial halo: false = C*floor((K-1)/2)*(H[*D]) per sample through the host
-  /// (released code, §1.4.2); true = the older W*floor((K-1)/2) of x and y (§1.4.3).
-  bool ds_width_only_halo = false;
-  bool ds_halo_one_sample = false;     ///< old halo for one sample, not b (resnet_ranking)
-  bool ds_halo_link_override = false;  ///< use ds_halo_alpha_s / ds_halo_beta below
-  double ds_halo_alpha_s = 0;
-  double ds_halo_beta_s_per_byte = 0;
-  bool ds_gather_divided_by_p2 = false;     ///< split-layer allgather of b|y_s|/p2 (not b|y_s|)
-  double ds_global_beta_factor = 0;         ///< global allreduce bandwidth divisor; 0: 2 p2
-  bool ds_compute_uses_iterations = false;  ///< T_comp = I b c (cosmoflow.log) not (D/p1) c
-  bool filter_nvlink_latency = false;       ///< alpha = 9 us whatever p (64/filter.log2 §1)
+/// DASO's schedule (Coquelin et al. 2022; cost-model-notes §4).
+struct DasoSchedule {
+  /// The steady state (its defaults after warm-up): global sync every global_skip batches,
+  /// node-local every local_skip, the global result merged batches_to_wait batches later.
+  double global_skip = 4, local_skip = 1, batches_to_wait = 1;
+  /// The warm-up and cool-down (4 + 4 epochs by default) synchronise every batch and block;
+  /// an epoch's time is the mean over a run of run_epochs epochs (90: the ImageNet ResNet-50
+  /// schedule). blocking_epochs = 0: the steady state alone.
+  double run_epochs = 90, blocking_epochs = 8;
 };
 
-struct Config {
+/// The point of the design space: strategy, GPUs, batch and the strategy's shape.
+struct Point {
   Kind kind = Kind::Data;
   std::int64_t gpus = 1;      ///< p
   std::int64_t batch = 1;     ///< global mini-batch B
   std::int64_t p2 = 0;        ///< hybrids: GPUs per group, data+pipeline: stages (0: GPUs per node)
   std::int64_t segments = 0;  ///< pipeline micro-batches S (0: = p)
-  int activation_bytes = 4;   ///< delta (fp32)
-  Variant variant = Variant::Paradl;
-  Precision precision = Precision::Fp32;  ///< paradise variant only (paradl: fp32)
-  Policies policies;                      ///< paradise variant only
-  /// Optional memo of the paradise variant's compute for this configuration's workload (a
-  /// sweep's evaluator owns one per workload); null: none. Changing `policies` between
-  /// calls with the same memo is not supported.
-  ComputeMemo* compute_memo = nullptr;
-  /// ParaDL's code divides the filter/channel weights by p twice (cost-model-notes §1.9.1);
-  /// false reproduces its logs, true fixes it.
-  bool fix_paradl_bugs = false;
-  ParadlVersion paradl;
   /// Spatial: split every spatial dimension (p = pw x ph [x pd]) instead of ParaDL's W only.
   bool spatial_all_dims = false;
+};
+
+/// How the network is trained: arithmetic, optimizer, sharding, recomputation, and the
+/// gradient allreduce's algorithm where none is chosen.
+struct Training {
+  int activation_bytes = 4;                   ///< delta (fp32)
+  Precision precision = Precision::Fp32;      ///< paradise variant only (paradl: fp32)
+  Optimizer optimizer = Optimizer::Momentum;  ///< paradise variant only
+  int zero_stage = 0;  ///< 0-3: shard optimizer state / gradients / weights (paradise only)
+  /// Activation recomputation (gradient checkpointing; Chen et al. 2016): cut the layers
+  /// into segments (Chen's greedy plan, the budget with the lowest peak around round(sqrt L)
+  /// segments), keep the tensors crossing the cuts and recompute one
+  /// segment at a time in the backward pass, paying the forward pass before the last
+  /// segment again (a pipeline stage keeps its input per micro-batch in flight, recomputes
+  /// one and pays its whole forward pass again). Off by default, as in the frameworks.
+  bool recompute_activations = false;
   /// Gradient allreduce algorithm (data, spatial and the hybrids' exchanges); ParaDL: ring.
   cost::AllreduceAlgorithm gradient_allreduce = cost::AllreduceAlgorithm::Ring;
+};
+
+/// One prediction's inputs besides the workload: the point, the training setup (both as
+/// bases, so that `c.gpus` and `c.precision` read as before), the cost model and its
+/// settings. The paradise variant's compute memo is passed to predict, not held here.
+struct Config : Point, Training {
+  Variant variant = Variant::Paradl;
+  Policies policies;      ///< paradise variant only
+  DasoSchedule daso;      ///< paradise variant's daso only
+  ParadlSettings paradl;  ///< paradl variant only
 };
 
 /// The training run's settings in words, for the commands' headers: "mixed precision, adam

@@ -3,16 +3,23 @@
 
 #include <string>
 
+#include "paradise/strategy/compute_memo.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
 
 namespace paradise::strategy {
 
+/// `memo`: a memo of the paradise variant's compute for this workload (a sweep's evaluator
+/// owns one per workload), or null. Changing Config::policies between calls with the same
+/// memo is not supported.
+Prediction predict(const Workload& w, const Config& c, ComputeMemo* memo);
 Prediction predict(const Workload& w, const Config& c);
 
 /// The same into `out`, reusing its storage, with the workload's sums computed once by
 /// sum_layers(w): the sweep's allocation-free hot path.
+void predict_into(const Workload& w, const LayerSums& sums, const Config& c, Prediction& out,
+                  ComputeMemo* memo);
 void predict_into(const Workload& w, const LayerSums& sums, const Config& c, Prediction& out);
 
 /// Where a configuration's compute times come from, for people: the workload's source, or

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "paradise/strategy/compute_memo.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
@@ -44,9 +45,10 @@ std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c);
 /// Largest feasible batch in [lo, hi] among the batches the strategy can divide (multiples
 /// of the GPUs for data, of the groups for the hybrids, of the micro-batches for pipeline):
 /// memory grows with the batch, so bisection finds it. `sums`: the workload's, if at hand
-/// (a sweep's; else computed), and c.compute_memo is used as by predict.
+/// (a sweep's; else computed), and `memo` is used as by predict.
 Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_t lo,
-                    std::int64_t hi, const strategy::LayerSums* sums = nullptr);
+                    std::int64_t hi, const strategy::LayerSums* sums = nullptr,
+                    strategy::ComputeMemo* memo = nullptr);
 
 /// Largest side among lo, lo + step, ... <= hi at which the configuration is feasible.
 /// Every layer's output extent is non-decreasing in its input extent, so with the same

@@ -6,10 +6,14 @@
 #include <span>
 #include <vector>
 
-#include "strategy_detail.hpp"
+#include "../extended/extended.hpp"
+#include "memory.hpp"
 
-namespace paradise::strategy::detail {
+namespace paradise::strategy::extended {
 namespace {
+
+using detail::computes_input_gradient;
+using detail::tile_extent;
 
 // The largest tile's share of a tensor of shape `s` split into `parts`: prod ceil(n/p) / n
 // over its spatial dimensions.
@@ -126,4 +130,4 @@ TileActivations tile_activations(const Workload& w, const Config& c, const Parts
   return t;
 }
 
-}  // namespace paradise::strategy::detail
+}  // namespace paradise::strategy::extended

@@ -119,6 +119,118 @@ Buffers buffers_of(const model::ModelStats& m) {
 namespace detail {
 namespace {
 
+// Where the buffers live under the plan `begins`: each layer's segment; the checkpoints
+// alive from segment s on; per segment the activations its backward holds recomputed; per
+// layer what its backward releases and what the forward pass drops after it.
+struct PlanBuffers {
+  std::vector<std::size_t> seg_of;
+  std::vector<double> checkpoints, recomputed_of, release_at, drop_after;
+};
+
+PlanBuffers place_buffers(const model::ModelStats& m, const std::vector<std::size_t>& begins,
+                          const Buffers& buf) {
+  const std::size_t n = m.layers.size(), count = begins.size();
+  PlanBuffers p{std::vector<std::size_t>(n), std::vector<double>(count + 1, 0),
+                std::vector<double>(count, 0), std::vector<double>(n, 0),
+                std::vector<double>(n, 0)};
+  auto& seg_of = p.seg_of;
+  for (std::size_t s = 0; s < count; ++s)
+    for (std::size_t i = begins[s]; i < (s + 1 < count ? begins[s + 1] : n); ++i) seg_of[i] = s;
+  // per buffer: the first segment after its own to read it (any tensor in it); `count` if none
+  std::vector<std::size_t> first_later(n, count);
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto b = static_cast<std::size_t>(m.layers[j].buffer_layer);
+    for (auto r = m.reader_begin[j]; r < m.reader_begin[j + 1]; ++r) {
+      const std::size_t t =
+          seg_of[static_cast<std::size_t>(m.readers[static_cast<std::size_t>(r)])];
+      if (t > seg_of[b]) first_later[b] = std::min(first_later[b], t);
+    }
+  }
+  const auto kept_in_own = [&](std::int64_t saver, std::size_t b) {
+    return saver >= 0 && seg_of[static_cast<std::size_t>(saver)] == seg_of[b];
+  };
+  if (count > 1) {
+    p.checkpoints[0] += buf.data;
+  } else if (buf.data_saver >= 0) {
+    p.recomputed_of[0] += buf.data_saved;
+    p.release_at[static_cast<std::size_t>(buf.data_saver)] += buf.data_saved;
+  }
+  // a saver of buffer b at or after layer `from` (-1: none)
+  const auto saver_from = [&](std::size_t b, std::size_t from) -> std::int64_t {
+    const auto first = m.savers.begin() + m.saver_begin[b],
+               last = m.savers.begin() + m.saver_begin[b + 1];
+    const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(from));
+    return at == last ? -1 : *at;
+  };
+  for (std::size_t b = 0; b < n; ++b) {
+    if (first_later[b] + 1 < count) {
+      p.checkpoints[first_later[b]] += buf.elements[b];
+    } else if (first_later[b] + 1 == count) {
+      // read later only by the last segment, which runs without checkpoint: kept from its
+      // forward pass by its first saver there until that layer's backward, or by none
+      const std::int64_t k = saver_from(b, begins[count - 1]);
+      if (k >= 0) {
+        p.recomputed_of[count - 1] += buf.elements[b];
+        p.release_at[static_cast<std::size_t>(k)] += buf.elements[b];
+      }
+    }
+    if (kept_in_own(buf.saver[b], b)) {
+      p.recomputed_of[seg_of[b]] += buf.saved[b];
+      p.release_at[static_cast<std::size_t>(buf.saver[b])] += buf.saved[b];
+    } else if (first_later[b] == count) {  // a transient of the forward pass
+      p.drop_after[static_cast<std::size_t>(buf.last_use[b])] += buf.elements[b];
+    }
+  }
+  return p;
+}
+
+// The step's peak per element size ([0] 2 bytes, [1] 4) and its activations and fixed bytes
+// there, over the candidates offered.
+struct StepPeak {
+  std::array<Recomputed, 2> r;
+  std::array<double, 2> peak{-1, -1};
+  void candidate(double activations, double gradients, double fixed) {
+    for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
+      const double e = at == 0 ? 2.0 : 4.0, bytes = e * (activations + gradients) + fixed;
+      if (bytes <= peak[at]) continue;
+      peak[at] = bytes;
+      std::tie(r[at].saved, r[at].saved_fixed_bytes) = std::pair{activations, fixed};
+    }
+  }
+};
+
+// Every moment of the step that can peak, segment by segment: a checkpointed segment's
+// forward run again in its first backward node, then each layer's backward.
+void walk_step(const model::ModelStats& m, const std::vector<std::size_t>& begins,
+               const Buffers& buf, const PlanBuffers& p, double labels, StepPeak& peak) {
+  const std::size_t n = m.layers.size(), count = begins.size();
+  double alive_checkpoints = 0;
+  for (std::size_t s = 0; s < count; ++s) {
+    alive_checkpoints += p.checkpoints[s];
+    const std::size_t end = s + 1 < count ? begins[s + 1] : n;
+    std::size_t first = end;  // the first backward node autograd runs in s
+    while (first > begins[s] && m.layers[first - 1].pending_gradient_elements == 0) --first;
+    if (s + 1 < count && first > begins[s]) {
+      const auto pending = static_cast<double>(m.layers[first - 1].pending_gradient_elements);
+      double made = 0, fixed = labels;
+      for (std::size_t i = begins[s]; i < end; ++i) {
+        made += buf.elements[i];
+        fixed += released_fixed_bytes(m.layers[i]);
+        peak.candidate(alive_checkpoints + made, pending, fixed);
+        made -= p.drop_after[i];
+      }
+    }
+    double held = alive_checkpoints + p.recomputed_of[s], fixed = labels;
+    for (std::size_t k = begins[s]; k < end; ++k) fixed += released_fixed_bytes(m.layers[k]);
+    for (std::size_t k = end; k-- > begins[s];) {
+      const auto& l = m.layers[k];
+      peak.candidate(held, static_cast<double>(l.backward_gradient_elements), fixed);
+      held -= p.release_at[k];
+      fixed -= released_fixed_bytes(l);
+    }
+  }
+}
+
 // The activation memory of a training step run by the plan `begins`, as PyTorch runs
 // torch.utils.checkpoint (use_reentrant=False) over each segment but the last, given the
 // tensors it reads (analysis/reference/torch_recompute.py measures it). In segment s are
@@ -143,100 +255,19 @@ std::array<Recomputed, 2> evaluate_plan(const model::ModelStats& m,
                                         const std::vector<std::size_t>& begins, const Buffers& buf,
                                         double labels) {
   const std::size_t n = m.layers.size(), count = begins.size();
-  std::vector<std::size_t> seg_of(n);
-  for (std::size_t s = 0; s < count; ++s)
-    for (std::size_t i = begins[s]; i < (s + 1 < count ? begins[s + 1] : n); ++i) seg_of[i] = s;
-  // per buffer: the first segment after its own to read it (any tensor in it); `count` if none
-  std::vector<std::size_t> first_later(n, count);
-  for (std::size_t j = 0; j < n; ++j) {
-    const auto b = static_cast<std::size_t>(m.layers[j].buffer_layer);
-    for (auto r = m.reader_begin[j]; r < m.reader_begin[j + 1]; ++r) {
-      const std::size_t t =
-          seg_of[static_cast<std::size_t>(m.readers[static_cast<std::size_t>(r)])];
-      if (t > seg_of[b]) first_later[b] = std::min(first_later[b], t);
-    }
-  }
-  const auto kept_in_own = [&](std::int64_t saver, std::size_t b) {
-    return saver >= 0 && seg_of[static_cast<std::size_t>(saver)] == seg_of[b];
-  };
-  std::vector<double> checkpoints(count + 1, 0);  // alive from segment s on (summed as s grows)
-  std::vector<double> recomputed_of(count, 0), release_at(n, 0), drop_after(n, 0);
-  if (count > 1) {
-    checkpoints[0] += buf.data;
-  } else if (buf.data_saver >= 0) {
-    recomputed_of[0] += buf.data_saved;
-    release_at[static_cast<std::size_t>(buf.data_saver)] += buf.data_saved;
-  }
-  // a saver of buffer b at or after layer `from` (-1: none)
-  const auto saver_from = [&](std::size_t b, std::size_t from) -> std::int64_t {
-    const auto first = m.savers.begin() + m.saver_begin[b],
-               last = m.savers.begin() + m.saver_begin[b + 1];
-    const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(from));
-    return at == last ? -1 : *at;
-  };
-  for (std::size_t b = 0; b < n; ++b) {
-    if (first_later[b] + 1 < count) {
-      checkpoints[first_later[b]] += buf.elements[b];
-    } else if (first_later[b] + 1 == count) {
-      // read later only by the last segment, which runs without checkpoint: kept from its
-      // forward pass by its first saver there until that layer's backward, or by none
-      const std::int64_t k = saver_from(b, begins[count - 1]);
-      if (k >= 0) {
-        recomputed_of[count - 1] += buf.elements[b];
-        release_at[static_cast<std::size_t>(k)] += buf.elements[b];
-      }
-    }
-    if (kept_in_own(buf.saver[b], b)) {
-      recomputed_of[seg_of[b]] += buf.saved[b];
-      release_at[static_cast<std::size_t>(buf.saver[b])] += buf.saved[b];
-    } else if (first_later[b] == count) {  // a transient of the forward pass
-      drop_after[static_cast<std::size_t>(buf.last_use[b])] += buf.elements[b];
-    }
-  }
-  std::array<Recomputed, 2> r;
-  std::array<double, 2> peak{-1, -1};
-  const auto candidate = [&](double activations, double gradients, double fixed) {
-    for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
-      const double e = at == 0 ? 2.0 : 4.0, bytes = e * (activations + gradients) + fixed;
-      if (bytes <= peak[at]) continue;
-      peak[at] = bytes;
-      std::tie(r[at].saved, r[at].saved_fixed_bytes) = std::pair{activations, fixed};
-    }
-  };
-  double alive_checkpoints = 0;
-  for (std::size_t s = 0; s < count; ++s) {
-    alive_checkpoints += checkpoints[s];
-    const std::size_t end = s + 1 < count ? begins[s + 1] : n;
-    std::size_t first = end;  // the first backward node autograd runs in s
-    while (first > begins[s] && m.layers[first - 1].pending_gradient_elements == 0) --first;
-    if (s + 1 < count && first > begins[s]) {
-      const auto pending = static_cast<double>(m.layers[first - 1].pending_gradient_elements);
-      double made = 0, fixed = labels;
-      for (std::size_t i = begins[s]; i < end; ++i) {
-        made += buf.elements[i];
-        fixed += released_fixed_bytes(m.layers[i]);
-        candidate(alive_checkpoints + made, pending, fixed);
-        made -= drop_after[i];
-      }
-    }
-    double held = alive_checkpoints + recomputed_of[s], fixed = labels;
-    for (std::size_t k = begins[s]; k < end; ++k) fixed += released_fixed_bytes(m.layers[k]);
-    for (std::size_t k = end; k-- > begins[s];) {
-      const auto& l = m.layers[k];
-      candidate(held, static_cast<double>(l.backward_gradient_elements), fixed);
-      held -= release_at[k];
-      fixed -= released_fixed_bytes(l);
-    }
-  }
+  const PlanBuffers p = place_buffers(m, begins, buf);
+  StepPeak peak;
+  walk_step(m, begins, buf, p, labels, peak);
+  std::array<Recomputed, 2>& r = peak.r;
   double again = 0, forward = 0;
   for (std::size_t i = 0; i < n; ++i) {
     forward += m.layers[i].forward_flops;
-    if (seg_of[i] + 1 < count) again += m.layers[i].forward_flops;
+    if (p.seg_of[i] + 1 < count) again += m.layers[i].forward_flops;
   }
   for (const std::size_t at : {std::size_t{0}, std::size_t{1}}) {
     const double e = at == 0 ? 2.0 : 4.0;
     r[at].gradient_peak_bytes =
-        std::max(0.0, peak[at] - (e * r[at].saved + r[at].saved_fixed_bytes));
+        std::max(0.0, peak.peak[at] - (e * r[at].saved + r[at].saved_fixed_bytes));
     r[at].forward_share = forward > 0 ? again / forward : 0;
     r[at].cuts.assign(begins.begin() + 1, begins.end());
   }
@@ -285,12 +316,6 @@ std::array<Recomputed, 2> recomputed(const model::ModelStats& m) {
 }
 
 }  // namespace detail
-
-bool recomputes(const Config& c, const LayerSums& s) {
-  return c.variant == Variant::Paradise && c.policies.recompute_activations &&
-         (!c.policies.recompute_only_if_lower ||
-          s.recompute_lowers_peak[element_size_index(element_bytes(c.precision))]);
-}
 
 std::vector<std::size_t> recompute_cuts(const model::ModelStats& m, double element_bytes) {
   return detail::recomputed(m)[element_size_index(element_bytes)].cuts;

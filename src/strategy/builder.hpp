@@ -1,0 +1,132 @@
+// Private to the strategy module: the per-epoch account that both cost models' strategies
+// fill in (time, communication and memory parts, status).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "paradise/core/table.hpp"
+#include "paradise/strategy/config.hpp"
+#include "paradise/strategy/prediction.hpp"
+#include "paradise/strategy/workload.hpp"
+
+namespace paradise::strategy::detail {
+
+using model::Op;
+
+using Totals = LayerSums;
+
+class Builder {
+ public:
+  /// What a cost model sets for a step: the bytes of an activation element (delta), and the
+  /// share of the forward pass run again in the backward pass (activation recomputation,
+  /// Chen et al. 2016; 0: none).
+  struct Step {
+    double element_bytes = 4;
+    double forward_again = 0;
+  };
+  /// Resets `out` (keeping its vectors' capacity: no allocation per point in a sweep).
+  Builder(const Workload& w, const LayerSums& s, const Config& c, Prediction& out, Step step)
+      : w_(w), d_(step.element_bytes), p_(out) {
+    scale_ = 1 + step.forward_again;
+    backward_share_ = (s.backward_share + step.forward_again) / scale_;
+    p_.status = Status::Ok;
+    p_.reason.clear();
+    p_.limit = Limit::None;
+    p_.communication.clear();
+    p_.memory.clear();
+    p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_time_s = p_.iteration_time_s = 0;
+    p_.epoch_overlapped_s = 0;
+    p_.memory_per_gpu_bytes = 0;
+    p_.split_layer = -1;
+    p_.split_parts = {1, 1, 1};
+    // ceil(D / B) without overflow for huge B
+    p_.iterations_per_epoch =
+        c.batch > 0 ? w.dataset_samples / c.batch + (w.dataset_samples % c.batch != 0 ? 1 : 0) : 0;
+  }
+  double iterations() const { return static_cast<double>(p_.iterations_per_epoch); }
+  double delta() const { return d_; }
+  void invalid(std::string reason) {
+    if (p_.status == Status::Ok) {
+      p_.status = Status::Invalid;
+      p_.reason = std::move(reason);
+    }
+  }
+  /// Forward + backward seconds per epoch, before any recomputation (added here), worth
+  /// `full_iterations` iterations of the whole batch: D / B where the last, partial batch is
+  /// charged by its samples, ceil(D / B) where every iteration is charged whole.
+  void compute(double epoch_s, double full_iterations) {
+    p_.epoch_compute_s = epoch_s * scale_;
+    full_iterations_ = full_iterations;
+  }
+  /// The compute of one iteration of the whole batch (not the epoch's mean, which a partial
+  /// last batch lowers).
+  double iteration_compute_s() const {
+    return full_iterations_ > 0 ? p_.epoch_compute_s / full_iterations_ : 0;
+  }
+  /// The backward pass's share of compute_s(), recomputed forward passes included.
+  double backward_share() const { return backward_share_; }
+  double compute_s() const { return p_.epoch_compute_s; }
+  // Names must be static strings (literals): parts keep views of them.
+  void comm(std::string_view name, std::string_view collective, std::string_view phase,
+            std::int64_t gpus, double per_iteration_s) {
+    p_.communication.push_back({name, collective, phase, gpus, per_iteration_s * iterations()});
+  }
+  void memory(std::string_view name, double bytes) { p_.memory.push_back({name, bytes}); }
+  /// The last layer a spatial strategy splits (its parallel layers stop there) and the parts
+  /// along each spatial dimension.
+  void split_at(int layer, const std::array<std::int64_t, 3>& parts) {
+    p_.split_layer = layer;
+    p_.split_parts = parts;
+  }
+  /// Communication hidden behind compute (per iteration): counted in its part, not in time.
+  void overlapped(double per_iteration_s) {
+    p_.epoch_overlapped_s += per_iteration_s * iterations();
+  }
+  void finish() {
+    if (p_.status == Status::Invalid) {
+      // a configuration that cannot run has no time or memory: NaN (missing), no parts
+      constexpr double none = std::numeric_limits<double>::quiet_NaN();
+      p_.communication.clear();
+      p_.memory.clear();
+      p_.split_layer = -1;
+      p_.split_parts = {1, 1, 1};
+      p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
+      p_.epoch_time_s = p_.iteration_time_s = p_.memory_per_gpu_bytes = none;
+      p_.limit = Limit::None;
+      return;
+    }
+    for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
+    for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
+    // ParaDL: no overlap (TR §IV-B); the extended model hides some communication
+    p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s - p_.epoch_overlapped_s;
+    // one iteration of the whole batch: its compute, and the communication every one pays
+    p_.iteration_time_s =
+        p_.iterations_per_epoch > 0
+            ? iteration_compute_s() +
+                  (p_.epoch_communication_s - p_.epoch_overlapped_s) / iterations()
+            : 0;
+    const double capacity = w_.system.usable_memory_bytes();
+    if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
+      p_.status = Status::OutOfMemory;
+      // usable: device memory less the system's margin (what `paradise systems` lists)
+      p_.reason = "needs " + human_bytes(p_.memory_per_gpu_bytes) + " per GPU, the GPU has " +
+                  human_bytes(capacity) + " usable";
+    }
+    const double exposed = p_.epoch_communication_s - p_.epoch_overlapped_s;
+    p_.limit = p_.status == Status::OutOfMemory ? Limit::Memory
+               : exposed > p_.epoch_compute_s   ? Limit::Communication
+                                                : Limit::Compute;
+  }
+
+ private:
+  const Workload& w_;
+  double d_;
+  double scale_ = 1, backward_share_ = 0;
+  double full_iterations_ = 0;
+  Prediction& p_;
+};
+
+}  // namespace paradise::strategy::detail

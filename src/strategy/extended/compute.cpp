@@ -1,0 +1,86 @@
+// The extended model's compute (cost-model-notes §6.5): per layer, the roofline of its kernels
+// after partitioning with the GEMM efficiency of their dimensions, scaled to the measured
+// time where there is one; and the step's recomputation.
+#include "../memory/memory.hpp"
+#include "extended.hpp"
+#include "paradise/strategy/roofline.hpp"
+
+namespace paradise::strategy::extended {
+namespace {
+
+GemmSplit gemm_split(const Config& c) {
+  switch (c.kind) {
+    case Kind::Filter:
+    case Kind::DataFilter:
+      return GemmSplit::Filters;
+    case Kind::Channel:
+      return GemmSplit::Channels;
+    default:
+      return GemmSplit::Samples;
+  }
+}
+
+double roofline_s(const Workload& w, const Config& c, const model::LayerStats& l, double n,
+                  double q) {
+  return roofline_layer_s(w.system.gpu, c.precision, l, n, q, gemm_split(c),
+                          gemm_curve(w.system.gpu));
+}
+
+}  // namespace
+
+Builder::Step step(const Config& c, const LayerSums& s) {
+  const double d = c.precision == Precision::Mixed ? 2 : static_cast<double>(c.activation_bytes);
+  // activation recomputation: the forward pass of the layers before the last segment runs
+  // again in the backward pass (Chen et al. 2016); a pipeline stage re-materialises its
+  // whole forward pass per micro-batch (GPipe, cost-model-notes §6.1)
+  const double forward = 1 - s.backward_share;
+  const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
+  const double again = pipeline ? (c.recompute_activations ? forward : 0)
+                       : runs_recomputation(c, s)
+                           ? forward * s.recompute_forward_share[element_size_index(d)]
+                           : 0;
+  return {d, again};
+}
+
+double element_bytes(const Config& c) {
+  return strategy::element_bytes(c.precision);
+}
+
+bool splits_every_layer(const Config& c) {
+  const bool spatial = c.kind == Kind::Spatial || c.kind == Kind::DataSpatial;
+  return spatial && c.policies.split_whole_prefix;
+}
+
+double layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q, int last) {
+  const double split = runs_split(w, c, i, last) ? q : 1;
+  const double measured = w.layer_time_s[i] * n;  // ParaDL's parametrisation (§1.5)
+  if (!c.policies.roofline_compute) return measured / split;
+  if (w.measured_time && split == 1) return measured;  // the roofline's ratio is 1
+  const auto& l = w.model.layers[i];
+  const double r = roofline_s(w, c, l, n, split);
+  if (!w.measured_time) return r;
+  // scaled to the measurement: the roofline's ratio split / unsplit applied to it
+  const double whole = roofline_s(w, c, l, n, 1);
+  return whole > 0 ? measured * r / whole : measured / split;
+}
+
+double compute_s(const Workload& w, const Config& c, ComputeMemo* memo, double samples, double call,
+                 double q, int last) {
+  if (samples <= 0 || call <= 0) return 0;
+  // the split only matters through the GEMM dimension it divides (gemm_efficiency)
+  const auto split =
+      static_cast<std::uint8_t>(q == 1                                                 ? 0
+                                : c.kind == Kind::Filter || c.kind == Kind::DataFilter ? 1
+                                : c.kind == Kind::Channel                              ? 2
+                                                                                       : 3);
+  const ComputeMemo::Key key{call, q, split, static_cast<std::uint8_t>(c.precision), last};
+  if (memo) {
+    if (const double* t = memo->find(key)) return samples / call * *t;
+  }
+  double t = 0;
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i) t += layer_s(w, c, i, call, q, last);
+  if (memo) memo->put(key, t);
+  return samples / call * t;
+}
+
+}  // namespace paradise::strategy::extended

@@ -1,0 +1,60 @@
+// The extended model's data+spatial: spatial parallelism inside groups of p2 GPUs, halos and
+// the split layer's allgather over the group's direct link (NCCL point-to-point,
+// GPUDirect), and the gradient exchange per bucket (reduce-scatter in the group, p2
+// concurrent allreduces of 1/p2 across the groups, allgather in the group; or the leader
+// form) overlapped with the backward pass (cost-model-notes §5.2, §3).
+#include "../memory/memory.hpp"
+#include "extended.hpp"
+#include "paradise/cost/collectives.hpp"
+
+namespace paradise::strategy::extended {
+namespace {
+
+// The gradient exchange of `bytes` among the p1 x p2 GPUs, `link` the group's.
+GradientExchange group_exchange(const Workload& w, const Config& c, std::int64_t p1,
+                                std::int64_t p2, const system::Link& link, double bytes) {
+  if (p1 == 1) return {cost::allreduce_ring(link, p2, bytes), "reduce-scatter+allgather/ring"};
+  const auto x = cross_group_exchange(w, c, p1, p2, bytes / static_cast<double>(p2));
+  // the leader form's reduce and broadcast are in the group; a group of one has none
+  if (c.policies.leader_reduce || p2 == 1) return x;
+  return {cost::allreduce_ring(link, p2, bytes) + x.seconds, "allreduce/two-level"};
+}
+
+}  // namespace
+
+void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                  ComputeMemo* memo) {
+  const auto groups = detail::split_groups(w, c, b);
+  if (!groups) return;
+  const auto [p1, p2] = *groups;
+  const auto plan = detail::take_spatial_split(w, b, p2, c.spatial_all_dims, splits_every_layer(c));
+  if (!plan) return;
+  const int split = plan->last;
+  const double per_group = static_cast<double>(c.batch / p1);
+  b.compute(
+      compute_s(w, c, memo, b.iterations() * per_group, per_group, static_cast<double>(p2), split),
+      b.iterations());
+  const system::Link link = link_of(w, p2, 0);
+  const double e = element_bytes(c);
+  double halo = 0;
+  for (std::size_t i = 0; static_cast<int>(i) <= split; ++i) {
+    if (runs_split(w, c, i, split)) halo += halo_s(w, i, plan->parts, link, per_group, e);
+  }
+  b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
+  const double ys = per_group * gathered_after_split(w, split) * e;
+  // forward only: the replicated layers give every GPU the split layer's whole dL/dy
+  if (ys > 0)
+    b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
+           cost::allgather_ring(link, p2, ys));
+  const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
+  const auto g = overlapped_exchange(
+      c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2,
+      [&](double n) { return group_exchange(w, c, p1, p2, link, n); }, s.gradient_ready);
+  b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
+  b.overlapped(g.total_s - g.exposed_s);
+  zero3_parameter_allgather(b, c, s.w, c.gpus, link_of(w, c.gpus, 0));
+  const TileActivations tile = tile_activations(w, c, plan->parts, split);
+  memory_account(b, s, c, per_group, s.w, c.gpus, std::nullopt, &tile);
+}
+
+}  // namespace paradise::strategy::extended

@@ -1,0 +1,162 @@
+// Private to the strategy module: the extended cost model (`--variant paradise`;
+// cost-model-notes §3, §5.3, §6), one file per strategy. Roofline compute with a
+// kernel-size efficiency, the allreduce NCCL would pick, gradient buckets overlapped with the
+// backward pass, and memory by component (src/strategy/memory/). Its policies
+// (Config::policies) switch each part back to ParaDL's rule.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "../builder.hpp"
+#include "../planning.hpp"
+#include "paradise/cost/overlap.hpp"
+#include "paradise/strategy/compute_memo.hpp"
+#include "paradise/system/system.hpp"
+
+namespace paradise::strategy::extended {
+
+using detail::Builder;
+using detail::kAllLayers;
+using detail::Parts;
+using detail::Totals;
+
+// The strategies (memo: the caller's compute memo for this workload, or null).
+void serial(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo);
+void data(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo);
+/// Filter (filter = true) or channel parallelism.
+void filter_channel(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                    ComputeMemo* memo, bool filter);
+/// Pipeline parallelism over all the GPUs (data_pipeline.cpp: with replicas).
+void pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo);
+void data_pipeline(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                   ComputeMemo* memo);
+void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo);
+void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                 ComputeMemo* memo);
+void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                  ComputeMemo* memo);
+void daso(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo);
+/// Layer parallelism over `stages` GPUs, `replicas` copies of the pipeline (pipeline.cpp).
+void pipeline_of(const Workload& w, const Config& c, const Totals& s, Builder& b,
+                 std::int64_t stages, std::int64_t replicas);
+
+/// The step the extended model accounts: delta at the training precision, and the forward
+/// pass run again by activation recomputation (a pipeline stage's whole forward pass).
+Builder::Step step(const Config& c, const LayerSums& s);
+
+// Compute (compute.cpp).
+
+/// Bytes per activation, weight and gradient element: 2 for mixed precision, else 4.
+double element_bytes(const Config& c);
+/// Whether layer i runs split: marked parallel and not after `last`; with the spatial
+/// strategies every layer up to `last` (Policies::split_whole_prefix).
+bool splits_every_layer(const Config& c);
+inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int last) {
+  return static_cast<int>(i) <= last && (w.active[i] || splits_every_layer(c));
+}
+/// Seconds of layer i for n samples on one GPU, its work split q ways if it runs split.
+double layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q,
+               int last = kAllLayers);
+/// Seconds per epoch of every layer for `samples` samples per GPU in kernels of `call`
+/// samples, the parallel layers (up to `last`) split q ways; memoised in `memo` if given.
+double compute_s(const Workload& w, const Config& c, ComputeMemo* memo, double samples, double call,
+                 double q, int last = kAllLayers);
+
+// Communication (communication.cpp).
+
+struct GradientExchange {
+  double seconds = 0;
+  std::string_view label;  ///< static string
+};
+/// The link of a communicator spanning `span` consecutive GPUs: the worst pair's level, its
+/// bandwidth (one network adapter's) divided by the level's over-subscription; across nodes
+/// a flat communicator (flows = 0: every GPU of each node) uses all the node's adapters,
+/// while `flows` concurrent communicators of one GPU per node share them (the principled
+/// form of ParaDL's contention divisors; cost-model-notes §1.6.3, §5.3).
+system::Link link_of(const Workload& w, std::int64_t span, std::int64_t flows);
+/// The allreduce NCCL would pick (ring, double binary tree, two-level) among p GPUs
+/// spanning `span` GPUs, with `flows` as for link_of.
+GradientExchange nccl_allreduce(const Workload& w, const Config& c, std::int64_t p,
+                                std::int64_t span, double bytes, std::int64_t flows);
+/// A hybrid's gradient exchange across p1 groups of p2 GPUs, each GPU holding a shard of
+/// shard_bytes: p2 concurrent allreduces, or (policy leader_reduce) reduce to one GPU per
+/// group, allreduce among the leaders, broadcast.
+GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,
+                                      std::int64_t p2, double shard_bytes);
+/// Per-iteration seconds of the per-layer collectives of filter or channel parallelism over
+/// q GPUs on consecutive GPUs, for `samples` samples per iteration.
+struct LayerCollectives {
+  double gather_s = 0;  ///< allgather ring (NCCL's allgather; filter: y forward, channel: dL/dy)
+  double reduce_s = 0;  ///< partial sums (filter: dL/dx backward, channel: y forward)
+  std::string_view reduce_label;  ///< static string
+};
+LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int64_t q,
+                                   double samples, bool filter);
+struct GradientOverlap {
+  double total_s = 0, exposed_s = 0;  ///< per iteration
+  std::string_view label;
+};
+/// A gradient exchange of gradient_bytes in buckets (policy bucket_bytes), each bucket's
+/// exchange given by `exchange(bytes) -> GradientExchange`, overlapped with a backward pass
+/// of backward_s seconds that follows forward_s seconds of forward pass (per iteration);
+/// blocking when the policy is off. `ready`: when each layer's gradients are ready
+/// (LayerSums::gradient_ready); empty: evenly through the backward pass.
+template <class Exchange>
+GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, double forward_s,
+                                    double backward_s, const Exchange& exchange,
+                                    std::span<const cost::GradientReady> ready = {}) {
+  if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
+    const GradientExchange x = exchange(gradient_bytes);
+    return {x.seconds, x.seconds, x.label};
+  }
+  if (!ready.empty()) {  // per layer, DDP's buckets (cost-model-notes §3)
+    const auto x = cost::per_layer_buckets(ready, gradient_bytes, c.policies.bucket_bytes,
+                                           forward_s, backward_s, exchange);
+    double exposed = std::clamp(x.finish_s - (forward_s + backward_s), 0.0, x.total_s);
+    if (x.total_s - exposed <= 1e-9 * x.total_s) exposed = x.total_s;  // rounding, not overlap
+    return {x.total_s, exposed, x.label};
+  }
+  // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
+  // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
+  // DDP's buckets): exposed = what runs past the end of the backward pass.
+  const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
+  const GradientExchange bucket = exchange(gradient_bytes / k);
+  // closed form (a loop over the buckets never ended for 10^16 of them)
+  const double finish = cost::bucketed_finish_s(forward_s, backward_s, k, bucket.seconds);
+  const double total = k * bucket.seconds;
+  double exposed = std::clamp(finish - (forward_s + backward_s), 0.0, total);
+  if (total - exposed <= 1e-9 * total) exposed = total;  // rounding (1e-14 s), not overlap
+  return {total, exposed, bucket.label};
+}
+/// Bucketed gradient allreduce overlapped with a backward pass of backward_s seconds that
+/// follows forward_s seconds of forward pass (per iteration).
+GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::int64_t p,
+                                     double gradient_bytes, double forward_s, double backward_s,
+                                     std::span<const cost::GradientReady> ready = {});
+/// ZeRO-3's price for sharding the weights over `data_parallel` replicas (Rajbhandari et al.
+/// 2020, §7.2.2): one more allgather of the `local_params` parameters per iteration, over
+/// `link`, the link of the strategy's own gradient exchange. Nothing below ZeRO-3 or
+/// without replicas.
+void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
+                               std::int64_t data_parallel, const system::Link& link);
+
+// Spatial splits (halo.cpp).
+
+/// The halo exchange of split layer i (model::window_halos), per iteration of `samples`.
+double halo_s(const Workload& w, std::size_t i, const Parts& parts, const system::Link& link,
+              double samples, double bytes);
+/// Elements per sample the allgather after the split layer `split` gathers: every tensor
+/// made up to it and read after it (LayerStats::crossing_elements): its output and the
+/// skips across it, a residual block's input, U-Net's encoder features for the decoder.
+/// None when nothing follows it (the loss computed split).
+inline double gathered_after_split(const Workload& w, int split) {
+  const auto next = static_cast<std::size_t>(split) + 1;
+  return next < w.model.layers.size() ? static_cast<double>(w.model.layers[next].crossing_elements)
+                                      : 0.0;
+}
+
+}  // namespace paradise::strategy::extended

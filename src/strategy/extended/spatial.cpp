@@ -1,0 +1,41 @@
+// The extended model's spatial parallelism: every layer up to the split layer on its
+// spatial partition (Policies::split_whole_prefix), halos by window (halo.cpp), NCCL's
+// allgather of every tensor the layers after the split read, the gradient allreduce
+// overlapped with the backward pass, memory of one GPU's tiles and halos.
+#include "../memory/memory.hpp"
+#include "extended.hpp"
+#include "paradise/cost/collectives.hpp"
+
+namespace paradise::strategy::extended {
+
+void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo) {
+  const auto plan =
+      detail::take_spatial_split(w, b, c.gpus, c.spatial_all_dims, splits_every_layer(c));
+  if (!plan) return;
+  const int split = plan->last;
+  const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
+  const double D = static_cast<double>(w.dataset_samples);
+  b.compute(compute_s(w, c, memo, D, B, p, split), D / B);
+  const system::Link link = link_of(w, c.gpus, 0);
+  double halo = 0;  // on one GPU there is no neighbour to exchange a halo with
+  for (int i = 0; c.gpus > 1 && i <= split; ++i) {
+    if (runs_split(w, c, static_cast<std::size_t>(i), split))
+      halo += halo_s(w, static_cast<std::size_t>(i), plan->parts, link, B, d);
+  }
+  b.comm("halo exchange of x and dL/dy", "p2p", "FB", c.gpus, halo);
+  // NCCL's ring allgather forward, of every split tensor the layers after the split read;
+  // those replicated layers give every GPU the whole dL/dy, whose own part it just takes
+  if (const double gathered = B * gathered_after_split(w, split) * d; gathered > 0)
+    b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
+           cost::allgather_ring(link, c.gpus, gathered));
+  const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
+  const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
+                                      iteration - bwd + halo / 2, bwd + halo / 2, s.gradient_ready);
+  b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
+  b.overlapped(x.total_s - x.exposed_s);
+  zero3_parameter_allgather(b, c, s.w, c.gpus, link_of(w, c.gpus, 0));
+  const TileActivations tile = tile_activations(w, c, plan->parts, split);
+  memory_account(b, s, c, B, s.w, c.gpus, std::nullopt, &tile);
+}
+
+}  // namespace paradise::strategy::extended
