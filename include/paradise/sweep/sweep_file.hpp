@@ -1,0 +1,31 @@
+// Reading sweep files (docs: README "Sweep files") through the core INI reader: every key
+// checked once, here, and its errors named by file, line, key and value.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "paradise/sweep/evaluator.hpp"
+#include "paradise/sweep/memlimit_tables.hpp"
+#include "paradise/sweep/summary.hpp"
+
+namespace paradise::sweep {
+
+/// A sweep file's content, checked: the grid and its limits, the output's storage, the
+/// Pareto fronts and the memory-limit searches.
+struct SweepFile {
+  std::string path;
+  std::string text;  ///< the whole file, stored in the output
+  SweepSpec spec;
+  std::string storage = "maps";     ///< full | maps | summary
+  std::vector<std::string> reduce;  ///< summary: the axes the stored maps are reduced over
+  double max_output_bytes = 64e9;   ///< refuse larger outputs before any work
+  ParetoSpec pareto;
+  MemlimitSpec memlimit;
+  double max_searches = 1e6;  ///< refuse memory-limit searches with more entries
+};
+
+/// Reads and checks a sweep file; throws InputError naming the file, line, key and value.
+SweepFile read_sweep_file(const std::string& path);
+
+}  // namespace paradise::sweep
