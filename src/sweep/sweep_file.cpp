@@ -20,10 +20,10 @@
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/input/layer_times.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/config.hpp"
-#include "paradise/strategy/workload.hpp"
 #include "paradise/sweep/checks.hpp"
 #include "paradise/sweep/reduction.hpp"
 #include "paradise/system/catalog.hpp"
@@ -325,7 +325,7 @@ void read_layer_times_entry(SweepFile& f, const SweepEntries& e, const IniDotted
   if (file.empty()) fail_input(o, key, file, "expected a layer-times CSV file");
   std::string measured;  // the file's precision column ("": any precision)
   try {
-    const auto rows = strategy::read_layer_times(file);
+    const auto rows = input::read_layer_times(file);
     if (!rows.empty()) measured = rows.front().precision;  // one per file
   } catch (const InputError& x) {
     fail_input(o, key, file, x.what());
