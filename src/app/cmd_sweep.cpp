@@ -9,7 +9,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/engine/run_sweep.hpp"
 #include "paradise/mpi/comm.hpp"
-#include "sweep_file.hpp"
+#include "paradise/sweep/sweep_file.hpp"
 
 namespace po = boost::program_options;
 
@@ -48,9 +48,9 @@ int run_sweep(const Args& args) {
   const mpi::Environment mpi_environment;
   const auto comm = mpi::Comm::world();
   // Every rank reads and validates the same inputs; only rank 0 reports a bad one.
-  std::optional<SweepFile> sweep_file;
+  std::optional<sweep::SweepFile> sweep_file;
   try {
-    sweep_file = read_sweep_file(file);
+    sweep_file = sweep::read_sweep_file(file);
   } catch (const InputError&) {
     if (comm.is_root()) throw;
     return 2;

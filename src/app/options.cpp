@@ -7,6 +7,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
+#include "paradise/sweep/checks.hpp"
 
 namespace paradise::app {
 
@@ -57,8 +58,8 @@ void apply_training_options(const boost::program_options::variables_map& vm,
                      "': expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
   if (c.variant == strategy::Variant::Paradl) {
     // ParaDL models fp32 and none of these policies: they would be ignored without a word
-    if (*precision != strategy::Precision::Fp32)
-      throw InputError("--precision '" + t.precision + "': the paradl variant models fp32 only");
+    if (!sweep::paradl_takes(*precision))
+      throw InputError("--precision '" + t.precision + "': " + std::string(sweep::kParadlFp32Only));
     const std::string zero = std::to_string(t.zero);
     for (const auto& [option, value] :
          {std::pair<const char*, std::string>{"optimizer", t.optimizer},
@@ -66,8 +67,7 @@ void apply_training_options(const boost::program_options::variables_map& vm,
           {"recompute", ""}}) {
       if (given(option))
         throw InputError(std::string("--") + option + (value.empty() ? "" : " '" + value + "'") +
-                         ": a policy of the paradise variant; the paradl variant reproduces "
-                         "ParaDL, which has none (drop it, or --variant paradise)");
+                         ": " + sweep::paradl_policy_refusal("--variant paradise"));
     }
   }
   const auto optimizer = strategy::optimizer_from_name(t.optimizer);

@@ -46,25 +46,6 @@ constexpr std::array<Storage, 3> kLevels{Storage::full, Storage::maps, Storage::
 
 }  // namespace
 
-std::string_view storage_name(Storage s) {
-  switch (s) {
-    case Storage::full:
-      return "full";
-    case Storage::maps:
-      return "maps";
-    case Storage::summary:
-      return "summary";
-  }
-  return "";
-}
-
-std::optional<Storage> storage_from_name(std::string_view text) {
-  for (const Storage s : kLevels) {
-    if (text == storage_name(s)) return s;
-  }
-  return std::nullopt;
-}
-
 std::span<const MapVariable> map_variables() {
   return kMaps;
 }

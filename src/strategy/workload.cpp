@@ -170,140 +170,6 @@ std::vector<SpatialPrefix> spatial_prefixes(const Workload& w) {
   return out;
 }
 
-std::vector<LayerTime> read_layer_times(const std::string& path) {
-  const CsvTable t = read_csv_file(path);
-  for (const char* name : {"layer", "forward_s", "backward_s", "batch"}) {
-    if (!t.column(name))
-      fail_input({path, t.header_line}, "column", name,
-                 "required column missing (layer, forward_s, backward_s, batch; optional "
-                 "precision, peak_memory_bytes)");
-  }
-  std::vector<LayerTime> out;
-  for (const auto& row : t.rows) {
-    const Origin o{path, row.line};
-    const auto cell = [&](const char* name) {
-      const auto c = t.column(name);
-      return c ? row.cells[*c] : std::string();
-    };
-    const auto seconds = [&](const char* name) {
-      const double v = parse_double(cell(name), o, std::string("column ") + name);
-      if (v < 0) fail_input(o, std::string("column ") + name, cell(name), "must be >= 0");
-      return v;
-    };
-    const auto per_sample = [&](const char* name) {
-      const double v = seconds(name);
-      if (v > model::kMaxMeasuredSecondsPerSample)
-        fail_input(o, std::string("column ") + name, cell(name),
-                   "more than 10^6 s per sample: not a measured time (seconds per sample)");
-      return v;
-    };
-    LayerTime l;
-    l.line = row.line;
-    l.layer = cell("layer");
-    if (l.layer.empty()) fail_input(o, "column layer", "", "empty layer name");
-    l.forward_s = per_sample("forward_s");
-    l.backward_s = per_sample("backward_s");
-    l.batch = parse_int(cell("batch"), o, "column batch");
-    if (l.batch < 1) fail_input(o, "column batch", cell("batch"), "must be >= 1");
-    // empty (unknown: used at any precision) or a name predict knows, in lower case
-    l.precision = cell("precision");
-    std::transform(l.precision.begin(), l.precision.end(), l.precision.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (!l.precision.empty() && !precision_from_name(l.precision))
-      fail_input(o, "column precision", cell("precision"),
-                 "expected fp32, tf32, mixed, fp16 or bf16 (or empty: not known)");
-    if (!cell("peak_memory_bytes").empty()) l.peak_memory_bytes = seconds("peak_memory_bytes");
-    out.push_back(std::move(l));
-  }
-  if (out.empty()) fail_input({path, t.header_line}, "", "", "no layer rows after the header");
-  for (const auto& l : out) {
-    if (l.precision != out.front().precision)
-      fail_input({path, l.line}, "column precision", l.precision,
-                 "one precision per file (line " + std::to_string(out.front().line) + " has '" +
-                     out.front().precision + "')");
-  }
-  return out;
-}
-
-namespace {
-
-/// Each layer's forward + backward seconds per sample at the file's largest batch; a row for
-/// a layer the model does not have is an error naming it.
-std::vector<double> measured_layer_times(const model::ModelStats& m, const system::Gpu& gpu,
-                                         const std::string& path, std::string& source,
-                                         std::string& precision) {
-  const auto rows = read_layer_times(path);
-  precision = rows.empty() ? "" : rows.front().precision;  // one per file (read_layer_times)
-  std::int64_t batch = 0;
-  for (const auto& l : rows) batch = std::max(batch, l.batch);
-  std::map<std::string, std::size_t> index;
-  for (std::size_t i = 0; i < m.layers.size(); ++i) index.emplace(m.layers[i].name, i);
-  std::vector<double> t(m.layers.size(), 0.0);
-  std::vector<bool> seen(m.layers.size(), false);
-  std::size_t matched = 0;
-  const double fastest = std::max({gpu.peak_fp32_flops, gpu.peak_tf32_flops, gpu.peak_fp16_flops});
-  const auto format_number = [](double v) {
-    std::ostringstream o;
-    o << std::setprecision(4) << v;
-    return o.str();
-  };
-  for (const auto& l : rows) {
-    const auto it = index.find(l.layer);
-    if (it == index.end())
-      fail_input({path, l.line}, "layer", l.layer,
-                 "model '" + m.name + "' has no layer of this name (see paradise models --show)");
-    if (l.batch != batch) continue;
-    if (seen[it->second])
-      fail_input({path, l.line}, "layer", l.layer, "repeated at batch " + std::to_string(batch));
-    seen[it->second] = true;
-    ++matched;
-    t[it->second] = l.forward_s + l.backward_s;  // measured FW + BW per sample (§1.5 step 1)
-    // a time far below what the GPU's fastest peak allows is a unit slip, not a measurement
-    const auto& layer = m.layers[it->second];
-    const double flops =
-        layer.forward_flops + layer.backward_data_flops + layer.backward_weight_flops;
-    if (t[it->second] > 0 && flops / t[it->second] > 100 * fastest)
-      fail_input({path, l.line}, "layer", l.layer,
-                 "forward_s + backward_s = " + format_number(t[it->second]) + " s per sample for " +
-                     format_number(flops) + " FLOPs is more than 100x the GPU's peak (" +
-                     format_number(fastest / 1e12) + " TFLOP/s): not a measured time");
-  }
-  // a convolution or linear layer without a time would run for free: refuse, naming it
-  for (std::size_t i = 0; i < m.layers.size(); ++i) {
-    if (!seen[i] && m.layers[i].macs > 0)
-      fail_input({path, 0}, "layer", m.layers[i].name,
-                 "model '" + m.name +
-                     "' has this layer (with a GEMM) but the file has no row for "
-                     "it at batch " +
-                     std::to_string(batch));
-  }
-  // every GEMM at 0 s would make the whole step free (calibrate refuses the same file)
-  bool timed = false;
-  for (std::size_t i = 0; i < m.layers.size(); ++i)
-    timed = timed || (m.layers[i].macs > 0 && t[i] > 0);
-  if (!timed)
-    fail_input({path, 0}, "", "",
-               "no layer with a GEMM (convolution or linear) has a measured time > 0 at batch " +
-                   std::to_string(batch) + ": not a measurement of model '" + m.name + "'");
-  source = "measured per-layer times from " + path + " (batch " + std::to_string(batch) +
-           (rows.front().precision.empty() ? "" : ", " + rows.front().precision) + "; " +
-           std::to_string(matched) + " of " + std::to_string(m.layers.size()) +
-           " layers, the others at 0)";
-  return t;
-}
-
-// The .lc file's layers, or every convolution and the spatial strategies' shorter splits.
-void set_active_layers(Workload& w, const WorkloadSpec& spec) {
-  if (!spec.layer_config.empty()) {
-    w.active = model::read_layer_config(spec.layer_config, w.model);
-    return;
-  }
-  w.active = default_active_layers(w.model);
-  w.spatial_prefixes = spatial_prefixes(w);
-}
-
-}  // namespace
-
 std::string precision_mismatch(const Workload& w, Precision p) {
   if (w.measured_precision.empty()) return "";
   const auto measured = precision_from_name(w.measured_precision);
@@ -312,62 +178,39 @@ std::string precision_mismatch(const Workload& w, Precision p) {
          std::string(precision_name(p));
 }
 
-std::string own_input_dataset(const std::string& model) {
-  const auto src = model::ModelSource::load(model);
-  return src.paradl() ? "" : "profile:1:" + src.default_input().str();
+Workload build_workload(input::LoadedWorkload loaded) {
+  Workload w;
+  w.system = std::move(loaded.system);
+  w.model = std::move(loaded.model);
+  w.dataset_samples = loaded.dataset_samples;
+  w.measured_precision = std::move(loaded.measured_precision);
+  w.time_source = std::move(loaded.time_source);
+  w.measured_time = true;
+  if (!loaded.measured_layer_time_s.empty()) {
+    w.layer_time_s = std::move(loaded.measured_layer_time_s);
+  } else {
+    double t = loaded.time_per_sample_s;
+    if (t <= 0) {
+      w.measured_time = false;
+      t = (w.model.forward_flops() + w.model.backward_flops()) / w.system.gpu.peak_fp32_flops;
+      w.time_source = "FLOPs at the GPU's fp32 peak (no measured time given: optimistic)";
+    }
+    w.layer_time_s = spread_by_flops(w.model, t);
+    if (w.measured_time && w.model.forward_flops() + w.model.backward_flops() <= 0)
+      w.time_source += " (no layer has FLOPs: evenly over the layers)";
+  }
+  // the .lc file's layers, or every convolution and the spatial strategies' shorter splits
+  if (!loaded.active.empty()) {
+    w.active = std::move(loaded.active);
+  } else {
+    w.active = default_active_layers(w.model);
+    w.spatial_prefixes = spatial_prefixes(w);
+  }
+  return w;
 }
 
 Workload make_workload(const WorkloadSpec& spec) {
-  Workload w;
-  w.system = system::find_system(spec.system);
-  const auto src = model::ModelSource::load(spec.model);
-  if (spec.dataset.empty()) {
-    if (!src.paradl()) throw InputError("--dataset is required for model '" + spec.model + "'");
-    w.model = src.stats();
-    w.dataset_samples = src.paradl()->samples;
-  } else {
-    const model::Dataset d = model::find_dataset(spec.dataset);
-    w.model = src.reshapeable() ? src.stats(d.sample) : src.stats();
-    // a .net file's shapes are fixed: another sample shape would be silently ignored
-    if (!src.reshapeable() && !(d.sample == w.model.input))
-      throw InputError("model '" + spec.model + "' is a ParaDL .net file whose input is " +
-                       w.model.input.str() + ": dataset '" + spec.dataset + "' has samples " +
-                       d.sample.str() +
-                       " (give a dataset of that shape, NAME:SAMPLES:" + w.model.input.str() + ")");
-    w.dataset_samples = d.samples;
-  }
-  double t = spec.time_per_sample_s;
-  if (!(t >= 0) || !(t <= model::kMaxMeasuredSecondsPerSample))  // NaN fails both
-    throw InputError("time per sample '" + (std::ostringstream() << t).str() +
-                     "': must be a number of seconds > 0 and at most 10^6 (0: none given)");
-  if (!spec.layer_times.empty()) {
-    if (t > 0)
-      throw InputError("layer times '" + spec.layer_times + "' and a time per sample (" +
-                       std::to_string(t) + " s): give one of them");
-    w.measured_time = true;
-    w.layer_time_s = measured_layer_times(w.model, w.system.gpu, spec.layer_times, w.time_source,
-                                          w.measured_precision);
-    set_active_layers(w, spec);
-    return w;
-  }
-  w.measured_time = true;
-  if (t > 0) {
-    w.time_source = "measured " + std::to_string(t) + " s per sample (given), spread by FLOPs";
-  } else if (src.paradl() && src.paradl()->measured_time_per_sample_s() > 0) {
-    t = src.paradl()->measured_time_per_sample_s();
-    w.time_source =
-        "ParaDL file's measured " + std::to_string(t) + " s per sample, spread by FLOPs";
-  } else {
-    w.measured_time = false;
-    t = (w.model.forward_flops() + w.model.backward_flops()) / w.system.gpu.peak_fp32_flops;
-    w.time_source = "FLOPs at the GPU's fp32 peak (no measured time given: optimistic)";
-  }
-
-  w.layer_time_s = spread_by_flops(w.model, t);
-  if (w.measured_time && w.model.forward_flops() + w.model.backward_flops() <= 0)
-    w.time_source += " (no layer has FLOPs: evenly over the layers)";
-  set_active_layers(w, spec);
-  return w;
+  return build_workload(input::load_workload(spec));
 }
 
 }  // namespace paradise::strategy

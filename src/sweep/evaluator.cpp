@@ -9,6 +9,7 @@
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise/sweep/checks.hpp"
 #include "paradise/sweep/memlimit.hpp"
 #include "paradise/system/catalog.hpp"
 
@@ -127,12 +128,10 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
       }
     }
   }
-  for (std::int64_t g : spec.gpus) {
-    if (g < 1) throw InputError("gpus '" + std::to_string(g) + "': must be >= 1");
-  }
-  for (std::int64_t b : spec.batch) {
-    if (b < 1) throw InputError("batch '" + std::to_string(b) + "': must be >= 1");
-  }
+  if (const auto g = first_below_one(spec.gpus))
+    throw InputError("gpus '" + std::to_string(*g) + "': must be >= 1");
+  if (const auto b = first_below_one(spec.batch))
+    throw InputError("batch '" + std::to_string(*b) + "': must be >= 1");
   // Unknown names are input errors; a model that cannot take a dataset's samples (2-D model,
   // 3-D data; resolution too small) makes its points invalid, with the reason.
   for (const auto& m : spec.models) model::ModelSource::load(m);

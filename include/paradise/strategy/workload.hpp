@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "paradise/cost/overlap.hpp"
+#include "paradise/input/layer_times.hpp"
+#include "paradise/input/workload.hpp"
 #include "paradise/model/stats.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/system/system.hpp"
@@ -136,44 +138,26 @@ std::vector<bool> default_active_layers(const model::ModelStats& m);
 
 namespace paradise::strategy {
 
-/// How a user names a workload on the command line or in a sweep file.
-struct WorkloadSpec {
-  std::string model;             ///< zoo name, *.model file or ParaDL .net file
-  std::string dataset;           ///< built-in or NAME:SAMPLES:SHAPE; empty: the .net file's
-  std::string system;            ///< built-in name or *.system file
-  std::string layer_config;      ///< ParaDL .lc file; empty: convolutions are parallel
-  double time_per_sample_s = 0;  ///< measured FW+BW seconds per sample; 0: from the model
-  /// Per-layer measured times (CSV: layer, forward_s, backward_s per sample, batch,
-  /// precision, peak_memory_bytes; analysis/profile_layers.py); empty: none.
-  std::string layer_times = {};
-};
+// The input module loads a workload's files; these names are its own, kept here for the
+// cost model's callers.
+using input::LayerTime;
+using input::own_input_dataset;
+using input::read_layer_times;
+using input::WorkloadSpec;
 
-/// One layer's measured times per sample, from a layer-times CSV.
-struct LayerTime {
-  std::string layer;
-  double forward_s = 0, backward_s = 0;  ///< seconds per sample
-  std::int64_t batch = 0;                ///< the batch it was measured at
-  std::string precision;
-  double peak_memory_bytes = 0;
-  int line = 0;  ///< in the file
-};
-/// Reads a layer-times CSV (columns in any order, '#' comments); errors name file:line.
-std::vector<LayerTime> read_layer_times(const std::string& path);
+/// Parametrises compute from what the input module loaded: measured per-layer times (each
+/// layer's forward + backward per sample, at the largest profiled batch; layers the file
+/// lacks at 0), or a measured time per sample (the .net file's or the one given) spread by
+/// FLOPs, else the FLOPs at the GPU's fp32 peak (said so in time_source); the .lc file's
+/// parallel layers, else every convolution and the spatial strategies' shorter splits.
+Workload build_workload(input::LoadedWorkload loaded);
 
-/// Loads model, dataset and system, and parametrises compute: measured per-layer times
-/// (layer_times: each layer's forward + backward per sample, at the largest profiled batch;
-/// layers the file lacks at 0), or a measured time per sample (the .net file's or
-/// time_per_sample_s) spread by FLOPs, else the FLOPs at the GPU's fp32 peak (said so in
-/// time_source). Throws InputError for bad names or files, and for a layer-times row whose
-/// layer the model does not have.
+/// build_workload(input::load_workload(spec)). Throws InputError for bad names or files,
+/// and for a layer-times row whose layer the model does not have.
 Workload make_workload(const WorkloadSpec& spec);
 
 /// Empty, or why `w`'s measured layer times (taken in another precision) cannot time a run
 /// in `p` (they were used silently: mixed-precision times for an fp32 prediction).
 std::string precision_mismatch(const Workload& w, Precision p);
-
-/// A one-sample dataset of the model's own input ("profile:1:SHAPE"), for checks where the
-/// dataset does not matter (layer-times files); empty for ParaDL .net files, which carry one.
-std::string own_input_dataset(const std::string& model);
 
 }  // namespace paradise::strategy

@@ -1,0 +1,85 @@
+// Sweep files read through the core INI reader: values, and each error at its file and line
+// with the wording the command line has always printed (tests/e2e/cli_test.sh has more).
+#include "paradise/sweep/sweep_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace paradise::sweep {
+namespace {
+
+const std::string kBase =
+    "[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8, 64\nbatch = 64\n";
+
+std::string write_sweep(const std::string& text) {
+  // one file per test: ctest runs tests side by side
+  const auto path = std::filesystem::temp_directory_path() /
+                    (std::string("paradise_sweep_file_test_") +
+                     ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".ini");
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string error_of(const std::string& text) {
+  const std::string path = write_sweep(text);
+  try {
+    read_sweep_file(path);
+  } catch (const InputError& e) {
+    std::string m = e.what();
+    return m.substr(m.find(':') == std::string::npos ? 0 : path.size());
+  }
+  return "";
+}
+
+TEST(SweepFile, ReadsTheGridAndItsDefaults) {
+  const SweepFile f = read_sweep_file(write_sweep(kBase + "[output]\nstorage = full\n"));
+  EXPECT_EQ(f.spec.models, std::vector<std::string>{"resnet50"});
+  EXPECT_EQ(f.spec.systems, std::vector<std::string>{"abci"});  // the default system
+  EXPECT_EQ(f.spec.gpus, (std::vector<std::int64_t>{8, 64}));
+  EXPECT_EQ(f.spec.variant, strategy::Variant::Paradise);
+  EXPECT_EQ(f.storage, Storage::full);
+  EXPECT_EQ(f.text, kBase + "[output]\nstorage = full\n");
+}
+
+TEST(SweepFile, ReadsKeysAsBoostProgramOptionsDid) {
+  // a dotted key before any section is that section's; "[ output ]" is [output]
+  const SweepFile f = read_sweep_file(write_sweep("sweep.system = dgx-a100\n" + kBase +
+                                                  "[ output ]  # spaced\nstorage = summary\n"));
+  EXPECT_EQ(f.spec.systems, std::vector<std::string>{"dgx-a100"});
+  EXPECT_EQ(f.storage, Storage::summary);
+}
+
+TEST(SweepFile, SaysEachMistakeAtItsLine) {
+  EXPECT_EQ(error_of("[sweep]\nmodel = resnet50\n"),
+            ": sweep.batch '': missing (every sweep needs model, dataset, strategy, gpus, batch)");
+  EXPECT_EQ(error_of(kBase + "model = vgg16 # again\n"),
+            ":7: sweep.model 'vgg16': set more than once (one line per key; a list is A, B, C)");
+  EXPECT_EQ(error_of("model = resnet18\n" + kBase),
+            ":1: model 'resnet18': a key before any section; put it under [sweep]");
+  EXPECT_EQ(error_of(kBase + "= 5\n"),
+            ":7: sweep. '5': a value without a key (expected KEY = VALUE)");
+  EXPECT_EQ(error_of(kBase + "modle = x\n"), ":7: sweep.modle 'x': unknown key");
+  EXPECT_EQ(error_of(kBase + "[sweep.x]\na = 1\n"),
+            ":8: sweep.x.a '1': unknown section [sweep.x]; expected [sweep], [output], "
+            "[pareto], [memlimit] or [layer_times]");
+  // a malformed line is said first, wherever it is
+  EXPECT_EQ(error_of(kBase + "modle = x\nbroken\n"),
+            ":8: line 'broken': expected [section], key = value, a # comment or a blank line");
+}
+
+TEST(SweepFile, RefusesParadiseSettingsUnderTheParadlVariant) {
+  EXPECT_EQ(error_of(kBase + "variant = paradl\nprecision = fp32, mixed\n"),
+            ":8: precision 'fp32, mixed': the paradl variant models fp32 only");
+  EXPECT_EQ(error_of(kBase + "variant = paradl\nzero = 1\n"),
+            ":8: zero '1': a policy of the paradise variant; the paradl variant reproduces "
+            "ParaDL, which has none (drop it, or variant = paradise)");
+  EXPECT_EQ(error_of("[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\n"
+                     "gpus = 0, 8\nbatch = 64\n"),
+            ":5: gpus '0, 8': every GPU count must be >= 1");
+}
+
+}  // namespace
+}  // namespace paradise::sweep
