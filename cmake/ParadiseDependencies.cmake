@@ -4,7 +4,7 @@
 find_package(MPI REQUIRED COMPONENTS C)
 
 # Debian ships serial and MPICH-flavoured HDF5 side by side; without this CMake may
-# silently pick the serial one (shared/reference/ecosystem-notes.md §8.1).
+# silently pick the serial one (FindHDF5's HDF5_PREFER_PARALLEL).
 set(HDF5_PREFER_PARALLEL ON)
 find_package(HDF5 REQUIRED COMPONENTS C HL)
 if(NOT HDF5_IS_PARALLEL)

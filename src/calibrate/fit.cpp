@@ -9,9 +9,9 @@ namespace paradise::calibrate {
 std::pair<double, double> coefficients(Form f, std::int64_t p, double n) {
   const double q = static_cast<double>(p);
   switch (f) {
-    case Form::Allreduce:  // ring: 2(p-1) alpha + 2(p-1)/p n beta (cost-model-notes §5.1)
+    case Form::Allreduce:  // ring: 2(p-1) alpha + 2(p-1)/p n beta (docs/cost-model.md §collectives)
       return {2 * (q - 1), 2 * (q - 1) / q * n};
-    case Form::Allgather:  // ring: (p-1) alpha + (p-1)/p n beta (§5.1)
+    case Form::Allgather:  // ring: (p-1) alpha + (p-1)/p n beta (docs/cost-model.md §collectives)
     case Form::ReduceScatter:
       return {q - 1, (q - 1) / q * n};
     case Form::PointToPoint:  // Hockney: alpha + n beta

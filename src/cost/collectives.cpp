@@ -67,7 +67,7 @@ double allreduce_binomial_tree(const Link& l, std::int64_t p, double n) {
   return 2 * lg * (l.alpha_s + n * l.beta_s_per_byte) + lg * n * l.gamma_s_per_byte;
 }
 
-// NCCL's pipelined double binary tree (cost-model-notes §5.3): 2 lg p a + n / algBw (+ n g),
+// NCCL's pipelined double binary tree (docs/cost-model.md §nccl): 2 lg p a + n / algBw (+ n g),
 // the tree's algorithm bandwidth 0.9 x 0.5 of the link's (NCCL tuning.cc): n b / 0.45, above
 // any allreduce's 2(p-1)/p n b; it does not grow with p, the latency is logarithmic.
 double allreduce_double_binary_tree(const Link& l, std::int64_t p, double n) {
@@ -75,7 +75,7 @@ double allreduce_double_binary_tree(const Link& l, std::int64_t p, double n) {
   return 2.0 * ceil_log2(p) * l.alpha_s + n * l.beta_s_per_byte / 0.45 + n * l.gamma_s_per_byte;
 }
 
-// NCCL tuning.cc (cost-model-notes §5.3): tree latency 2((nRanks/nNodes - 1) intraLat +
+// NCCL tuning.cc (docs/cost-model.md §nccl): tree latency 2((nRanks/nNodes - 1) intraLat +
 // log2(nNodes) interLat), the ranks of a node a chain; bandwidth as the flat tree's.
 double allreduce_double_binary_tree_two_level(const Link& intra, const Link& inter, std::int64_t g,
                                               std::int64_t nodes, double n) {
@@ -85,8 +85,9 @@ double allreduce_double_binary_tree_two_level(const Link& intra, const Link& int
          n * inter.beta_s_per_byte / 0.45 + n * inter.gamma_s_per_byte;
 }
 
-// cost-model-notes §5.2 (a): 2(g-1)(a_l + (n/g)b_l) + 2(N-1)(a_g + (n/(gN))b_g), ring at both
-// levels (the reduce-scatter and allgather inside a node together cost a ring allreduce).
+// docs/cost-model.md §two-level-allreduce (a): 2(g-1)(a_l + (n/g)b_l) + 2(N-1)(a_g + (n/(gN))b_g),
+// ring at both levels (the reduce-scatter and allgather inside a node together cost a ring
+// allreduce).
 double allreduce_hierarchical(const Link& intra, const Link& inter, std::int64_t g,
                               std::int64_t nodes, double n) {
   return allreduce_ring(intra, g, n) + allreduce_ring(inter, nodes, n / static_cast<double>(g));

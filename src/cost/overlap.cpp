@@ -1,4 +1,4 @@
-// Bucketed gradient exchange behind the backward pass (cost-model-notes §3), closed form.
+// Bucketed gradient exchange behind the backward pass (docs/cost-model.md §overlap), closed form.
 #include "paradise/cost/overlap.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The layout of a sweep's HDF5 file (README "The HDF5 file"): root attributes, one
+// The layout of a sweep's HDF5 file (docs/output-format.md): root attributes, one
 // coordinate per axis, the maps (per point, or reduced over named axes), and the groups
 // "pareto" and "memlimit". Every function is collective.
 #pragma once

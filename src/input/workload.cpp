@@ -46,7 +46,7 @@ std::vector<double> measured_layer_times(const model::ModelStats& m, const syste
       fail_input({path, l.line}, "layer", l.layer, "repeated at batch " + std::to_string(batch));
     seen[it->second] = true;
     ++matched;
-    t[it->second] = l.forward_s + l.backward_s;  // measured FW + BW per sample (§1.5 step 1)
+    t[it->second] = l.forward_s + l.backward_s;  // measured (docs/cost-model.md §paradl-compute)
     // a time far below what the GPU's fastest peak allows is a unit slip, not a measurement
     const auto& layer = m.layers[it->second];
     const double flops =

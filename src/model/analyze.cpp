@@ -2,7 +2,8 @@
 //
 // FLOP rules (per sample, n = output elements unless said otherwise):
 //   conv/dense      fwd 2*MACs (+n for bias); grad-input 2*MACs; grad-weight 2*MACs (+n bias)
-//   batchnorm       fwd 4n (ParaDL's estimate_layer_flop, cost-model-notes §1.5); grad-input 4n;
+//   batchnorm       fwd 4n (ParaDL's estimate_layer_flop, docs/cost-model.md §paradl-compute);
+//   grad-input 4n;
 //                   grad-weight 2n (sums of dy and dy*xhat)
 //   relu/relu6/leaky fwd n, grad n;   sigmoid/tanh/gelu/silu fwd 4n, grad 2n
 //   max/avg pool    fwd n*prod(kernel); grad n*prod(kernel)
@@ -383,7 +384,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     if (saves_output(l)) save(buffer[i]);
     if (l.op == Op::Conv || l.op == Op::ConvTranspose || l.op == Op::MaxPool ||
         l.op == Op::AvgPool) {
-      // ParaDL's w dims [C, F, K...]: pools have C = F = 0 (cost-model-notes §1.2)
+      // ParaDL's w dims [C, F, K...]: pools have C = F = 0 (docs/cost-model.md §paradl-notation)
       const bool pool = l.op == Op::MaxPool || l.op == Op::AvgPool;
       s.weight_dims = {pool ? 0 : s.input.channels, pool ? 0 : s.output.channels};
       for (int d = 0; d < s.input.rank; ++d)
@@ -419,8 +420,8 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   m.saver_begin.push_back(static_cast<std::int32_t>(m.savers.size()));
   autograd_liveness(g, needs_grad, first_saver, m);
   // a pipeline cut before layer i sends every tensor made before i and read at or after it
-  // (cost-model-notes §2: a_k includes the skip tensors crossing it): tensor j crosses the
-  // cuts j + 1 .. its last reader
+  // (docs/cost-model.md §data-pipeline: a_k includes the skip tensors crossing it): tensor j
+  // crosses the cuts j + 1 .. its last reader
   std::vector<std::size_t> last_reader(layers.size(), 0);
   for (std::size_t i = 0; i < layers.size(); ++i)
     for (int j : layers[i].inputs)

@@ -73,9 +73,9 @@ Op op_of(std::string_view name, const Origin& o) {
              "or DROPOUT)");
 }
 
-// ParaDL's estimate_layer_flop (parallel_analysis.py, cost-model-notes §1.5): forward FLOPs
-// CONV 2*C*F*K^d*|Y|, POOL C*F*K^d*|Y| with C = F = channels, RELU |y|, BNORM 4|x|,
-// ADD |y|, FC |w|; the total weight is 2 x forward + |w|.
+// ParaDL's estimate_layer_flop (parallel_analysis.py, docs/cost-model.md §paradl-compute): forward
+// FLOPs CONV 2*C*F*K^d*|Y|, POOL C*F*K^d*|Y| with C = F = channels, RELU |y|, BNORM 4|x|, ADD |y|,
+// FC |w|; the total weight is 2 x forward + |w|.
 double paradl_forward_flops(Op op, const Shape& x, const Shape& y,
                             const std::vector<std::int64_t>& w) {
   const auto wy = static_cast<double>(y.spatial_elements());
@@ -102,7 +102,7 @@ double paradl_forward_flops(Op op, const Shape& x, const Shape& y,
   }
 }
 
-// Checks that every ParaDL file we hold satisfies (../shared/reference/paradl/model): a
+// Checks that every ParaDL file we hold satisfies (tests/data/paradl/model): a
 // layer's x and y have the Input's spatial rank; CONV, FC and pooling w are C_in x C_out x
 // K... (rank + 2 numbers; 0x0xK... for pooling), with CONV/FC C_in and C_out those of x and
 // y, since the FLOP and weight counts above read them from there (an FC's w may also be

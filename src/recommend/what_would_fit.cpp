@@ -47,8 +47,7 @@ std::vector<Setting> memory_settings(const strategy::Workload& w, const strategy
     out.push_back({"--precision mixed",
                    [](strategy::Config& x) { x.precision = strategy::Precision::Mixed; }});
   if (paradise && !c.recompute_activations)
-    out.push_back(
-        {"--recompute", [](strategy::Config& x) { x.recompute_activations = true; }});
+    out.push_back({"--recompute", [](strategy::Config& x) { x.recompute_activations = true; }});
   const bool parallel =
       std::any_of(kinds.begin(), kinds.end(), [](Kind k) { return k != Kind::Serial; });
   if (paradise && parallel && c.zero_stage < 3)  // sharding needs more than one GPU

@@ -21,7 +21,7 @@ namespace paradise::strategy::detail {
 inline constexpr int kAllLayers = std::numeric_limits<int>::max();
 using Parts = std::array<std::int64_t, 3>;  ///< a spatial split's parts per dimension
 
-/// floor((K-1)/2): rows of halo per side (cost-model-notes §1.4.2)
+/// floor((K-1)/2): rows of halo per side (docs/cost-model.md §data-spatial)
 inline double halo_rows(const model::LayerStats& l) {
   return l.weight_dims.size() > 2 && l.weight_dims[2] > 0
              ? static_cast<double>((l.weight_dims[2] - 1) / 2)

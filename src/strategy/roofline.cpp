@@ -1,5 +1,5 @@
-// Per-layer roofline with the partitioned GEMM's efficiency (cost-model-notes §3, §1.11;
-// Williams et al. 2009 for the roofline).
+// Per-layer roofline with the partitioned GEMM's efficiency (docs/cost-model.md §roofline,
+// §paradl-findings; Williams et al. 2009 for the roofline).
 #include "paradise/strategy/roofline.hpp"
 
 #include <algorithm>
@@ -13,7 +13,7 @@ GemmCurve gemm_curve(const system::Gpu& g) {
 // For the implicit GEMM of a convolution, M = samples x output positions, N = filters,
 // K = MACs per output = input channels / groups x kernel volume. Few filters or tiny tiles
 // starve the tensor cores: a convolution's time "barely changes" with fewer filters
-// (cost-model-notes §1.11).
+// (docs/cost-model.md §paradl-findings).
 double gemm_efficiency(const model::LayerStats& l, double n, double q, GemmSplit split,
                        GemmCurve curve) {
   if (l.macs <= 0 || l.output.channels <= 0 || l.output_elements <= 0) return 0;

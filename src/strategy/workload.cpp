@@ -17,7 +17,7 @@
 
 namespace paradise::strategy {
 
-// cost-model-notes §1.5 step 2: comp_l = totalComp * flop_l / sum(flop), flop_l = 2 FW + |w|
+// docs/cost-model.md §paradl-compute: comp_l = totalComp * flop_l / sum(flop), flop_l = 2 FW + |w|
 // (for .net models, forward + backward FLOPs are stored exactly that way).
 std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_sample_s) {
   std::vector<double> flops;

@@ -1,4 +1,4 @@
-// Sweep files (README "Sweep files"):
+// Sweep files (docs/sweep-files.md):
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
 //              optional resolution, network_bandwidth_gbps, network_latency_us; variant,
 //              spatial_split (w | all: spatial's and data+spatial's splits),

@@ -16,7 +16,7 @@ constexpr double kUs = 1e-6;
 
 // NVIDIA DGX SuperPOD-style cluster: NVLink/NVSwitch inside a node, a rail-optimised
 // leaf per 32-node scalable unit, a non-blocking spine above. Latencies from NCCL's
-// tuning constants (hwLat NVLink 3.4 us, NET 9.6 us; cost-model-notes §5.3).
+// tuning constants (hwLat NVLink 3.4 us, NET 9.6 us; docs/cost-model.md §nccl).
 System dgx(std::string name, std::string description, Gpu gpu, double nvlink_GBps,
            double nic_GBps_per_gpu, std::int64_t max_gpus) {
   System s;
@@ -45,14 +45,14 @@ System abci(double plx_cable_latency_s) {
   s.description = "ABCI as ParaDL models it: 4x V100-16GB per node, NVLink 50 GB/s, EDR 12.5 GB/s";
   s.gpu = {"V100-SXM2-16GB", 15.7 * kTFLOPs, 0, 125 * kTFLOPs, 16e9, 900 * kGB};
   s.gpus_per_node = 4;
-  s.nics_per_node = 2;  // 2 EDR HCAs per node (ABCI spec; cost-model-notes §1.10)
+  s.nics_per_node = 2;  // 2 EDR HCAs per node (ABCI spec; docs/cost-model.md §abci)
   s.max_gpus = 4352;
   s.levels = {{"nvlink", 4, 50 * kGB, 9 * kUs, 1},
               {"leaf", 68, 12.5 * kGB, std::max(9 * kUs, endpoint + leaf), 1},
               {"rack", 136, 12.5 * kGB, endpoint + leaf + 2 * leaf, 1},
               {"machine", 4352, 12.5 * kGB, endpoint + spine + 2 * leaf + 2 * leaf, 3}};
   // GPUDIRECT=False: through the host, 16 GB/s PCIe and PLX_CABLE_LAT2 = 3 ms in a node,
-  // max(18 us, 4(cable + PLX) + leaf) across nodes (cost-model-notes §1.6.3 table).
+  // max(18 us, 4(cable + PLX) + leaf) across nodes (docs/cost-model.md §abci, table).
   s.host_staged_levels = {{"pcie-host", 4, 16 * kGB, 3e-3 + plx, 1},
                           {"leaf-host", 68, 12.5 * kGB, std::max(18 * kUs, 2 * endpoint + leaf), 1},
                           {"rack", 136, 12.5 * kGB, endpoint + leaf + 2 * leaf, 1},

@@ -79,7 +79,8 @@ std::string workload_key(const MeasuredRun& r) {
 }  // namespace
 
 double accuracy(double projected, double measured) {
-  // ParaDL's accuracy metric (cost-model-notes §7.6): 1 - |projected - measured| / measured
+  // ParaDL's accuracy metric (docs/cost-model.md §ref-accuracy): 1 - |projected - measured| /
+  // measured
   return 1 - std::abs(projected - measured) / measured;
 }
 

@@ -511,7 +511,7 @@ class BreakdownBars(PlotFileChecks):
 
     def test_the_epoch_tick_lies_inside_the_bar_when_the_exchange_overlaps(self):
         # the paradise variant overlaps the gradient allreduce with the backward pass
-        # (cost-model-notes §3): epoch < compute + communication, and the tick shows it
+        # (docs/cost-model.md §overlap): epoch < compute + communication, and the tick shows it
         sweep_of(
             "overlap", "[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
             "strategy = data, data+filter\ngpus = 8..64 *2\nbatch = 512\n"

@@ -101,7 +101,7 @@ class ProfileLayers(unittest.TestCase):
         p = json.loads(r.stdout)
         profiled, _ = read_rows(self.csv)
         # ParaDL's data-parallel compute on 1 GPU: D samples x sum over layers of the measured
-        # forward + backward seconds per sample (cost-model-notes §1.5), batch-4 rows
+        # forward + backward seconds per sample (docs/cost-model.md §paradl-compute), batch-4 rows
         per_sample = sum(float(x["forward_s"]) + float(x["backward_s"])
                          for x in profiled if x["batch"] == "4")
         self.assertAlmostEqual(p["epoch_compute_s"], 1000 * per_sample,

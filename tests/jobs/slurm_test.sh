@@ -2,7 +2,7 @@
 # tests/jobs/slurm_test.sh — jobs/slurm/sweep.sbatch and jobs/pbs/sweep.pbs on a real
 # single-node Slurm (slurmctld, slurmd, munged from Debian's slurmctld, slurmd,
 # slurm-client and munge packages), started privately without systemd as in
-# reference/ecosystem-notes.md §7 and stopped by PID on exit.
+# Debian's packages allow, and stopped by PID on exit.
 #
 #   tests/jobs/slurm_test.sh PARADISE_BIN REPO_ROOT WORK_DIR
 #

@@ -1,4 +1,4 @@
-// GoogleTest main for MPI tests (shared/reference/ecosystem-notes.md §5): rank 0 prints the
+// GoogleTest main for MPI tests (LBANN's habit, CONTRIBUTING.md): rank 0 prints the
 // report, other ranks print only their failures with their rank, and the exit code is the
 // maximum over ranks, so a failure on any rank fails the ctest test.
 #include <gtest/gtest.h>

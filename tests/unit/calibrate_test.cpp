@@ -17,11 +17,11 @@
 namespace paradise::calibrate {
 namespace {
 
-constexpr double kAlpha = 9.6e-6;          // 9.6 us, NCCL's NET latency (cost-model-notes §5.3)
+constexpr double kAlpha = 9.6e-6;          // 9.6 us, NCCL's NET latency (docs/cost-model.md §nccl)
 constexpr double kBeta = 1 / 25e9;         // 25 GB/s
 constexpr double kNvlinkBeta = 1 / 300e9;  // 300 GB/s
 
-/// Time of n bytes by the form's formula (cost-model-notes §5.1), times (1 + noise).
+/// Time of n bytes by the form's formula (docs/cost-model.md §collectives), times (1 + noise).
 double model_time(Form f, int p, double n, double alpha, double beta) {
   const auto [a, b] = coefficients(f, p, n);
   return a * alpha + b * beta;

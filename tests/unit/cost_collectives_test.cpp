@@ -1,4 +1,4 @@
-// Collective costs against hand-derived values (formulas: cost-model-notes §5).
+// Collective costs against hand-derived values (formulas: docs/cost-model.md §collectives).
 #include <gtest/gtest.h>
 
 #include "paradise/cost/collectives.hpp"
@@ -15,7 +15,7 @@ TEST(RingAllreduce, CostIsZeroOnOneRank) {
 }
 
 TEST(RingAllreduce, Resnet50GradientsOnEightAbciGpus) {
-  // cost-model-notes §7.3: 2*7*(40.31 us + 90,936,064/8 B / 12.5 GB/s) = 13.2954 ms
+  // docs/cost-model.md §ref-ring: 2*7*(40.31 us + 90,936,064/8 B / 12.5 GB/s) = 13.2954 ms
   const auto abci = system::abci();
   EXPECT_NEAR(allreduce_ring(abci.link_for(8), 8, 90936064.0), 0.01329538896, 1e-10);
 }
@@ -55,7 +55,7 @@ TEST(RabenseifnerAllreduce, PowerOfTwoAndOtherSizes) {
 }
 
 TEST(RabenseifnerAllreduce, SameBandwidthTermAsRing) {
-  // cost-model-notes §7.10: both move 2((p-1)/p) n bytes; only latency differs
+  // docs/cost-model.md §ref-identities: both move 2((p-1)/p) n bytes; only latency differs
   const Link l{0, 1e-9, 0};
   EXPECT_NEAR(allreduce_rabenseifner(l, 16, kN), allreduce_ring(l, 16, kN), 1e-15);
 }
@@ -70,7 +70,7 @@ TEST(TreeAllreduce, BinomialAndDoubleBinary) {
 }
 
 TEST(TreeAllreduce, TwoLevelLatencyIsAChainInTheNodeAndTreesAcross) {
-  // NCCL tuning.cc (cost-model-notes §5.3): 2((nRanks/nNodes - 1) intraLat + log2(nNodes)
+  // NCCL tuning.cc (docs/cost-model.md §nccl): 2((nRanks/nNodes - 1) intraLat + log2(nNodes)
   // interLat) + n / (0.45 busBw): 4 GPUs x 16 nodes, 1 us inside, 10 us across, 1 MB at
   // 1 GB/s: 2 (3 us + 4 x 10 us) + 1 ms / 0.45; the flat form charged 2 lg 64 = 12 x 10 us
   const Link intra{1e-6, 1e-10, 0};

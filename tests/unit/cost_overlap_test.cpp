@@ -1,5 +1,5 @@
 // The bucketed overlap's closed form against the recursion it replaces, simulated bucket by
-// bucket (cost-model-notes §3: bucket j ready at F + j B / k, each exchange b in turn).
+// bucket (docs/cost-model.md §overlap: bucket j ready at F + j B / k, each exchange b in turn).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -23,8 +23,8 @@ strategy::Config config(Kind k, std::int64_t gpus, std::int64_t batch) {
 }
 
 TEST(LargestBatch, ParadlResnet50FitsSixtySixSamplesPerGpu) {
-  // cost-model-notes §7.1: (16e9 / (2*4) - 22,734,016) / 29,790,964 = 66.37 samples per
-  // 16 GB GPU, so on 8 GPUs the largest data-parallel batch is 8 * 66 = 528.
+  // docs/cost-model.md §ref-paradl-memory: (16e9 / (2*4) - 22,734,016) / 29,790,964 = 66.37 samples
+  // per 16 GB GPU, so on 8 GPUs the largest data-parallel batch is 8 * 66 = 528.
   const auto w = strategy::make_workload(
       {PARADISE_PARADL_DIR "/model/RESNET50_ImageNet_profall.net_sc", "", "abci", "", 0});
   EXPECT_EQ(largest_batch(w, config(Kind::Data, 8, 0), 1, 1 << 20).value, 528);

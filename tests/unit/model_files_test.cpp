@@ -180,7 +180,7 @@ TEST(ParadlNet, Resnet50TotalsMatchTheNotes) {
       y += l.output_elements;
     }
   }
-  // cost-model-notes §1.5 item 4 (ParaDL's summary_network2 excludes RELU and BNORM)
+  // docs/cost-model.md §paradl-compute (ParaDL's summary_network2 excludes RELU and BNORM)
   EXPECT_EQ(w, 22734016);
   EXPECT_EQ(x, 14971596);
   EXPECT_EQ(y, 14819368);
@@ -251,7 +251,7 @@ TEST(ParadlNet, OversizedTensorNamesTheLine) {
       "bad.net:4: y '4x1048576x1048576x1048576':");
 }
 
-// Every ParaDL file in ../shared/reference/paradl/model has layers of its Input's rank, a
+// Every ParaDL file in tests/data/paradl/model has layers of its Input's rank, a
 // first layer reading the Input's shape, and CONV/FC w = C_in x C_out x kernel (checked
 // by hand with awk over those files); a file breaking one of these is refused by line.
 TEST(ParadlNet, LayerOfAnotherRankNamesTheLine) {

@@ -186,8 +186,8 @@ TEST(FlopConvention, FlopsAreTwiceMacsPlusBias) {
   EXPECT_DOUBLE_EQ(c.backward_weight_flops, 2.0 * static_cast<double>(c.macs) + 8 * 36);
 }
 
-// A spatial split's halo rows by hand (cost-model-notes §1.4.2 with strides). ResNet's stem,
-// k=7 s=2 p=3: output row o reads x rows 2o-3 .. 2o+3, so a tile of x rows [a, a+t) (a, t
+// A spatial split's halo rows by hand (docs/cost-model.md §spatial-halo with strides). ResNet's
+// stem, k=7 s=2 p=3: output row o reads x rows 2o-3 .. 2o+3, so a tile of x rows [a, a+t) (a, t
 // even), making output rows a/2 .. (a+t)/2 - 1, reads 3 rows below (a-3) and 2 above
 // (a+t+1); its dL/dx tile needs dL/dy rows o with 2o+3 >= a and 2o-3 <= a+t-1: from a/2 - 1
 // to (a+t)/2 + 1, 1 below and 2 above. A 'same' 3x3 reads 1 and 1 both ways; a 2x2 pool of

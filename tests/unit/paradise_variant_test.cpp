@@ -33,7 +33,7 @@ std::vector<std::string> csv_fields(const std::string& line) {
 }
 
 // NVIDIA's published ResNet-50 v1.5 PyTorch training throughput (DeepLearningExamples
-// READMEs; tests/data/measured/, a copy of shared/reference/measured). Compute is
+// READMEs; tests/data/measured/). Compute is
 // calibrated on each configuration's 1-GPU figure (seconds per sample = 1 / images/s);
 // the 8-GPU throughput then follows from the model's communication and overlap.
 TEST(ParadiseVariant, ResNet50EightGpuThroughputWithinFivePercentOfNvidiasTables) {
@@ -92,7 +92,7 @@ TEST(ParadiseVariant, ResNet50EightGpuThroughputWithinFivePercentOfNvidiasTables
   EXPECT_EQ(checked, 13);
 }
 
-// ParaDL (TR §1.11, Fig. 6): a convolution's time "barely changes" with fewer filters, so
+// ParaDL (TR Fig. 6): a convolution's time "barely changes" with fewer filters, so
 // filter-parallel compute per GPU falls far less than 1/p; ParaDL's own model says 1/p.
 TEST(ParadiseVariant, FilterComputePerGpuFallsFarLessThanOneOverP) {
   const auto w = make_workload(
@@ -114,7 +114,7 @@ TEST(ParadiseVariant, FilterComputePerGpuFallsFarLessThanOneOverP) {
   }
 }
 
-// Overlap (cost-model-notes §3): some of the gradient exchange (the last part of
+// Overlap (docs/cost-model.md §overlap): some of the gradient exchange (the last part of
 // communication) is hidden, never all of it, and switching the policy off gives compute +
 // communication (ParaDL's blocking exchange), which is slower.
 void expect_overlap_policy(const Workload& w, Config c, double min_hidden_share) {
@@ -166,7 +166,7 @@ TEST(ParadiseVariant, BucketsOfWholeLayersWhateverTheCap) {
   EXPECT_LE(p.epoch_overlapped_s, p.epoch_communication_s);
 }
 
-// Barrachina et al.'s per-layer overlap (cost-model-notes §3): input -> c1 (small weights,
+// Barrachina et al.'s per-layer overlap (docs/cost-model.md §overlap): input -> c1 (small weights,
 // early) -> c2 (large weights, late). Each layer's gradient is ready when the backward pass
 // has done its own and every later layer's backward time (its time per sample x its
 // backward share of FLOPs); its share of the weights by hand.
@@ -201,10 +201,10 @@ TEST(ParadiseVariant, PerLayerOverlapFollowsWhenEachGradientIsReady) {
   EXPECT_EQ(predict(w, c).epoch_overlapped_s, 0);
 }
 
-// Algorithm choice (§5.3), as NCCL's tuner behaves: inside a node large gradients go by
-// ring (the tree's bandwidth is 0.45 of the bus bandwidth, the ring's p / 2(p-1) of it);
-// across 1,024 ABCI GPUs the ring's 2(p-1) = 2,046 latencies of 41 us (84 ms) lose to a
-// tree's 2 log2 p = 20; the choice is never slower than the ring alone.
+// Algorithm choice (docs/cost-model.md §nccl), as NCCL's tuner behaves: inside a node large
+// gradients go by ring (the tree's bandwidth is 0.45 of the bus bandwidth, the ring's p / 2(p-1) of
+// it); across 1,024 ABCI GPUs the ring's 2(p-1) = 2,046 latencies of 41 us (84 ms) lose to a tree's
+// 2 log2 p = 20; the choice is never slower than the ring alone.
 TEST(ParadiseVariant, AllreduceChoiceFollowsNcclsTuner) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
   const auto exchange = [&](std::int64_t p, bool choose) {
@@ -221,7 +221,7 @@ TEST(ParadiseVariant, AllreduceChoiceFollowsNcclsTuner) {
     EXPECT_LE(exchange(p, true).second, exchange(p, false).second * (1 + 1e-12)) << p;
 }
 
-// Model state by hand (cost-model-notes §6.3): ResNet-50 has 25,557,032 parameters.
+// Model state by hand (docs/cost-model.md §model-state): ResNet-50 has 25,557,032 parameters.
 TEST(ParadiseVariant, ModelStateBytesPerParameterAndZeroSharding) {
   const auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
   const double n = 25557032;
@@ -613,8 +613,8 @@ TEST(ParadiseVariant, KeepingEveryActivationGradientNeedsNoLessThanFreeingThem) 
   EXPECT_EQ(gradients(w, true), 4 * (sum_layers(w).outputs + relu1));
 }
 
-// ParaDL (TR §1.11, cost-model-notes §7.7): the hybrids' gradient exchange through a leader
-// GPU per node costs more than twice the flat data-parallel allreduce. In the model: the
+// ParaDL (TR §V; docs/cost-model.md §ref-qualitative): the hybrids' gradient exchange through a
+// leader GPU per node costs more than twice the flat data-parallel allreduce. In the model: the
 // flat allreduce spreads over both of an ABCI node's EDR adapters, the leaders use one, and
 // the in-node reduce and broadcast come on top. Without the leader, every GPU exchanging its
 // own shard costs about what the flat allreduce does (the same bytes leave the node).
@@ -634,7 +634,7 @@ TEST(ParadiseVariant, LeaderReduceCostsMoreThanTwiceTheFlatAllreduce) {
   }
 }
 
-// Filter parallelism's per-layer collectives (TR §III; cost-model-notes §5.1 ring formulas)
+// Filter parallelism's per-layer collectives (TR §III; docs/cost-model.md §collectives, ring)
 // by hand on one ABCI node (NVLink: alpha 9 us, 50 GB/s; ParaDL's get_network_factor): per
 // parallel layer a ring allgather of y forward, (q-1)(alpha + n/q beta) with n = B|y| 4 B,
 // and for every layer but the first (whose dL/dx is the data's) a ring reduce-scatter of
@@ -672,8 +672,8 @@ TEST(ParadiseVariant, FilterLayerCollectivesAreRingsOnTheGroupsLink) {
 }
 
 // The hybrids' gradient exchange across groups goes in buckets overlapped with the backward
-// pass like data parallelism's (§3): some of it is hidden, never more than all of it, and
-// with the policy off the epoch is compute + communication again.
+// pass like data parallelism's (docs/cost-model.md §overlap): some of it is hidden, never more than
+// all of it, and with the policy off the epoch is compute + communication again.
 TEST(ParadiseVariant, HybridGradientExchangeOverlapsTheBackwardPass) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
   for (const Kind k : {Kind::DataFilter, Kind::DataSpatial})
@@ -684,8 +684,8 @@ TEST(ParadiseVariant, HybridGradientExchangeOverlapsTheBackwardPass) {
 // lead only where data parallelism's ring pays 2(p-1) latencies of 41 us per iteration
 // (4,096 GPUs: 336 ms), not at 1,024 GPUs, and the paradise variant, whose exchange NCCL
 // would run as a tree and overlap, not at all: its data+filter pays twice data's compute
-// (starved GEMMs, whole-group batch norms) and the in-group activation collectives (README,
-// "The cost model"). ParaDL's own comparison is the next test's.
+// (starved GEMMs, whole-group batch norms) and the in-group activation collectives
+// (docs/validation.md, "The cost model"). ParaDL's own comparison is the next test's.
 TEST(ParadiseVariant, DataFilterBeatsDataAt16KOnlyWhereTheRingLatencyDominates) {
   const auto w = make_workload(
       {PARADISE_PARADL_DIR "/model/RESNET50_ImageNet_profall.net_sc", "", "abci", "", 0});
@@ -704,9 +704,9 @@ TEST(ParadiseVariant, DataFilterBeatsDataAt16KOnlyWhereTheRingLatencyDominates) 
         << p;
 }
 
-// ParaDL (TR §1.11): "at a global batch of 16K, data+filter is 8% faster than data" for
-// ResNet-50 on ABCI, measured as its oracle ranks strategies (cost-model-notes §1.8): every
-// data-parallel replica at 64 samples (B'), data on B / B' = 256 GPUs, data+filter on 256
+// ParaDL (TR §V): "at a global batch of 16K, data+filter is 8% faster than data" for
+// ResNet-50 on ABCI, measured as its oracle ranks strategies (docs/cost-model.md §paradl-oracle):
+// every data-parallel replica at 64 samples (B'), data on B / B' = 256 GPUs, data+filter on 256
 // groups of a node's 4 GPUs, 1,024 GPUs, its largest measured run. ParaDL's projection of
 // that pair (tests/data/paradl/log/resnet_ranking.log, rows B = 16384): data 17.99 s, df
 // 15.84 s, 12% faster. The paradise variant: 8.9% for the built-in resnet50 (data 16.81 s,
@@ -714,7 +714,7 @@ TEST(ParadiseVariant, DataFilterBeatsDataAt16KOnlyWhereTheRingLatencyDominates) 
 // sample's convolutions at a fraction of data's per-GPU time, and the exchange across groups
 // carries a quarter of the gradients from each GPU, as data's carries all of them. (With the
 // exchange through a leader GPU that ParaDL's ChainerMNX ran, policy leader_reduce, the pair
-// turns over, -7.5% and -1.9%: doubtful, README "The cost model".)
+// turns over, -7.5% and -1.9%: doubtful, docs/validation.md.)
 TEST(ParadiseVariant, DataFilterBeatsDataByAFewPercentAt16KAsParadlRanksThem) {
   const std::int64_t batch = 16384, per_replica = 64, replicas = batch / per_replica;
   for (const std::string& model :
@@ -731,7 +731,7 @@ TEST(ParadiseVariant, DataFilterBeatsDataByAFewPercentAt16KAsParadlRanksThem) {
   }
 }
 
-// ParaDL (TR §1.11): communication diverges at scale on ABCI's 1:3 over-subscribed upper
+// ParaDL (TR §V): communication diverges at scale on ABCI's 1:3 over-subscribed upper
 // level. Data-parallel ResNet-50 at a fixed global batch: the allreduce per epoch grows
 // more than 2.5x from inside a rack (128 GPUs) to 1,024 GPUs, and barely without the
 // over-subscription.
@@ -751,8 +751,8 @@ TEST(ParadiseVariant, CommunicationGrowsBeyondTheRackWithOversubscription) {
   EXPECT_LT(comm(1024) / comm(128), 1.2);
 }
 
-// data+pipeline (HyPar-Flow, cost-model-notes §2): R replicas of a K-stage pipeline are
-// independent but for the per-stage gradient allreduce, so compute equals one K-stage
+// data+pipeline (HyPar-Flow, docs/cost-model.md §data-pipeline): R replicas of a K-stage pipeline
+// are independent but for the per-stage gradient allreduce, so compute equals one K-stage
 // pipeline's on batch / R; ParaDL's variant does not model it.
 TEST(ParadiseVariant, DataPipelineIsReplicatedPipelinesPlusAStageAllreduce) {
   const auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
@@ -796,7 +796,7 @@ TEST(ParadiseVariant, DataPipelineIsReplicatedPipelinesPlusAStageAllreduce) {
   EXPECT_EQ(predict(w, hybrid).status, Status::Invalid);
 }
 
-// DASO (Coquelin et al. 2022, cost-model-notes §4): exchanging bf16 parameters across
+// DASO (Coquelin et al. 2022, docs/cost-model.md §daso): exchanging bf16 parameters across
 // nodes every 4th batch without blocking shortens an epoch of blocking data parallelism on
 // ABCI; the paper reports up to 34% less training time. The global part scales with
 // 1 / global_skip; ParaDL's variant does not model DASO.
@@ -820,7 +820,7 @@ TEST(ParadiseVariant, DasoSavesUpToAThirdOverBlockingDataParallelism) {
   }
 }
 
-// DASO's warm-up and cool-down (cost-model-notes §4: gs = ls = 1, btw = 0, blocking): an
+// DASO's warm-up and cool-down (docs/cost-model.md §daso: gs = ls = 1, btw = 0, blocking): an
 // all-blocking run is slower than the steady state, and the default run's epoch is the
 // mean of the two weighted 82 : 8 over 90 epochs.
 TEST(ParadiseVariant, DasoWarmUpAndCoolDownEpochsBlock) {
@@ -840,7 +840,7 @@ TEST(ParadiseVariant, DasoWarmUpAndCoolDownEpochsBlock) {
   EXPECT_NEAR(predict(w, c).epoch_time_s, all.epoch_time_s, 1e-9 * all.epoch_time_s);
 }
 
-// Precision (cost-model-notes §6.3; datasheet peaks in the system catalog): without a
+// Precision (docs/cost-model.md §model-state; datasheet peaks in the system catalog): without a
 // measured time, mixed precision times the GEMMs at the fp16 tensor-core peak and stores
 // activations in 2 bytes, tf32 at the tf32 peak with 4-byte activations.
 TEST(ParadiseVariant, PrecisionSetsThePeakAndTheActivationBytes) {
@@ -948,7 +948,7 @@ TEST(ParadiseVariant, PipelineActivationGradientsAreOneMicroBatchsOnItsStage) {
 }
 
 // A pipeline stage keeps the saved activations of its own layers for each micro-batch in
-// flight (cost-model-notes §6.1): 1F1B p - g on stage g, GPipe all S. One stage is the whole
+// flight (docs/cost-model.md §pipeline): 1F1B p - g on stage g, GPipe all S. One stage is the whole
 // model: one micro-batch (B / S samples) with 1F1B, all B with GPipe -- the serial model's
 // saved bytes at those batches. With 4 stages the heaviest stage lies between the even
 // share (1/4 of the model per micro-batch) and the whole model.
@@ -1017,8 +1017,8 @@ TEST(ParadiseVariant, PipelineMemoryIsOneStagesActivationsAndWeights) {
   }
 }
 
-// A pipeline cut sends every tensor crossing it, a residual's skip tensor too (cost-model-notes
-// §2: "a_k = activation tensor at boundary k (including skip tensors crossing it)"); the
+// A pipeline cut sends every tensor crossing it, a residual's skip tensor too (docs/cost-model.md
+// §data-pipeline: a_k, the tensors crossing boundary k, a residual's skip tensor included); the
 // stage after it keeps them per micro-batch in flight. By hand on input 8x16x16 (u = 2,048
 // elements) -> c1 -> c2 -> sum(c2, input), one layer per stage on 3 GPUs: the input crosses
 // both cuts, so each sends 2u (ParaDL's rule sends the previous layer's u). The transfers

@@ -19,7 +19,7 @@
 namespace paradise::calibrate {
 namespace {
 
-// cost-model-notes §3 roofline for fp32: max(FLOPs / (peak x e g(M) g(N) g(K)), bytes / BW)
+// docs/cost-model.md §roofline, for fp32: max(FLOPs / (peak x e g(M) g(N) g(K)), bytes / BW)
 // with g(x) = x / (x + h); M = n x output positions, N = filters, K = MACs per output;
 // bytes = 4 x (3 (read + written) n + 3 params).
 double hand_roofline(const system::Gpu& g, const model::LayerStats& l, double n, double e,

@@ -31,7 +31,8 @@ Prediction split_step(const Workload& w, std::int64_t gpus, bool all_dims) {
 //    (1,024 B). Its halo: one neighbour per dimension (a dimension cut in two), 1 row
 //    each: 4 x (5^3 - 4^3) = 244 elements (976 B). The gradients in the convolution's
 //    backward: dL/dy's tile 8 x 64 = 512 (2,048 B); it reads the data, so it runs no
-//    BW_data and needs no halo of dL/dy (cost-model-notes §1.4.2: exchanged before BW_data).
+//    BW_data and needs no halo of dL/dy (docs/cost-model.md §spatial-halo: exchanged before
+//    BW_data).
 //  * 4 GPUs along W: a tile 2 x 8 x 8, two neighbours: input 4 x 128 = 512 (2,048 B), halo
 //    4 x (4 - 2) x 64 = 512 (2,048 B), gradients 8 x 128 = 1,024 (4,096 B).
 //  * 2 GPUs along W: a tile 4 x 8 x 8, one neighbour: input 1,024 (4,096 B), halo 4 x 64 =
@@ -165,8 +166,8 @@ TEST(SpatialMemory, HalosFollowStrideDilationEmptyPartsAndEachDimensionsKernel) 
   EXPECT_EQ(halos(s2), 128);
   EXPECT_EQ(memory_part(s2, "activation gradients"), 128);
   // its exchange: that one message per iteration, 8 samples' 32 elements, over ABCI's NVLink
-  // (ParaDL's get_network_factor: 9 us, 50 GB/s; T_p2p = alpha + m beta, §1.6.1), 125
-  // iterations of the 1,000 samples
+  // (ParaDL's get_network_factor: 9 us, 50 GB/s; T_p2p = alpha + m beta, docs/cost-model.md
+  // §paradl-collectives), 125 iterations of the 1,000 samples
   const auto c = paradise_config(Kind::Spatial, 4, 8);
   const double exchange = 125 * (9e-6 + 8 * 32 * 4 / 50e9);
   EXPECT_NEAR(part_s(predict(strided, c), "halo exchange of x and dL/dy"), exchange,
@@ -185,8 +186,8 @@ TEST(SpatialMemory, HalosFollowStrideDilationEmptyPartsAndEachDimensionsKernel) 
 
 // The halo exchange by hand: c1 (4 -> 8) and c2 (8 -> 8), 3x3 'same', on 4 x 8 x 8, batch
 // 2, 500 iterations of the 1,000 samples, over ABCI's NVLink (9 us, 50 GB/s; T_p2p = alpha +
-// m beta, §1.6.1). One row per side; a face of x is C_in x 8 x 2 samples x 4 B, of dL/dy
-// C_out x 8 x 2 x 4 B. c1 reads the data, so it receives no dL/dy halo.
+// m beta, docs/cost-model.md §paradl-collectives). One row per side; a face of x is C_in x 8 x 2
+// samples x 4 B, of dL/dy C_out x 8 x 2 x 4 B. c1 reads the data, so it receives no dL/dy halo.
 //  * 2 GPUs: each has one neighbour: c1 one x message (256 B), c2 one of x and one of dL/dy
 //    (512 B each): 3 alpha + 1,280 B beta per iteration;
 //  * 4 GPUs: the inner ones have two: c1 2 x 256 B, c2 2 x 512 + 2 x 512 B: 6 alpha + 2,560

@@ -1,5 +1,6 @@
 // Strategy formulas on small synthetic workloads, with expected values derived by hand
-// from ParaDL's Table III (cost-model-notes §1.4.1) and GPipe's bubble (§6.1).
+// from ParaDL's Table III (docs/cost-model.md §paradl-per-epoch) and GPipe's bubble (Huang et al.
+// 2019 §2.3).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -319,7 +320,7 @@ TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
   const auto p = predict(w, config(Kind::DataSpatial, 16, 16));
   ASSERT_EQ(p.status, Status::Ok) << p.reason;
   EXPECT_EQ(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, "conv5");
-  // ParaDL's model (cost-model-notes §1.4.2): T_comp = (D / p1) [sum over split layers of
+  // ParaDL's model (docs/cost-model.md §data-spatial): T_comp = (D / p1) [sum over split layers of
   // t_l / p2 + sum over the others of t_l]; its code stops at the split layer, but a split the
   // default config cut short must count the replicated layers after it
   Config paradl = config(Kind::DataSpatial, 16, 16);

@@ -1,4 +1,4 @@
-// Systems: ParaDL's ABCI constants (cost-model-notes §1.6.3) and system files.
+// Systems: ParaDL's ABCI constants (docs/cost-model.md §abci) and system files.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -11,7 +11,8 @@ namespace {
 
 TEST(Abci, WorstPairLatencyByCommunicatorSize) {
   const System s = abci();
-  // §1.6.3: p <= 4 NVLink 9 us at 50 GB/s; <= 68 2(20 us + 110 ns) + 90 ns = 40.31 us;
+  // docs/cost-model.md §abci: p <= 4 NVLink 9 us at 50 GB/s; <= 68 2(20 us + 110 ns) + 90 ns
+  // = 40.31 us;
   // <= 136 40.49 us; beyond 40.98 us, all at 12.5 GB/s
   EXPECT_NEAR(s.link_for(4).alpha_s, 9e-6, 1e-15);
   EXPECT_NEAR(s.link_for(4).beta_s_per_byte, 1 / 50e9, 1e-25);
@@ -24,7 +25,8 @@ TEST(Abci, WorstPairLatencyByCommunicatorSize) {
 
 TEST(Abci, HostStagedTransfersWithoutGpuDirect) {
   const System s = abci();
-  // §1.6.3 GPUDIRECT=False: 16 GB/s and 3.00011 ms in a node; 80.53 us across nodes
+  // docs/cost-model.md §abci, GPUDIRECT=False: 16 GB/s and 3.00011 ms in a node; 80.53 us across
+  // nodes
   EXPECT_NEAR(s.link_for(4, true).alpha_s, 3.00011e-3, 1e-12);
   EXPECT_NEAR(s.link_for(4, true).beta_s_per_byte, 1 / 16e9, 1e-25);
   EXPECT_NEAR(s.link_for(8, true).alpha_s, 80.53e-6, 1e-12);

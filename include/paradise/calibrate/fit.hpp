@@ -9,7 +9,8 @@
 
 namespace paradise::calibrate {
 
-/// t = a alpha + b beta for n bytes on p ranks: (a, b) of the form (cost-model-notes §5.1).
+/// t = a alpha + b beta for n bytes on p ranks: (a, b) of the form (docs/cost-model.md
+/// §collectives).
 std::pair<double, double> coefficients(Form f, std::int64_t p, double n);
 
 struct Residual {

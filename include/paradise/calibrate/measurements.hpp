@@ -13,7 +13,7 @@
 
 namespace paradise::calibrate {
 
-/// The alpha-beta form a table is fitted with (cost-model-notes §5.1, ring algorithms).
+/// The alpha-beta form a table is fitted with (docs/cost-model.md §collectives, ring algorithms).
 enum class Form : std::uint8_t {
   Allreduce,      ///< 2(p-1) alpha + 2(p-1)/p n beta
   Allgather,      ///< (p-1) alpha + (p-1)/p n beta, n = the whole gathered array

@@ -1,5 +1,5 @@
-// A System back to the *.system INI format that system::parse_system_file reads (README
-// "Systems"), for calibrated systems.
+// A System back to the *.system INI format that system::parse_system_file reads
+// (docs/models-and-systems.md, "Systems"), for calibrated systems.
 #pragma once
 
 #include <iosfwd>

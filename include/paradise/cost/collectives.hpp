@@ -3,7 +3,7 @@
 // n is the message size in bytes as each algorithm's source defines it (for allgather
 // and reduce-scatter: the whole gathered / reduced array, as nccl-tests does); p is the
 // communicator size. Formulas: Thakur, Rabenseifner & Gropp, IJHPCA 19(1), 2005, as
-// reproduced in MPICH's source comments (cost-model-notes §5.1), unless noted.
+// reproduced in MPICH's source comments (docs/cost-model.md §collectives), unless noted.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,7 @@ double allreduce_double_binary_tree(const Link& l, std::int64_t p, double n);
 double allreduce_double_binary_tree_two_level(const Link& intra, const Link& inter, std::int64_t g,
                                               std::int64_t nodes, double n);
 /// Two-level: reduce-scatter inside g-GPU nodes, allreduce of n/g across N nodes,
-/// allgather inside (cost-model-notes §5.2 (a)).
+/// allgather inside (docs/cost-model.md §two-level-allreduce (a)).
 double allreduce_hierarchical(const Link& intra, const Link& inter, std::int64_t g,
                               std::int64_t nodes, double n);
 

@@ -1,5 +1,5 @@
 // Communication overlapped with compute: gradient buckets reduced one after another while
-// the backward pass produces them (cost-model-notes §3; PyTorch DDP's buckets).
+// the backward pass produces them (docs/cost-model.md §overlap; PyTorch DDP's buckets).
 #pragma once
 
 #include <algorithm>
@@ -21,7 +21,7 @@ struct BucketedExchange {
   std::string_view label;            ///< the last bucket's algorithm
 };
 
-/// Barrachina et al.'s per-layer overlap (cost-model-notes §3) with PyTorch DDP's buckets:
+/// Barrachina et al.'s per-layer overlap (docs/cost-model.md §overlap) with PyTorch DDP's buckets:
 /// the layers' gradients, last layer first, fill a bucket up to bucket_bytes (a layer's
 /// whole, never split); a bucket is exchanged once its last layer's gradient is ready
 /// (forward_s + backward_done x backward_s) and the previous bucket is done. `exchange(n)`

@@ -1,5 +1,5 @@
 // The sweep's HDF5 file, written collectively by all ranks in the netCDF-4 layout that
-// h5py and xarray.open_dataset read directly (shared/reference/ecosystem-notes.md §3-§4):
+// h5py and xarray.open_dataset read directly (docs/output-format.md):
 // one coordinate variable (dimension scale) per axis, data variables over the axes,
 // chunked and deflated. The file appears atomically: it is written as PATH.tmp and copied
 // to PATH by commit() in a canonical layout (same sweep, same bytes on any rank count); a

@@ -1,5 +1,6 @@
 // ParaDiSE's own model file format (*.model): one layer per line. The grammar is
-// documented in the README ("Model files"); errors name the file, line, key and value.
+// documented in docs/models-and-systems.md ("Model files"); errors name the file, line, key and
+// value.
 #pragma once
 
 #include <iosfwd>

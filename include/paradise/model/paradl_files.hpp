@@ -1,6 +1,6 @@
 // ParaDL's input files (github.com/TruongThaoNguyen/paraDL-analysis, model/):
 //  *.net  "NAME|x dims|w dims|y dims|t" per layer with fixed shapes and the measured
-//         seconds per sample t (cost-model-notes §1.5);
+//         seconds per sample t (docs/cost-model.md §paradl-compute);
 //  *.lc   "NAME|0/1" per layer: 1 = the strategy parallelises this layer.
 #pragma once
 

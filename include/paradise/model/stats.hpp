@@ -6,7 +6,7 @@
 //    element-wise arithmetic operation (documented per op in analyze.cpp).
 //  * Everything is per sample; multiply by the batch for a mini-batch.
 //  * "Saved" elements are the activations autograd keeps for the backward pass in
-//    training mode (the rule per op is in analyze.cpp and the README), counted once
+//    training mode (the rule per op is in analyze.cpp and docs/models-and-systems.md), counted once
 //    per distinct tensor: an in-place ReLU shares its input's buffer.
 #pragma once
 
@@ -32,7 +32,7 @@ struct HaloRows {
 };
 
 /// The halos of a convolution or pool with kernel k, stride s, padding p and dilation d,
-/// extent e = d (k - 1) + 1 (cost-model-notes §1.4.2 with strides): output row o reads x
+/// extent e = d (k - 1) + 1 (docs/cost-model.md §spatial-halo with strides): output row o reads x
 /// rows o s - p .. o s - p + e - 1, and a GPU computes the rows o whose o s falls in its
 /// tile of x. On a tile of a multiple of s rows, the forward pass reads p rows below it and
 /// e - s - p above; BW_data, dL/dx's tile from dL/dy, floor((e - 1 - p) / s) rows of dL/dy
@@ -72,7 +72,7 @@ struct LayerStats {
   std::int64_t buffer_layer = 0;
   /// Elements per sample of the tensors made before this layer and read by it or a later
   /// one: what a pipeline cut just before it sends, the skip tensors crossing it included
-  /// (cost-model-notes §2, a_k). A chain's (ParaDL .net file): the layer's input.
+  /// (docs/cost-model.md §data-pipeline, a_k). A chain's (ParaDL .net file): the layer's input.
   std::int64_t crossing_elements = 0;
   /// The last layer that reads this output (the layer itself when none does): the output
   /// crosses every cut after this layer up to that one. A chain's: the next layer.
@@ -101,7 +101,8 @@ struct LayerStats {
   /// (weights are separate: `params`). For a roofline.
   std::int64_t read_elements = 0;
   std::int64_t written_elements = 0;
-  /// ParaDL .net files only: measured forward+backward seconds per sample (§1.5).
+  /// ParaDL .net files only: measured forward+backward seconds per sample (docs/cost-model.md
+  /// §paradl-compute).
   double measured_time_s = 0;
   /// ParaDL .net files only: the weight dimensions as written [C, F, K...].
   std::vector<std::int64_t> weight_dims;

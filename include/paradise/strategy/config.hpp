@@ -48,7 +48,8 @@ std::optional<Variant> variant_from_name(std::string_view name);
 bool models(Variant v, Kind k);
 
 /// Arithmetic of the training run: fp32; tf32 (fp32 storage, tensor-core GEMMs); mixed
-/// (fp16/bf16 activations, weights and gradients, fp32 master weights; cost-model-notes §6.3).
+/// (fp16/bf16 activations, weights and gradients, fp32 master weights; docs/cost-model.md
+/// §model-state).
 enum class Precision : std::uint8_t { Fp32, Tf32, Mixed };
 std::string_view precision_name(Precision p);
 std::optional<Precision> precision_from_name(std::string_view name);
@@ -57,7 +58,7 @@ enum class Optimizer : std::uint8_t { Sgd, Momentum, Adam };
 std::string_view optimizer_name(Optimizer o);
 std::optional<Optimizer> optimizer_from_name(std::string_view name);
 
-/// The `paradise` variant's policies (cost-model-notes §3, §5.3, §6). Each one can be
+/// The `paradise` variant's policies (docs/cost-model.md §paradise-variant). Each one can be
 /// switched off to get ParaDL's behaviour back for that part alone.
 struct Policies {
   /// Compute: per-layer roofline, max(FLOPs / (peak x efficiency), bytes / memory
@@ -68,27 +69,29 @@ struct Policies {
   /// constants are the system's (system::Gpu; fitted by `paradise calibrate --profile`).
   bool roofline_compute = true;
   /// Gradient allreduce: the fastest of ring, double binary tree and (across nodes) the
-  /// two-level hierarchical form, as NCCL's tuner picks (§5.3). Off: Config's algorithm.
+  /// two-level hierarchical form, as NCCL's tuner picks (docs/cost-model.md §nccl). Off: Config's
+  /// algorithm.
   bool choose_algorithm = true;
-  /// Gradient allreduce in buckets overlapped with the backward pass (§3, DDP's 25 MB
-  /// buckets). Off: blocking, after the backward pass (ParaDL).
+  /// Gradient allreduce in buckets overlapped with the backward pass (docs/cost-model.md §overlap,
+  /// DDP's 25 MB buckets). Off: blocking, after the backward pass (ParaDL).
   bool overlap_gradients = true;
   double bucket_bytes = 25e6;
   /// Hybrids' gradient exchange across groups: off, every GPU of a group allreduces its own
   /// shard with its peers (concurrent flows share the node's adapters); on, reduce to a
-  /// leader, allreduce among leaders, broadcast (what ParaDL's hybrids measured, §5.2 b).
+  /// leader, allreduce among leaders, broadcast (what ParaDL's hybrids measured, docs/cost-model.md
+  /// §two-level-allreduce b).
   bool leader_reduce = false;
   /// Filter/channel partial sums (filter: dL/dx backward, channel: y forward) by a ring
   /// reduce-scatter, as the neighbouring layer needs only its own partition (TR §III
   /// footnote). Off: the allreduce NCCL would pick (what ParaDL's implementation did).
   bool reduce_scatter_partial_sums = true;
-  /// Memory by component (§6.2-6.4): saved-for-backward activations, optimizer state,
-  /// workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
+  /// Memory by component (docs/cost-model.md §memory): saved-for-backward activations, optimizer
+  /// state, workspace, communication buffers, runtime context. Off: ParaDL's 2 delta(...) only.
   bool full_memory = true;
-  /// With Training::recompute_activations, recompute only where the plan's step peaks lower than the
-  /// plain step's (LayerSums::recompute_lowers_peak); elsewhere (CosmoFlow, whose step peaks
-  /// in its first convolution's backward) it would pay forward FLOPs for no memory. Off: the
-  /// plan runs wherever asked, as torch.utils.checkpoint applied to it would.
+  /// With Training::recompute_activations, recompute only where the plan's step peaks lower than
+  /// the plain step's (LayerSums::recompute_lowers_peak); elsewhere (CosmoFlow, whose step peaks in
+  /// its first convolution's backward) it would pay forward FLOPs for no memory. Off: the plan runs
+  /// wherever asked, as torch.utils.checkpoint applied to it would.
   bool recompute_only_if_lower = true;
   /// PyTorch's autograd frees each dL/dy once used (model/autograd_liveness.cpp);
   /// off: TensorFlow's tape keeps every layer's activation gradient to the end (HyPar-Flow).
@@ -96,26 +99,27 @@ struct Policies {
   /// Spatial and data+spatial: every layer up to the split layer runs on its spatial
   /// partition (pools, activations, normalisation too: nothing gathers before the split
   /// layer's output; TR Table VI customises Conv, Pool and FC). Off: only the layers marked
-  /// parallel are divided, the rest computed and kept whole (ParaDL's .lc rule, §1.5).
+  /// parallel are divided, the rest computed and kept whole (ParaDL's .lc rule, docs/cost-model.md
+  /// §paradl-compute).
   bool split_whole_prefix = true;
   /// Spatial and data+spatial: each split convolution or pool whose window reaches beyond its
   /// tile (model::window_halos) keeps its input tile with the halo rows it received, saved
   /// for its backward, and, where that computes dL/dx from a tile of dL/dy, receives dL/dy's
-  /// halo into a padded buffer (cost-model-notes §1.4.2: halos exchanged before FW and
+  /// halo into a padded buffer (docs/cost-model.md §spatial-halo: halos exchanged before FW and
   /// BW_data, BW_weight reusing x's). Off: the tiles alone (the model at the tile).
   bool spatial_halo_memory = true;
-  double workspace_bytes = 256.0 * (1 << 20);   ///< convolution workspace (cuDNN, per GPU)
-  double context_bytes = 400e6;                 ///< CUDA context and framework (300-500 MB, §6.4)
+  double workspace_bytes = 256.0 * (1 << 20);  ///< convolution workspace (cuDNN, per GPU)
+  double context_bytes = 400e6;                ///< CUDA context, framework (cost-model.md §memory)
   double comm_buffer_bytes = 32.0 * (1 << 20);  ///< NCCL: channels x 2 x 4 MiB
   /// Pipeline schedule: 1F1B (PipeDream-Flush: at most p micro-batches in flight) or, off,
-  /// GPipe (all S micro-batches' activations kept; cost-model-notes §6.1).
+  /// GPipe (all S micro-batches' activations kept; docs/cost-model.md §pipeline).
   bool one_f_one_b = true;
   /// Pipeline: stage-boundary transfers overlap the next micro-batch's compute (only the
   /// fill and drain wait). Off: every transfer blocks (ParaDL).
   bool overlap_pipeline_transfers = true;
 };
 
-/// DASO's schedule (Coquelin et al. 2022; cost-model-notes §4).
+/// DASO's schedule (Coquelin et al. 2022; docs/cost-model.md §daso).
 struct DasoSchedule {
   /// The steady state (its defaults after warm-up): global sync every global_skip batches,
   /// node-local every local_skip, the global result merged batches_to_wait batches later.

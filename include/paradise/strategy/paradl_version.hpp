@@ -10,14 +10,15 @@ namespace paradise::strategy {
 /// a version (defaults: the released code, github.com/TruongThaoNguyen/paraDL-analysis
 /// @ ce36803). The PLX cable latency (15 or 20 us) is a property of the system: abci-plx15.
 struct ParadlVersion {
-  /// data+filter gradient exchange across groups (cost-model-notes §1.6.3):
+  /// data+filter gradient exchange across groups (docs/cost-model.md §abci):
   /// Contention: the full sum|w|, bandwidth / (2 p2) (released code);
   /// SplitContention: sum|w| with split layers / p2, bandwidth / p2 (HPDC'20 runs);
   /// Plain: the full sum|w| at the network's bandwidth.
   enum class HybridExchange : std::uint8_t { Contention, SplitContention, Plain };
   HybridExchange df_exchange = HybridExchange::Contention;
   /// data+spatial halo: false = C*floor((K-1)/2)*(H[*D]) per sample through the host
-  /// (released code, §1.4.2); true = the older W*floor((K-1)/2) of x and y (§1.4.3).
+  /// (released code, docs/cost-model.md §data-spatial); true = the older W*floor((K-1)/2) of x and
+  /// y (§paradl-spatial).
   bool ds_width_only_halo = false;
   bool ds_halo_one_sample = false;     ///< old halo for one sample, not b (resnet_ranking)
   bool ds_halo_link_override = false;  ///< use ds_halo_alpha_s / ds_halo_beta below
@@ -31,9 +32,9 @@ struct ParadlVersion {
 
 /// The paradl variant's settings: which ParaDL to reproduce.
 struct ParadlSettings {
-  /// ParaDL's code divides the filter/channel weights by p twice (cost-model-notes §1.9.1),
-  /// one sample's halo, the loops stopping at the split layer; false reproduces its logs,
-  /// true fixes them (--fix-paradl-bugs).
+  /// ParaDL's code divides the filter/channel weights by p twice (docs/cost-model.md
+  /// §paradl-quirks), one sample's halo, the loops stopping at the split layer; false reproduces
+  /// its logs, true fixes them (--fix-paradl-bugs).
   bool fix_bugs = false;
   ParadlVersion version;
 };

@@ -1,6 +1,6 @@
 // The paradise variant's per-layer compute time: a roofline with the efficiency of the
-// layer's implicit GEMM after partitioning (cost-model-notes §3; Williams et al. 2009). Public
-// so that `paradise calibrate` fits the efficiency curve with the formula predict uses.
+// layer's implicit GEMM after partitioning (docs/cost-model.md §roofline; Williams et al. 2009).
+// Public so that `paradise calibrate` fits the efficiency curve with the formula predict uses.
 #pragma once
 
 #include <cstdint>

@@ -52,7 +52,7 @@ struct LayerSums {
   double x_active = 0, y_active = 0;  ///< the same over the parallelised layers
   double w = 0, w_active = 0;         ///< sum |w_l|
   double t = 0, t_active = 0;         ///< seconds per sample
-  // for the paradise variant's memory and overlap (cost-model-notes §6.2, §3)
+  // for the paradise variant's memory and overlap (docs/cost-model.md §memory, §overlap)
   double saved = 0, saved_fixed_bytes = 0;  ///< saved-for-backward elements, fixed bytes
   double largest_pair = 0;  ///< the largest |x_l| + |y_l| (ParaDL's chains; kept gradients)
   double outputs = 0;       ///< sum |y_l| over the non-in-place layers (all gradients kept)
@@ -60,15 +60,15 @@ struct LayerSums {
   /// one transient gradient beside them as its backward runs (the total taken at least
   /// largest_pair: the model's input can be in that pair and in no output).
   double largest_in_place = 0;
-  /// Activation gradients as PyTorch's autograd frees them (cost-model-notes §6.2;
+  /// Activation gradients as PyTorch's autograd frees them (docs/cost-model.md §memory;
   /// model/autograd_liveness.cpp): per sample, the bytes alive at the backward pass's peak
   /// beyond the saved activations, max over layers k of e G_k - (e R_>k + F_>k) with G_k
   /// the gradient elements alive in k's backward and R, F the saved elements and fixed
   /// bytes released by the layers after k. [0]: 2-byte elements (mixed), [1]: 4-byte.
   std::array<double, 2> gradient_peak_bytes{0, 0};
   double backward_share = 2.0 / 3.0;  ///< backward FLOPs / all FLOPs
-  /// Activation recomputation (Chen et al. 2016, cost-model-notes §6.1): the layers cut into
-  /// contiguous segments balanced by saved elements (Chen's greedy plan, its budget searched
+  /// Activation recomputation (Chen et al. 2016, docs/cost-model.md §recomputation): the layers cut
+  /// into contiguous segments balanced by saved elements (Chen's greedy plan, its budget searched
   /// around round(sqrt L) segments, the lowest step peak kept per element size), each cut at
   /// an articulation point where one comes (recompute.cpp); kept are the tensors crossing
   /// the cuts (skips too) and, during the backward pass, one segment's recomputed
@@ -85,7 +85,7 @@ struct LayerSums {
   /// recomputed: Policies::recompute_only_if_lower).
   std::array<bool, 2> recompute_lowers_peak{false, false};
   /// Per layer with weights, in backward order (Barrachina et al.'s per-layer overlap,
-  /// cost-model-notes §3): from the layers' times per sample, each split forward : backward
+  /// docs/cost-model.md §overlap): from the layers' times per sample, each split forward : backward
   /// by its FLOPs.
   std::vector<cost::GradientReady> gradient_ready;
 };
@@ -93,7 +93,7 @@ LayerSums sum_layers(const Workload& w);
 /// Per sample, the activation gradients at the peak of the backward pass through layers
 /// [begin, end) beyond their saved activations, each released after its layer
 /// (LayerStats::released_elements, saved_fixed_bytes): max over k of e G_k - (e R + F) of
-/// the layers after k, at `element_bytes` e (cost-model-notes §6.2). At least 0.
+/// the layers after k, at `element_bytes` e (docs/cost-model.md §memory). At least 0.
 double gradient_peak_bytes(const model::ModelStats& m, std::size_t begin, std::size_t end,
                            double element_bytes);
 /// Whether a Config recomputes on workload `w`: recomputation asked for, and its plan
@@ -113,22 +113,23 @@ std::array<std::int64_t, 3> parallel_min_extent(const Workload& w, int split,
                                                 bool every_layer = false);
 /// The nested prefixes of the default layer config at which the smallest extent grows, each
 /// the longest with its extents: spatial parallelism applies "to the first layers only,
-/// then an Allgather follows" (cost-model-notes §1.4, P6; ParaDL's CosmoFlow .lc file
-/// splits its first two convolutions).
+/// then an Allgather follows" (TR §V-A; docs/cost-model.md §paradl-per-epoch; ParaDL's CosmoFlow
+/// .lc file splits its first two convolutions).
 std::vector<SpatialPrefix> spatial_prefixes(const Workload& w);
 /// Whether layer i reads the model's input (the first layer after the input placeholder).
 inline bool reads_the_data(const model::ModelStats& m, std::size_t i) {
   return i == 0 || (i == 1 && m.layers[0].op == model::Op::Input);
 }
-/// ParaDL sums activations over layers that are not in place (summary_network2, §1.5.4).
+/// ParaDL sums activations over layers that are not in place (summary_network2, docs/cost-model.md
+/// §paradl-compute).
 bool counts_for_memory(const model::LayerStats& l);
 /// The fixed bytes autograd frees once layer l's backward has run: its max-pool indices and
 /// dropout masks; not a loss's labels (int64 targets), which the training loop holds through
 /// the step (as analysis/reference/torch_counts.py's step does: U-Net's 8 B per voxel).
 double released_fixed_bytes(const model::LayerStats& l);
 
-/// ParaDL's empirical parametrisation (cost-model-notes §1.5): `time_per_sample_s` spread
-/// over the layers in proportion to estimate_layer_flop = forward + backward FLOPs.
+/// ParaDL's empirical parametrisation (docs/cost-model.md §paradl-compute): `time_per_sample_s`
+/// spread over the layers in proportion to estimate_layer_flop = forward + backward FLOPs.
 std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_sample_s);
 
 /// ParaDL's default when no .lc file is given: convolutions are parallelised.

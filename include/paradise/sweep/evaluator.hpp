@@ -37,7 +37,8 @@ struct SweepSpec {
   std::vector<std::int64_t> zero_stages;
   std::vector<std::uint8_t> recomputes;  ///< 0 or 1
   /// Measured per-layer times (layer-times CSV) by "MODEL@SYSTEM" or, for every system,
-  /// "MODEL"; the model's compute is then parametrised by them (cost-model-notes §1.5).
+  /// "MODEL"; the model's compute is then parametrised by them (docs/cost-model.md
+  /// §paradl-compute).
   std::map<std::string, std::string> layer_times;
   /// Refuse workloads (one per value of the axes before strategy, each a model's per-layer
   /// tables, built on every rank) that would hold more than this many bytes per rank.

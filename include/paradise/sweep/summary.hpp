@@ -44,7 +44,7 @@ class AxisSubset {
 };
 
 struct ParetoSpec {
-  /// Two or three, distinct: DESIGN.md's epoch time vs. GPUs, memory as a third objective.
+  /// Two or three, distinct: the default epoch time vs. GPUs, memory as a third objective.
   std::vector<Objective> objectives{Objective::EpochTime, Objective::Gpus, Objective::MemoryPerGpu};
   /// The axes whose every combination gets its own front (the rest are searched over).
   /// Precision and optimizer too: mixed precision and SGD win every point, and would hide

@@ -1,4 +1,4 @@
-// Built-in systems and system files (*.system, INI; format in the README).
+// Built-in systems and system files (*.system, INI; format in docs/models-and-systems.md).
 #pragma once
 
 #include <iosfwd>
@@ -10,7 +10,7 @@
 
 namespace paradise::system {
 
-/// ABCI as ParaDL's code models it (cost-model-notes §1.6.2-1.6.3); `plx_cable_latency_s`
+/// ABCI as ParaDL's code models it (docs/cost-model.md §abci); `plx_cable_latency_s`
 /// is 20 us in the released code and the ranking logs, 15 us in the HPDC'20 version.
 System abci(double plx_cable_latency_s = 20e-6);
 

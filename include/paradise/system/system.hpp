@@ -51,7 +51,7 @@ struct System {
   std::int64_t max_gpus = 1;
   std::vector<NetworkLevel> levels;
   /// The same hierarchy for transfers staged through the host (no GPUDirect); ParaDL
-  /// uses it for halo exchanges (cost-model-notes §1.6.3). Empty: same as `levels`.
+  /// uses it for halo exchanges (docs/cost-model.md §abci). Empty: same as `levels`.
   std::vector<NetworkLevel> host_staged_levels;
   double memory_margin_fraction = 0;  ///< device memory kept free (fragmentation)
   /// Network adapters a node's GPUs share on the levels above the node; a level's

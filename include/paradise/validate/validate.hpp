@@ -16,7 +16,8 @@
 
 namespace paradise::validate {
 
-/// One row of a measured-runs CSV (format in the README, "Validating against measurements").
+/// One row of a measured-runs CSV (format in docs/validation.md, "Validating against
+/// measurements").
 struct MeasuredRun {
   std::string file;  ///< the CSV file, for messages
   int line = 0;      ///< line in the CSV file
@@ -89,7 +90,7 @@ struct Options {
   double threshold = 0.25;  ///< |projected - measured| / measured beyond this: an anomaly
 };
 
-/// ParaDL's accuracy metric (Kahira et al., TR §V, cost-model-notes §7.6):
+/// ParaDL's accuracy metric (Kahira et al., TR §V, docs/cost-model.md §ref-accuracy):
 /// 1 - |projected - measured| / measured.
 double accuracy(double projected, double measured);
 

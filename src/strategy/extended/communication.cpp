@@ -1,4 +1,4 @@
-// The extended model's communication (cost-model-notes §3, §5.3): links shared by
+// The extended model's communication (docs/cost-model.md §overlap, §nccl): links shared by
 // concurrent flows, the allreduce NCCL's tuner would pick, the per-layer collectives of
 // filter and channel parallelism, the hybrids' exchange across groups, ZeRO-3's allgather.
 #include "extended.hpp"
@@ -26,8 +26,8 @@ GradientExchange nccl_allreduce(const Workload& w, const Config& c, std::int64_t
   if (!c.policies.choose_algorithm)
     return {cost::allreduce(c.gradient_allreduce, link, p, bytes),
             cost::allreduce_label(c.gradient_allreduce)};
-  // NCCL's tuner (§5.3): ring or tree by predicted time; across nodes also the two-level
-  // form (reduce-scatter in the node, allreduce of n/g across nodes, allgather)
+  // NCCL's tuner (docs/cost-model.md §nccl): ring or tree by predicted time; across nodes also the
+  // two-level form (reduce-scatter in the node, allreduce of n/g across nodes, allgather)
   GradientExchange best{cost::allreduce_ring(link, p, bytes), "allreduce/ring"};
   const std::int64_t g = w.system.gpus_per_node;
   // the tree: a chain through each node's ranks (p spread over the nodes span GPUs cover,
@@ -99,8 +99,8 @@ GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::i
     const auto x = nccl_allreduce(w, c, p1, p, shard_bytes, std::min(p2, w.system.gpus_per_node));
     return {x.seconds, x.label};
   }
-  // reduce to a leader, leaders allreduce everything, broadcast back (cost-model-notes
-  // §5.2 (b): what ParaDL's hybrids measured)
+  // reduce to a leader, leaders allreduce everything, broadcast back (docs/cost-model.md
+  // §two-level-allreduce (b): what ParaDL's hybrids measured)
   const double n = shard_bytes * static_cast<double>(p2);
   const system::Link node = w.system.link_for(p2);
   const auto leaders =

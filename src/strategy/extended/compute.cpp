@@ -1,5 +1,5 @@
-// The extended model's compute (cost-model-notes §6.5): per layer, the roofline of its kernels
-// after partitioning with the GEMM efficiency of their dimensions, scaled to the measured
+// The extended model's compute (docs/cost-model.md §roofline): per layer, the roofline of its
+// kernels after partitioning with the GEMM efficiency of their dimensions, scaled to the measured
 // time where there is one; and the step's recomputation.
 #include "../memory/memory.hpp"
 #include "extended.hpp"
@@ -32,7 +32,7 @@ Builder::Step step(const Config& c, const LayerSums& s) {
   const double d = c.precision == Precision::Mixed ? 2 : static_cast<double>(c.activation_bytes);
   // activation recomputation: the forward pass of the layers before the last segment runs
   // again in the backward pass (Chen et al. 2016); a pipeline stage re-materialises its
-  // whole forward pass per micro-batch (GPipe, cost-model-notes §6.1)
+  // whole forward pass per micro-batch (GPipe, docs/cost-model.md §pipeline)
   const double forward = 1 - s.backward_share;
   const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
   const double again = pipeline ? (c.recompute_activations ? forward : 0)
@@ -53,7 +53,7 @@ bool splits_every_layer(const Config& c) {
 
 double layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q, int last) {
   const double split = runs_split(w, c, i, last) ? q : 1;
-  const double measured = w.layer_time_s[i] * n;  // ParaDL's parametrisation (§1.5)
+  const double measured = w.layer_time_s[i] * n;  // ParaDL's (docs/cost-model.md §paradl-compute)
   if (!c.policies.roofline_compute) return measured / split;
   if (w.measured_time && split == 1) return measured;  // the roofline's ratio is 1
   const auto& l = w.model.layers[i];

@@ -1,10 +1,10 @@
 // Hierarchical data parallelism with periodic global synchronisation, as DASO (Coquelin et
-// al., J. Big Data 2022; cost-model-notes §4) does it. In its steady state
+// al., J. Big Data 2022; docs/cost-model.md §daso) does it. In its steady state
 // gradients are averaged inside the node every local_skip batches; every global_skip
 // batches one GPU per node allreduces the parameters in bf16 across the nodes, without
 // blocking, and the result, merged batches_to_wait batches later, is broadcast in the node.
 // T_batch = T_comp + AR_node(n delta)/ls + [B_node(n delta) + max(0, AR_net(n 2) - btw T_comp)]/gs;
-// warm-up and cool-down epochs: gs = ls = 1, btw = 0 (cost-model-notes §4).
+// warm-up and cool-down epochs: gs = ls = 1, btw = 0 (docs/cost-model.md §daso).
 #include <algorithm>
 #include <cmath>
 

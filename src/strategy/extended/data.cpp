@@ -1,6 +1,6 @@
 // The extended model's data parallelism: roofline compute of B/p samples per GPU, the
 // gradient allreduce NCCL would pick, in buckets overlapped with the backward pass
-// (cost-model-notes §3, §5.3), and memory by component (model state sharded over the
+// (docs/cost-model.md §overlap, §nccl), and memory by component (model state sharded over the
 // replicas per the ZeRO stage).
 #include "../memory/memory.hpp"
 #include "extended.hpp"

@@ -1,7 +1,7 @@
 // The extended model's data+filter: filter parallelism inside groups of p2 GPUs with NCCL's
 // in-group collectives per layer, and the cross-group exchange of each GPU's 1/p2 of the
 // gradients (its filters' and a share of the replicated layers') in buckets overlapped with
-// the backward pass and its collectives (cost-model-notes §5.2, §3).
+// the backward pass and its collectives (docs/cost-model.md §two-level-allreduce, §overlap).
 #include "../memory/memory.hpp"
 #include "extended.hpp"
 

@@ -1,6 +1,6 @@
-// The extended model's data+pipeline (HyPar-Flow, cost-model-notes §2): p = partitions x
-// replicas, a replica's partitions on p2 consecutive GPUs (default: one node), each stage's
-// replicas allreducing its gradients (pipeline.cpp).
+// The extended model's data+pipeline (HyPar-Flow, docs/cost-model.md §data-pipeline): p =
+// partitions x replicas, a replica's partitions on p2 consecutive GPUs (default: one node), each
+// stage's replicas allreducing its gradients (pipeline.cpp).
 #include "extended.hpp"
 
 namespace paradise::strategy::extended {

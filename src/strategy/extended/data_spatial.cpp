@@ -2,7 +2,7 @@
 // the split layer's allgather over the group's direct link (NCCL point-to-point,
 // GPUDirect), and the gradient exchange per bucket (reduce-scatter in the group, p2
 // concurrent allreduces of 1/p2 across the groups, allgather in the group; or the leader
-// form) overlapped with the backward pass (cost-model-notes §5.2, §3).
+// form) overlapped with the backward pass (docs/cost-model.md §two-level-allreduce, §overlap).
 #include "../memory/memory.hpp"
 #include "extended.hpp"
 #include "paradise/cost/collectives.hpp"

@@ -1,5 +1,5 @@
 // Private to the strategy module: the extended cost model (`--variant paradise`;
-// cost-model-notes §3, §5.3, §6), one file per strategy. Roofline compute with a
+// docs/cost-model.md §overlap, §nccl, §memory), one file per strategy. Roofline compute with a
 // kernel-size efficiency, the allreduce NCCL would pick, gradient buckets overlapped with the
 // backward pass, and memory by component (src/strategy/memory/). Its policies
 // (Config::policies) switch each part back to ParaDL's rule.
@@ -76,7 +76,7 @@ struct GradientExchange {
 /// bandwidth (one network adapter's) divided by the level's over-subscription; across nodes
 /// a flat communicator (flows = 0: every GPU of each node) uses all the node's adapters,
 /// while `flows` concurrent communicators of one GPU per node share them (the principled
-/// form of ParaDL's contention divisors; cost-model-notes §1.6.3, §5.3).
+/// form of ParaDL's contention divisors; docs/cost-model.md §network-levels).
 system::Link link_of(const Workload& w, std::int64_t span, std::int64_t flows);
 /// The allreduce NCCL would pick (ring, double binary tree, two-level) among p GPUs
 /// spanning `span` GPUs, with `flows` as for link_of.
@@ -113,7 +113,7 @@ GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, doub
     const GradientExchange x = exchange(gradient_bytes);
     return {x.seconds, x.seconds, x.label};
   }
-  if (!ready.empty()) {  // per layer, DDP's buckets (cost-model-notes §3)
+  if (!ready.empty()) {  // per layer, DDP's buckets (docs/cost-model.md §overlap)
     const auto x = cost::per_layer_buckets(ready, gradient_bytes, c.policies.bucket_bytes,
                                            forward_s, backward_s, exchange);
     double exposed = std::clamp(x.finish_s - (forward_s + backward_s), 0.0, x.total_s);
@@ -121,7 +121,7 @@ GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, doub
     return {x.total_s, exposed, x.label};
   }
   // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
-  // one after another (Barrachina et al.'s per-layer overlap, cost-model-notes §3, with
+  // one after another (Barrachina et al.'s per-layer overlap, docs/cost-model.md §overlap, with
   // DDP's buckets): exposed = what runs past the end of the backward pass.
   const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
   const GradientExchange bucket = exchange(gradient_bytes / k);

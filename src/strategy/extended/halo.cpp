@@ -1,4 +1,4 @@
-// The extended model's halo exchange of a split layer (cost-model-notes §1.4.2, with
+// The extended model's halo exchange of a split layer (docs/cost-model.md §spatial-halo, with
 // model::window_halos: strides, padding and dilation).
 #include "extended.hpp"
 #include "paradise/cost/collectives.hpp"

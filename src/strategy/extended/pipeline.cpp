@@ -1,8 +1,9 @@
 // The extended model's layer (pipeline) parallelism over `stages` GPUs, `replicas` copies of
 // the pipeline each taking batch / replicas samples (data+pipeline as HyPar-Flow,
-// cost-model-notes §2): stages balanced on the roofline's per-layer times, (S + p - 1) slots
-// per iteration, 1F1B or GPipe in flight (PipeDream-Flush, §6.1), every tensor crossing a
-// cut sent over its own link and overlapped with the next micro-batch's compute.
+// docs/cost-model.md §data-pipeline): stages balanced on the roofline's per-layer times, (S + p -
+// 1) slots per iteration, 1F1B or GPipe in flight (PipeDream-Flush, docs/cost-model.md §pipeline),
+// every tensor crossing a cut sent over its own link and overlapped with the next micro-batch's
+// compute.
 #include <string_view>
 #include <vector>
 
@@ -60,13 +61,14 @@ StagePlan plan_stages(const Workload& w, const Config& c, const PipelineShape& s
     const double received = g > 0 ? static_cast<double>(layer(begin).crossing_elements) * e : 0;
     const double input = g > 0 ? received : static_cast<double>(layer(begin).input_elements) * e;
     // with recomputation: the stage's input per micro-batch in flight, and one
-    // micro-batch's activations recomputed at a time (cost-model-notes §6.1)
+    // micro-batch's activations recomputed at a time (docs/cost-model.md §pipeline)
     // (stage 0's input is the batch, counted as the checkpoint instead)
     const double internal =
         g == 0 && input_placeholder ? saved - saved_bytes(w.model.layers[0]) : saved;
     plan.in_flight.push_back(c.recompute_activations ? flight * input + internal
                                                      : flight * (saved + received));
-    // every tensor crossing the cut (cost-model-notes §2: a_k includes the skip tensors)
+    // every tensor crossing the cut (docs/cost-model.md §data-pipeline: a_k includes the skip
+    // tensors)
     if (g + 1 < plan.ends.size())
       plan.boundaries.push_back(static_cast<double>(layer(plan.ends[g]).crossing_elements));
     begin = plan.ends[g];
@@ -133,7 +135,7 @@ void replica_exchange(const Workload& w, const Config& c, Builder& b, const Pipe
 }
 
 // The stage whose GPU holds the most: its activations of the micro-batches in flight (all S
-// with GPipe, p - g on stage g with 1F1B; PipeDream-Flush, cost-model-notes §6.1) with its
+// with GPipe, p - g on stage g with 1F1B; PipeDream-Flush, docs/cost-model.md §pipeline) with its
 // own weights' model state. The first stages hold the activations, the last ones the
 // weights (VGG16's classifier): the two maxima belong to no one GPU.
 void heaviest_stage_memory(const Workload& w, const Config& c, const Totals& s, Builder& b,
@@ -158,7 +160,7 @@ void heaviest_stage_memory(const Workload& w, const Config& c, const Totals& s, 
   zero3_parameter_allgather(b, c, plan.max_params, shape.replicas, link_of(w, c.gpus, flows));
   // one micro-batch at a time in its backward pass: its activation gradients at the
   // stage's own peak beyond its saved activations of that micro-batch, released as its
-  // backward runs (cost-model-notes §6.2; the whole model's credits releases on other GPUs)
+  // backward runs (docs/cost-model.md §memory; the whole model's credits releases on other GPUs)
   const std::size_t stage_begin = heaviest == 0 ? 0 : plan.ends[heaviest - 1];
   const double peak =
       gradient_peak_bytes(w.model, shape.first + stage_begin, shape.first + plan.ends[heaviest], e);
@@ -179,7 +181,7 @@ void pipeline_of(const Workload& w, const Config& c, const Totals& s, Builder& b
     own.push_back(layer_s(w, c, shape->first + k, shape->batch / S, 1));
   const StagePlan plan = plan_stages(w, c, *shape, own);
   // the slowest stage's roofline time per micro-batch, (S + p - 1) slots per iteration for
-  // GPipe and 1F1B alike (the bubble is the same; cost-model-notes §6.1)
+  // GPipe and 1F1B alike (the bubble is the same; docs/cost-model.md §pipeline)
   b.compute(b.iterations() * (p + S - 1) * plan.max_s, b.iterations());
   if (stages > 1) boundary_transfers(w, c, b, *shape, plan.boundaries);
   if (replicas > 1) replica_exchange(w, c, b, *shape, plan.params);

@@ -1,5 +1,5 @@
 // The extended model's serial training: roofline compute of the batch on one GPU and
-// memory by component (cost-model-notes §6).
+// memory by component (docs/cost-model.md §memory).
 #include "../memory/memory.hpp"
 #include "extended.hpp"
 

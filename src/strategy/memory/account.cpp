@@ -1,4 +1,4 @@
-// The extended model's memory per GPU by component (cost-model-notes §6.2-6.4): saved
+// The extended model's memory per GPU by component (docs/cost-model.md §memory): saved
 // activations (autograd's rule per layer; with recomputation, Chen et al. 2016, checkpoints
 // and one segment), activation gradients at the backward pass's peak, model state,
 // workspace, communication buffers, runtime context.
@@ -23,16 +23,17 @@ ActivationBytes activation_bytes(const LayerSums& s, const Config& c, bool recom
   const double e = element_bytes(c);
   const std::size_t at = element_size_index(e);
   // under a spatial split with recomputation: the whole model's plan, scaled by the tile's
-  // share of its saved activations (the plan is not made again per tile; README)
+  // share of its saved activations (the plan is not made again per tile; docs/cost-model.md
+  // §split-memory)
   const double share = tile && s.saved > 0 ? tile->saved / s.saved : 1;
   ActivationBytes a;
   a.saved = recompute ? share * (s.recompute_saved[at] * e + s.recompute_saved_fixed_bytes[at])
             : tile    ? tile->saved * e + tile->saved_fixed_bytes
                       : s.saved * e + s.saved_fixed_bytes;
   // those alive at the backward pass's peak beyond the saved activations autograd has
-  // released by then (§6.2: not the sum over layers; with recomputation, segment by
-  // segment), or all of them kept (TensorFlow's tape); a pipeline stage's own peak for its
-  // one micro-batch in the backward pass
+  // released by then (docs/cost-model.md §memory: not the sum over layers; with recomputation,
+  // segment by segment), or all of them kept (TensorFlow's tape); a pipeline stage's own peak for
+  // its one micro-batch in the backward pass
   const double kept =
       e * (tile ? std::max(tile->largest_pair, tile->outputs + tile->largest_in_place)
                 : std::max(s.largest_pair, s.outputs + s.largest_in_place));

@@ -1,6 +1,6 @@
-// Private to the strategy module: the extended model's memory account per GPU (cost-model-notes
-// §6.2-6.4): the model state (state.cpp), the activations and their gradients (account.cpp),
-// under a spatial split (split_memory.cpp), with activation recomputation (recompute.cpp).
+// Private to the strategy module: the extended model's memory account per GPU (docs/cost-model.md
+// §memory): the model state (state.cpp), the activations and their gradients (account.cpp), under a
+// spatial split (split_memory.cpp), with activation recomputation (recompute.cpp).
 #pragma once
 
 #include <cstdint>

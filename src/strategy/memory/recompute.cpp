@@ -1,6 +1,6 @@
 // Activation recomputation (Chen et al., "Training Deep Nets with Sublinear Memory Cost",
-// 2016; cost-model-notes §6.1): the segment plan, and the activation memory of a training
-// step run by it as torch.utils.checkpoint (use_reentrant=False) runs it, measured by
+// 2016; docs/cost-model.md §recomputation): the segment plan, and the activation memory of a
+// training step run by it as torch.utils.checkpoint (use_reentrant=False) runs it, measured by
 // analysis/reference/torch_recompute.py.
 #include "recompute.hpp"
 

@@ -1,7 +1,8 @@
 // The activation memory of one GPU under a spatial split, layer by layer: each split layer's
 // tensors as its largest tile, those a layer after the split saves whole, and the split
-// convolutions' and pools' halos (cost-model-notes §1.4.2: x's halo received before FW and
-// kept for the backward pass, dL/dy's before BW_data), released in autograd's order (§6.2).
+// convolutions' and pools' halos (docs/cost-model.md §spatial-halo: x's halo received before FW and
+// kept for the backward pass, dL/dy's before BW_data), released in autograd's order
+// (docs/cost-model.md §split-memory).
 #include <algorithm>
 #include <span>
 #include <vector>
@@ -31,7 +32,8 @@ double tile_share(const model::Shape& s, const Parts& parts) {
 // on the tile that holds the most with it: per dimension the largest of a full tile t with
 // both neighbours' rows (three parts or more hold some), t with the rows from above and the
 // last part, n - t, with those from below (two), or t alone (one: no neighbour); C (prod
-// that - prod t) (§1.4.2). The rows per dimension as x's tile there lines up with the stride.
+// that - prod t) (docs/cost-model.md §spatial-halo). The rows per dimension as x's tile there lines
+// up with the stride.
 double halo_elements(const model::LayerStats& l, const Parts& parts, bool dy) {
   const model::Shape& s = dy ? l.output : l.input;
   double tile = 1, padded = 1;

@@ -1,5 +1,6 @@
-// The model state per parameter (cost-model-notes §6.3): weights, gradients, optimizer state;
-// mixed precision keeps fp16 weights and gradients and an fp32 master copy; ZeRO shards them.
+// The model state per parameter (docs/cost-model.md §model-state): weights, gradients, optimizer
+// state; mixed precision keeps fp16 weights and gradients and an fp32 master copy; ZeRO shards
+// them.
 #include "state.hpp"
 
 #include <algorithm>

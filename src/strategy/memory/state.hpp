@@ -7,9 +7,9 @@
 
 namespace paradise::strategy::extended {
 
-/// Bytes per parameter of each part of the model state (cost-model-notes §6.3): weights and
-/// gradients at the training precision, optimizer state (Adam 2 moments, momentum 1, fp32)
-/// plus mixed precision's fp32 master copy, each divided over the replicas by its ZeRO stage.
+/// Bytes per parameter of each part of the model state (docs/cost-model.md §model-state): weights
+/// and gradients at the training precision, optimizer state (Adam 2 moments, momentum 1, fp32) plus
+/// mixed precision's fp32 master copy, each divided over the replicas by its ZeRO stage.
 struct StateBytes {
   double weights, gradients, optimizer, bucket;  // bucket: DDP's gradient copy (replicas only)
 };

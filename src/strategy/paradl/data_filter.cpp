@@ -1,4 +1,4 @@
-// ParaDL's data+filter (parallel_analysis.py analysis_hybrid_df; cost-model-notes §1.6.3):
+// ParaDL's data+filter (parallel_analysis.py analysis_hybrid_df; docs/cost-model.md §abci):
 // filter parallelism inside groups of p2 GPUs (a node), data parallelism across the
 // p1 = p/p2 groups, the cross-group exchange as the version of ParaDL's code has it.
 #include "paradise/cost/collectives.hpp"

@@ -1,5 +1,5 @@
-// ParaDL's data+spatial (parallel_analysis.py analysis_hybrid_ds; cost-model-notes §1.4.2,
-// §1.4.3): spatial parallelism of the first layers (up to the split layer s) inside groups
+// ParaDL's data+spatial (parallel_analysis.py analysis_hybrid_ds; docs/cost-model.md §spatial-halo,
+// §paradl-spatial): spatial parallelism of the first layers (up to the split layer s) inside groups
 // of p2 GPUs along W, data parallelism across the p1 groups; halo and gather through the
 // host, as the version of ParaDL's code has them (ParadlVersion).
 #include "paradise/cost/collectives.hpp"
@@ -70,8 +70,9 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const int split = plan->last;
   const double q = static_cast<double>(p2), d = b.delta();
   const double per_group = static_cast<double>(c.batch / p1);
-  // ParaDL's loops stop at the split layer (§1.9.4), as with its own .lc files; a split the
-  // default layer config cut short counts the replicated layers after it (ours, not ParaDL's)
+  // ParaDL's loops stop at the split layer (docs/cost-model.md §paradl-quirks), as with its own .lc
+  // files; a split the default layer config cut short counts the replicated layers after it (ours,
+  // not ParaDL's)
   const int upto = c.paradl.fix_bugs || split < detail::last_active(w)
                        ? static_cast<int>(w.model.layers.size()) - 1
                        : split;

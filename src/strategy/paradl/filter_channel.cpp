@@ -1,5 +1,5 @@
-// ParaDL's filter and channel parallelism (TR eqs. 15-17, cost-model-notes §1.3): the
-// parallel layers' compute and weights split p ways; allgather of y forward and allreduce of
+// ParaDL's filter and channel parallelism (TR eqs. 15-17, docs/cost-model.md §paradl-per-epoch):
+// the parallel layers' compute and weights split p ways; allgather of y forward and allreduce of
 // dL/dx backward (filter), swapped for channel: 3(p-1)(D/B) sum_l (a + (B|y_l|/p) delta b)
 // over the parallel layers.
 #include "paradise/cost/collectives.hpp"
@@ -29,7 +29,8 @@ void filter_channel(const Workload& w, const Config& c, const Totals& s, Builder
          filter ? "allgather/ring" : "allreduce/ring", "FB", c.gpus, filter ? forward : backward);
   b.comm(filter ? "backward allreduce of dL/dx" : "backward allgather of dL/dx",
          filter ? "allreduce/ring" : "allgather/ring", "FB", c.gpus, filter ? backward : forward);
-  // ParaDL's code divides the split weights by p twice (§1.9.1); fixed on request.
+  // ParaDL's code divides the split weights by p twice (docs/cost-model.md §paradl-quirks); fixed
+  // on request.
   const double weights = s.w - s.w_active + s.w_active / p;
   b.memory("activations (x, y and their gradients)", 2 * b.delta() * B * (s.x + s.y));
   b.memory("weights and gradients", 2 * b.delta() * (c.paradl.fix_bugs ? weights : weights / p));

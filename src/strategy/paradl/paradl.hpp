@@ -1,6 +1,6 @@
 // Private to the strategy module: ParaDL's per-epoch model (Kahira et al., HPDC'21; TR Table
-// III, eqs. 3-22; cost-model-notes §1.4) as its code computes it, one file per strategy,
-// frozen: the versions of its code behind its published logs are ParadlSettings'
+// III, eqs. 3-22; docs/cost-model.md §paradl-per-epoch) as its code computes it, one file per
+// strategy, frozen: the versions of its code behind its published logs are ParadlSettings'
 // (paradise/strategy/paradl_version.hpp). T_comp and T_comm per epoch, memory per GPU.
 #pragma once
 
@@ -37,7 +37,8 @@ std::string_view gradient_label(const Config& c);
 double split_time(const Workload& w, double q, int upto, int last = detail::kAllLayers);
 /// C * floor((K-1)/2) * the extents of the spatial dimensions that are not split (W is).
 double full_halo_elements(const model::LayerStats& l);
-/// The old W-only halo (§1.4.3): 2(a + W(y)k delta b) + 2(a + W(x)k delta b) per layer.
+/// The old W-only halo (docs/cost-model.md §paradl-spatial): 2(a + W(y)k delta b) + 2(a + W(x)k
+/// delta b) per layer.
 double width_only_halo(const model::LayerStats& l, const system::Link& link, double samples,
                        double delta);
 /// Activation elements per sample of layers 0..upto, input and output, the split ones (up

@@ -1,6 +1,7 @@
-// ParaDL's layer (pipeline) parallelism, GPipe (TR eqs. 12-14, cost-model-notes §1.4.1):
-// T_comp = D (p+S-1)/S max_i T_{G_i}; T_comm = 2 (D (p+S-2)/B) max_i (a + (B/S)|y_{G_i}| delta b);
-// M = 2 delta max_i sum_{l in g_i} (B(|x_l|+|y_l|) + |w_l|) (all S micro-batches kept, note P2).
+// ParaDL's layer (pipeline) parallelism, GPipe (TR eqs. 12-14, docs/cost-model.md
+// §paradl-per-epoch): T_comp = D (p+S-1)/S max_i T_{G_i}; T_comm = 2 (D (p+S-2)/B) max_i (a +
+// (B/S)|y_{G_i}| delta b); M = 2 delta max_i sum_{l in g_i} (B(|x_l|+|y_l|) + |w_l|) (all S
+// micro-batches kept, note P2).
 #include <algorithm>
 
 #include "paradise/cost/collectives.hpp"

@@ -1,5 +1,5 @@
 // What ParaDL's strategies share: the gradient allreduce, the split compute and halos
-// (cost-model-notes §1.4.2-1.4.3).
+// (docs/cost-model.md §data-spatial, §paradl-spatial).
 #include <cmath>
 
 #include "paradise/cost/collectives.hpp"

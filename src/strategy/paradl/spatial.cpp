@@ -1,5 +1,5 @@
-// ParaDL's spatial parallelism (parallel_analysis.py analysis_spatial; cost-model-notes
-// §1.4.2): the parallel layers split p ways along W, their halos exchanged with the
+// ParaDL's spatial parallelism (parallel_analysis.py analysis_spatial; docs/cost-model.md
+// §spatial-halo): the parallel layers split p ways along W, their halos exchanged with the
 // neighbours, the split layer's output allgathered, the gradients allreduced.
 #include <cmath>
 
