@@ -195,7 +195,9 @@ class Copier {
 
   // Each dataset's scales, attached as in the source (by path), after every scale exists.
   void attach_scales(hid_t dst_file) {
-    for (auto& [src, dst] : datasets_) {
+    for (auto& copied : datasets_) {
+      const Handle& src = copied.src;  // named: clang 14 lambdas cannot capture bindings
+      const Handle& dst = copied.dst;
       if (PARADISE_H5(H5DSis_scale(src.id)) > 0) continue;
       const int rank = [&] {
         Handle s(PARADISE_H5(H5Dget_space(src.id)), H5Sclose);

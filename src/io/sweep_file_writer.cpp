@@ -146,7 +146,9 @@ void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
 }
 
 void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
-  for (auto& [name, v] : impl_->variables_) {  // by name: the same order on every rank
+  for (auto& entry : impl_->variables_) {  // by name: the same order on every rank
+    const std::string& name = entry.first;  // named: clang 14 lambdas cannot capture bindings
+    auto& v = entry.second;
     if (std::find(v.dims.begin(), v.dims.end(), std::uint64_t{0}) != v.dims.end()) continue;
     bool unreadable = false;  // this rank's read failed (agreed() throws a plain Error)
     try {
@@ -161,9 +163,11 @@ void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
         if (H5Dread(v.dataset.id, native.id, sel.memory.id, sel.file.id, dxpl.id, values.data()) <
             0) {
           unreadable = true;
-          throw Error(impl_->tmp_ + ": " + name + " at flat indices " + std::to_string(begin) +
-                      ".." + std::to_string(begin + n - 1) + " does not read back (" +
-                      h5_error_cause() + ")");
+          std::string message = impl_->tmp_;
+          message += ": " + name + " at flat indices " + std::to_string(begin);
+          message += ".." + std::to_string(begin + n - 1);
+          message += " does not read back (" + h5_error_cause() + ")";
+          throw Error(message);
         }
       });
     } catch (const Error& e) {

@@ -12,8 +12,10 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   if (!detail::data_filter_fits(w, c, b)) return;
   const auto groups = detail::split_groups(w, c, b);
   if (!groups) return;
-  const auto [p1, p2] = *groups;
+  // named, not bound: clang 14 lambdas cannot capture structured bindings
+  const std::int64_t p1 = groups->first, p2 = groups->second;
   const double q = static_cast<double>(p2);
+  // NOLINTNEXTLINE(bugprone-integer-division): whole samples per group, floor(B / p1)
   const double per_group = static_cast<double>(c.batch / p1);
   b.compute(compute_s(w, c, memo, b.iterations() * per_group, per_group, q), b.iterations());
   const double split_weights = s.w - s.w_active + s.w_active / q;

@@ -26,10 +26,12 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
                   ComputeMemo* memo) {
   const auto groups = detail::split_groups(w, c, b);
   if (!groups) return;
-  const auto [p1, p2] = *groups;
+  // named, not bound: clang 14 lambdas cannot capture structured bindings
+  const std::int64_t p1 = groups->first, p2 = groups->second;
   const auto plan = detail::take_spatial_split(w, b, p2, c.spatial_all_dims, splits_every_layer(c));
   if (!plan) return;
   const int split = plan->last;
+  // NOLINTNEXTLINE(bugprone-integer-division): whole samples per group, floor(B / p1)
   const double per_group = static_cast<double>(c.batch / p1);
   b.compute(
       compute_s(w, c, memo, b.iterations() * per_group, per_group, static_cast<double>(p2), split),
