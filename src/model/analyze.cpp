@@ -147,10 +147,12 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
                          "parameters");
       // Every output element of a conv sums (C_in/g)*K products; every input element of a
       // transposed conv scatters to (C_out/g)*K outputs.
+      // NOLINTBEGIN(bugprone-integer-division): groups divide both channel counts (checked)
       r.macs =
           l.op == Op::Conv
               ? counted(g, l, LD(r.out.elements()) * LD(x.channels / l.groups) * LD(k), "MACs")
               : counted(g, l, LD(x.elements()) * LD(l.out_channels / l.groups) * LD(k), "MACs");
+      // NOLINTEND(bugprone-integer-division)
       break;
     }
     case Op::MaxPool:
@@ -315,6 +317,59 @@ WindowHalos window_halos(const Window& w, int rank, bool transposed) {
   return h;
 }
 
+namespace {
+
+// Each layer's last reader and the elements crossing a pipeline cut before it.
+void count_cut_crossings(const Graph& g, ModelStats& m) {
+  const auto& layers = g.layers();
+  // a pipeline cut before layer i sends every tensor made before i and read at or after it
+  // (docs/cost-model.md §data-pipeline: a_k includes the skip tensors crossing it): tensor j
+  // crosses the cuts j + 1 .. its last reader
+  std::vector<std::size_t> last_reader(layers.size(), 0);
+  for (std::size_t i = 0; i < layers.size(); ++i)
+    for (int j : layers[i].inputs)
+      last_reader[static_cast<std::size_t>(j)] =
+          std::max(last_reader[static_cast<std::size_t>(j)], i);
+  // tensors of up to 2^48 elements each: sums past 64 bits in theory
+  std::vector<long double> change(layers.size() + 1, 0);
+  for (std::size_t j = 0; j < layers.size(); ++j) {
+    m.layers[j].last_reader = static_cast<std::int64_t>(std::max(last_reader[j], j));
+    if (last_reader[j] <= j) continue;  // read by nobody (the last layer) or only by itself
+    change[j + 1] += static_cast<long double>(m.layers[j].output_elements);
+    change[last_reader[j] + 1] -= static_cast<long double>(m.layers[j].output_elements);
+  }
+  long double crossing = 0;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    crossing += change[i];
+    if (crossing > static_cast<long double>(std::int64_t{1} << 62))
+      throw SizeLimitError("model '" + g.name() + "': the tensors crossing a cut before layer '" +
+                           m.layers[i].name + "' hold more than 2^62 elements (sizes too large)");
+    m.layers[i].crossing_elements = static_cast<std::int64_t>(crossing);
+  }
+}
+
+// The model's totals within 2^62, or a SizeLimitError.
+void check_totals(const Graph& g, const ModelStats& m) {
+  // the totals too: layers each within 2^62 can sum past 64 bits (three convolutions of
+  // 2^61.9 MACs printed a negative model); 8 bytes per saved element at most
+  long double params = 0, macs = 0, saved_bytes = 0;
+  for (const auto& s : m.layers) {
+    params += static_cast<long double>(s.params);
+    macs += static_cast<long double>(s.macs);
+    saved_bytes += 8.0L * static_cast<long double>(s.saved_elements) +
+                   static_cast<long double>(s.saved_fixed_bytes);
+  }
+  constexpr long double kMost = static_cast<long double>(std::int64_t{1} << 62);
+  for (const auto& [total, what] : {std::pair{params, "parameters"}, std::pair{macs, "MACs"},
+                                    std::pair{saved_bytes, "saved bytes per sample"}}) {
+    if (total > kMost)
+      throw SizeLimitError("model '" + g.name() + "': " + what +
+                           " in all, more than 2^62 (sizes too large)");
+  }
+}
+
+}  // namespace
+
 ModelStats analyze(const Graph& g, const Shape& input) {
   if (input.rank != g.spatial_rank()) {
     throw InputError("model '" + g.name() + "' takes " + std::to_string(g.spatial_rank()) +
@@ -419,46 +474,8 @@ ModelStats analyze(const Graph& g, const Shape& input) {
   }
   m.saver_begin.push_back(static_cast<std::int32_t>(m.savers.size()));
   autograd_liveness(g, needs_grad, first_saver, m);
-  // a pipeline cut before layer i sends every tensor made before i and read at or after it
-  // (docs/cost-model.md §data-pipeline: a_k includes the skip tensors crossing it): tensor j
-  // crosses the cuts j + 1 .. its last reader
-  std::vector<std::size_t> last_reader(layers.size(), 0);
-  for (std::size_t i = 0; i < layers.size(); ++i)
-    for (int j : layers[i].inputs)
-      last_reader[static_cast<std::size_t>(j)] =
-          std::max(last_reader[static_cast<std::size_t>(j)], i);
-  // tensors of up to 2^48 elements each: sums past 64 bits in theory
-  std::vector<long double> change(layers.size() + 1, 0);
-  for (std::size_t j = 0; j < layers.size(); ++j) {
-    m.layers[j].last_reader = static_cast<std::int64_t>(std::max(last_reader[j], j));
-    if (last_reader[j] <= j) continue;  // read by nobody (the last layer) or only by itself
-    change[j + 1] += static_cast<long double>(m.layers[j].output_elements);
-    change[last_reader[j] + 1] -= static_cast<long double>(m.layers[j].output_elements);
-  }
-  long double crossing = 0;
-  for (std::size_t i = 0; i < layers.size(); ++i) {
-    crossing += change[i];
-    if (crossing > static_cast<long double>(std::int64_t{1} << 62))
-      throw SizeLimitError("model '" + g.name() + "': the tensors crossing a cut before layer '" +
-                           m.layers[i].name + "' hold more than 2^62 elements (sizes too large)");
-    m.layers[i].crossing_elements = static_cast<std::int64_t>(crossing);
-  }
-  // the totals too: layers each within 2^62 can sum past 64 bits (three convolutions of
-  // 2^61.9 MACs printed a negative model); 8 bytes per saved element at most
-  long double params = 0, macs = 0, saved_bytes = 0;
-  for (const auto& s : m.layers) {
-    params += static_cast<long double>(s.params);
-    macs += static_cast<long double>(s.macs);
-    saved_bytes += 8.0L * static_cast<long double>(s.saved_elements) +
-                   static_cast<long double>(s.saved_fixed_bytes);
-  }
-  constexpr long double kMost = static_cast<long double>(std::int64_t{1} << 62);
-  for (const auto& [total, what] : {std::pair{params, "parameters"}, std::pair{macs, "MACs"},
-                                    std::pair{saved_bytes, "saved bytes per sample"}}) {
-    if (total > kMost)
-      throw SizeLimitError("model '" + g.name() + "': " + what +
-                           " in all, more than 2^62 (sizes too large)");
-  }
+  count_cut_crossings(g, m);
+  check_totals(g, m);
   return m;
 }
 

@@ -208,6 +208,7 @@ std::optional<PipelineShape> pipeline_shape(const Workload& w, const Config& c, 
               std::to_string(s.segments) + " micro-batches");
     return std::nullopt;
   }
+  // NOLINTNEXTLINE(bugprone-integer-division): exact, replicas divide the batch (checked above)
   s.batch = static_cast<double>(c.batch / replicas);
   return s;
 }

@@ -24,6 +24,7 @@ using Parts = std::array<std::int64_t, 3>;  ///< a spatial split's parts per dim
 /// floor((K-1)/2): rows of halo per side (docs/cost-model.md §data-spatial)
 inline double halo_rows(const model::LayerStats& l) {
   return l.weight_dims.size() > 2 && l.weight_dims[2] > 0
+             // NOLINTNEXTLINE(bugprone-integer-division): whole rows, floor((K-1)/2)
              ? static_cast<double>((l.weight_dims[2] - 1) / 2)
              : 0;
 }

@@ -84,6 +84,7 @@ void check_consistent(const MeasuredRun& r, const Origin& o) {
   if (!r.iteration_s || !r.epoch_s || r.batch < 1) return;
   // an invalid dataset name was refused above
   const std::int64_t samples = model::find_dataset(r.dataset).samples;
+  // NOLINTNEXTLINE(bugprone-integer-division): whole iterations, ceil(samples / batch)
   const double iterations = static_cast<double>((samples + r.batch - 1) / r.batch);
   const double ratio = *r.epoch_s / (*r.iteration_s * iterations);
   if (ratio < 0.5 || ratio > 10)

@@ -31,6 +31,7 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   if (!groups) return;
   const auto [p1, p2] = *groups;
   const double q = static_cast<double>(p2), d = b.delta();
+  // NOLINTNEXTLINE(bugprone-integer-division): whole samples per group, floor(B / p1)
   const double per_group = static_cast<double>(c.batch / p1);
   const int last_layer = static_cast<int>(w.model.layers.size()) - 1;
   b.compute(b.iterations() * per_group * split_time(w, q, last_layer), b.iterations());

@@ -69,6 +69,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   if (!plan) return;
   const int split = plan->last;
   const double q = static_cast<double>(p2), d = b.delta();
+  // NOLINTNEXTLINE(bugprone-integer-division): whole samples per group, floor(B / p1)
   const double per_group = static_cast<double>(c.batch / p1);
   // ParaDL's loops stop at the split layer (docs/cost-model.md §paradl-quirks), as with its own .lc
   // files; a split the default layer config cut short counts the replicated layers after it (ours,
