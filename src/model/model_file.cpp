@@ -90,6 +90,71 @@ bool flag(std::string_view text, const Origin& o, const std::string& key) {
   fail_input(o, key, text, "expected 0 or 1 (or false / true, no / yes)");
 }
 
+// One key=value of a layer line (the key allowed for its op), into the layer.
+void apply_key(Layer& l, const std::string& key, const std::string& value, int rank,
+               const Origin& o, bool& stride_given) {
+  if (key == "out") {
+    l.out_channels = parse_int(value, o, key);
+    if (l.out_channels < 1) fail_input(o, key, value, "must be >= 1");
+    check_at_most(l.out_channels, value, o, key);
+  } else if (key == "k") {
+    l.window.kernel = per_dim(value, rank, o, key, false);
+  } else if (key == "s") {
+    l.window.stride = per_dim(value, rank, o, key, false);
+    stride_given = true;
+  } else if (key == "p") {
+    l.window.padding = per_dim(value, rank, o, key, true);
+  } else if (key == "d") {
+    l.window.dilation = per_dim(value, rank, o, key, false);
+  } else if (key == "outpad") {
+    l.window.output_padding = per_dim(value, rank, o, key, true);
+  } else if (key == "size") {
+    l.output_size = per_dim(value, rank, o, key, false);
+  } else if (key == "groups") {
+    l.groups = parse_int(value, o, key);
+    if (l.groups < 1) fail_input(o, key, value, "must be >= 1");
+    check_at_most(l.groups, value, o, key);
+  } else if (key == "scale") {
+    l.scale = parse_int(value, o, key);
+    if (l.scale < 1) fail_input(o, key, value, "must be >= 1");
+    check_at_most(l.scale, value, o, key);
+  } else if (key == "bias") {
+    l.bias = flag(value, o, key);
+  } else if (key == "ceil") {
+    l.ceil_mode = flag(value, o, key);
+  } else if (key == "inplace") {
+    l.inplace = flag(value, o, key);
+  }
+}
+
+// A layer's required keys, defaults and input count checked once its line is read; a layer
+// without from= reads the previous one.
+void finish_layer(Layer& l, const OpSpec& spec, const std::set<std::string>& seen,
+                  const std::string& op_name, const Origin& o, bool stride_given, int previous) {
+  for (const auto& req : spec.required) {
+    if (!seen.contains(req)) {
+      std::string why = "op '";
+      why.append(op_name).append("' needs ").append(req).append("=");
+      fail_input(o, "layer", l.name, why);
+    }
+  }
+  if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && !stride_given)
+    l.window.stride = l.window.kernel;
+  // PyTorch's ConvTranspose: output padding must be smaller than the stride or the dilation
+  for (std::size_t u = 0; u < l.window.output_padding.size(); ++u) {
+    if (l.window.output_padding[u] >= std::max(l.window.stride[u], l.window.dilation[u]))
+      fail_input(o, "outpad", std::to_string(l.window.output_padding[u]),
+                 "must be smaller than the stride or the dilation (PyTorch's ConvTranspose)");
+  }
+  if (l.inputs.empty()) l.inputs.push_back(previous);
+  if ((l.op == Op::Add || l.op == Op::Concat) && l.inputs.size() < 2) {
+    fail_input(o, "layer", l.name, "op '" + op_name + "' needs from=A,B with at least two layers");
+  }
+  if (l.op != Op::Add && l.op != Op::Concat && l.inputs.size() != 1) {
+    fail_input(o, "layer", l.name, "op '" + op_name + "' takes exactly one input");
+  }
+}
+
 }  // namespace
 
 ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
@@ -157,58 +222,10 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
         continue;
       }
       if (!spec.keys.contains(key)) fail_input(o, key, value, "not a key of op '" + w[1] + "'");
-      if (key == "out") {
-        l.out_channels = parse_int(value, o, key);
-        if (l.out_channels < 1) fail_input(o, key, value, "must be >= 1");
-        check_at_most(l.out_channels, value, o, key);
-      } else if (key == "k") {
-        l.window.kernel = per_dim(value, rank, o, key, false);
-      } else if (key == "s") {
-        l.window.stride = per_dim(value, rank, o, key, false);
-        stride_given = true;
-      } else if (key == "p") {
-        l.window.padding = per_dim(value, rank, o, key, true);
-      } else if (key == "d") {
-        l.window.dilation = per_dim(value, rank, o, key, false);
-      } else if (key == "outpad") {
-        l.window.output_padding = per_dim(value, rank, o, key, true);
-      } else if (key == "size") {
-        l.output_size = per_dim(value, rank, o, key, false);
-      } else if (key == "groups") {
-        l.groups = parse_int(value, o, key);
-        if (l.groups < 1) fail_input(o, key, value, "must be >= 1");
-        check_at_most(l.groups, value, o, key);
-      } else if (key == "scale") {
-        l.scale = parse_int(value, o, key);
-        if (l.scale < 1) fail_input(o, key, value, "must be >= 1");
-        check_at_most(l.scale, value, o, key);
-      } else if (key == "bias") {
-        l.bias = flag(value, o, key);
-      } else if (key == "ceil") {
-        l.ceil_mode = flag(value, o, key);
-      } else if (key == "inplace") {
-        l.inplace = flag(value, o, key);
-      }
+      apply_key(l, key, value, rank, o, stride_given);
     }
-    for (const auto& req : spec.required) {
-      if (!seen.contains(req))
-        fail_input(o, "layer", l.name, "op '" + w[1] + "' needs " + req + "=");
-    }
-    if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && !stride_given)
-      l.window.stride = l.window.kernel;
-    // PyTorch's ConvTranspose: output padding must be smaller than the stride or the dilation
-    for (std::size_t u = 0; u < l.window.output_padding.size(); ++u) {
-      if (l.window.output_padding[u] >= std::max(l.window.stride[u], l.window.dilation[u]))
-        fail_input(o, "outpad", std::to_string(l.window.output_padding[u]),
-                   "must be smaller than the stride or the dilation (PyTorch's ConvTranspose)");
-    }
-    if (l.inputs.empty()) l.inputs.push_back(static_cast<int>(graph->layers().size()) - 1);
-    if ((l.op == Op::Add || l.op == Op::Concat) && l.inputs.size() < 2) {
-      fail_input(o, "layer", l.name, "op '" + w[1] + "' needs from=A,B with at least two layers");
-    }
-    if (l.op != Op::Add && l.op != Op::Concat && l.inputs.size() != 1) {
-      fail_input(o, "layer", l.name, "op '" + w[1] + "' takes exactly one input");
-    }
+    finish_layer(l, spec, seen, w[1], o, stride_given,
+                 static_cast<int>(graph->layers().size()) - 1);
     graph->add(std::move(l));
   }
   if (!graph)

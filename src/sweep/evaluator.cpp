@@ -38,12 +38,14 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
     for (const auto p :
          s.precisions.empty() ? std::vector{strategy::Config{}.precision} : s.precisions) {
       const auto why = strategy::precision_mismatch(workload, p);
-      if (!why.empty())
-        throw InputError(path + ": " + why +
-                         (s.precisions.empty()
-                              ? " (a sweep without precision models fp32: profile in "
-                                "fp32, or set precision in [sweep])"
-                              : " (precision must be the measured one alone)"));
+      if (!why.empty()) {
+        std::string message = path;
+        message.append(": ").append(why);
+        message += s.precisions.empty() ? " (a sweep without precision models fp32: profile in "
+                                          "fp32, or set precision in [sweep])"
+                                        : " (precision must be the measured one alone)";
+        throw InputError(message);
+      }
     }
   } catch (const InputError& e) {
     throw InputError("layer_times " + key + ": " + e.what());
@@ -75,6 +77,7 @@ Grid make_grid(const SweepSpec& s) {
   // training settings with several values (one value: every point's)
   const auto names = [](const auto& values, auto name_of) {
     std::vector<std::string> out;
+    out.reserve(values.size());
     for (const auto v : values) out.emplace_back(name_of(v));
     return out;
   };
@@ -91,12 +94,23 @@ Grid make_grid(const SweepSpec& s) {
   return Grid(std::move(axes));
 }
 
-Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)) {
-  for (const auto& name : spec.strategies) {
+namespace {
+
+/// The strategies' kinds, in the sweep's order.
+std::vector<strategy::Kind> strategy_kinds(const std::vector<std::string>& strategies) {
+  std::vector<strategy::Kind> kinds;
+  kinds.reserve(strategies.size());
+  for (const auto& name : strategies) {
     const auto k = strategy::kind_from_name(name);
     if (!k) throw InputError("strategy '" + name + "': expected one of " + strategy::kind_list());
-    kinds_.push_back(*k);
+    kinds.push_back(*k);
   }
+  return kinds;
+}
+
+/// Every combination of the training settings, checked against the variant.
+std::vector<strategy::Config> training_settings(const SweepSpec& spec) {
+  std::vector<strategy::Config> settings;
   // the training settings' combinations, precision slowest and recompute fastest (the
   // axes' order); an empty list is the default's one value
   const strategy::Config base = one_valued_settings(spec);
@@ -123,27 +137,17 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           c.optimizer = o;
           c.zero_stage = static_cast<int>(z);
           c.recompute_activations = r != 0;
-          settings_.push_back(c);
+          settings.push_back(c);
         }
       }
     }
   }
-  if (const auto g = first_below_one(spec.gpus))
-    throw InputError("gpus '" + std::to_string(*g) + "': must be >= 1");
-  if (const auto b = first_below_one(spec.batch))
-    throw InputError("batch '" + std::to_string(*b) + "': must be >= 1");
-  // Unknown names are input errors; a model that cannot take a dataset's samples (2-D model,
-  // 3-D data; resolution too small) makes its points invalid, with the reason.
-  for (const auto& m : spec.models) model::ModelSource::load(m);
-  for (const auto& d : spec.datasets) model::find_dataset(d);
-  for (const auto& s : spec.systems) named_systems_.push_back(system::find_system(s));
-  for (const auto& [key, path] : spec.layer_times) check_layer_times(spec, key, path);
-  // One workload per combination of the axes before strategy, in grid order. A model that
-  // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
-  // invalid, with the reason. The network variants (the last of those axes) differ only in
-  // the system: they share one base workload's tables, sums and compute memo.
+  return settings;
+}
+
+/// Refuses a sweep whose workloads would hold more than max_workload_bytes per rank.
+void check_workload_bytes(const SweepSpec& spec, std::uint64_t network_variants) {
   const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
-  variants_ = count(spec.network_bandwidth_gbps) * count(spec.network_latency_us);
   const double bases = static_cast<double>(count(spec.models) * count(spec.datasets)) *
                        static_cast<double>(count(spec.resolution) * count(spec.systems));
   // each base holds its model's per-layer tables on every rank, the same size at any
@@ -163,7 +167,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
                            static_cast<double>(system::footprint_bytes(w.system) +
                                                sizeof(system::System) + sizeof(ResolutionFamily)));
   }
-  const double variants = static_cast<double>(variants_);
+  const double variants = static_cast<double>(network_variants);
   const double need = per_model_sum * bases / static_cast<double>(count(spec.models)) +
                       (variants > 1 ? per_variant * bases * variants : 0);
   if (need > spec.max_workload_bytes)
@@ -179,14 +183,10 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
         " per rank (a model's per-layer tables each, a system per network variant), more than "
         "max_workload_bytes = " +
         human_bytes(spec.max_workload_bytes) + ": give those axes fewer values");
-  // a network axis, even of one value, overrides the systems' inter-node levels
-  const bool network_axes =
-      !spec.network_bandwidth_gbps.empty() || !spec.network_latency_us.empty();
-  const std::vector<std::int64_t> keep{0};
-  const auto& res = spec.resolution.empty() ? keep : spec.resolution;
-  const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
-  const std::vector<double> keep_latency{0};
-  const auto& lats = spec.network_latency_us.empty() ? keep_latency : spec.network_latency_us;
+}
+
+/// The resolution and network axes' values in range.
+void check_network_values(const SweepSpec& spec) {
   for (std::int64_t v : spec.resolution) {
     if (v < 1) throw InputError("resolution '" + std::to_string(v) + "': must be >= 1");
   }
@@ -197,6 +197,39 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
     if (!(v > 0) || !std::isfinite(v))
       throw InputError("network latency '" + std::to_string(v) + "': must be > 0");
   }
+}
+
+}  // namespace
+
+Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)) {
+  kinds_ = strategy_kinds(spec.strategies);
+  settings_ = training_settings(spec);
+  if (const auto g = first_below_one(spec.gpus))
+    throw InputError("gpus '" + std::to_string(*g) + "': must be >= 1");
+  if (const auto b = first_below_one(spec.batch))
+    throw InputError("batch '" + std::to_string(*b) + "': must be >= 1");
+  // Unknown names are input errors; a model that cannot take a dataset's samples (2-D model,
+  // 3-D data; resolution too small) makes its points invalid, with the reason.
+  for (const auto& m : spec.models) model::ModelSource::load(m);
+  for (const auto& d : spec.datasets) model::find_dataset(d);
+  for (const auto& s : spec.systems) named_systems_.push_back(system::find_system(s));
+  for (const auto& [key, path] : spec.layer_times) check_layer_times(spec, key, path);
+  // One workload per combination of the axes before strategy, in grid order. A model that
+  // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
+  // invalid, with the reason. The network variants (the last of those axes) differ only in
+  // the system: they share one base workload's tables, sums and compute memo.
+  const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
+  variants_ = count(spec.network_bandwidth_gbps) * count(spec.network_latency_us);
+  check_workload_bytes(spec, variants_);
+  // a network axis, even of one value, overrides the systems' inter-node levels
+  const bool network_axes =
+      !spec.network_bandwidth_gbps.empty() || !spec.network_latency_us.empty();
+  const std::vector<std::int64_t> keep{0};
+  const auto& res = spec.resolution.empty() ? keep : spec.resolution;
+  const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
+  const std::vector<double> keep_latency{0};
+  const auto& lats = spec.network_latency_us.empty() ? keep_latency : spec.network_latency_us;
+  check_network_values(spec);
   for (const auto& m : spec.models) {
     for (const auto& d : spec.datasets) {
       for (std::int64_t side : res) {
