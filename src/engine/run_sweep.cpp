@@ -197,7 +197,8 @@ Limits SweepRun::search_limits() {
     }
     agree(false, chunks_);
     const auto all = comm_.gatherv_per_rank(std::span<const LimitEntry>(part));
-    std::vector<std::int64_t> values(comm_.is_root() ? n : 0), ends(values.size());
+    std::vector<std::int64_t> values(comm_.is_root() ? n : 0);
+    std::vector<std::int64_t> ends(values.size());
     for (std::uint64_t r = 0; r < all.size(); ++r) {
       for (std::uint64_t k = 0; k < all[r].size() && r + k * ranks < n; ++k) {
         values[r + k * ranks] = all[r][k].value;
