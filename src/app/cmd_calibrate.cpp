@@ -115,6 +115,7 @@ void check_options(const po::variables_map& vm, CalibrateOptions& o) {
 void check_no_input_replaced(const CalibrateOptions& o,
                              const std::vector<MeasurementSource>& sources) {
   std::vector<std::pair<std::string, std::string>> inputs;  // option, file
+  inputs.reserve(sources.size() + 2);
   for (const auto& src : sources) inputs.emplace_back(src.option, src.file);
   if (!o.profile.empty()) inputs.emplace_back("--profile", o.profile);
   if (path_status(o.model).kind == PathKind::file) inputs.emplace_back("--model", o.model);
@@ -123,13 +124,15 @@ void check_no_input_replaced(const CalibrateOptions& o,
     if (out_path.empty()) continue;
     for (const auto& [in_option, in_path] : inputs) {
       std::error_code ec;
-      if (out_path == in_path || std::filesystem::equivalent(out_path, in_path, ec))
-        throw InputError(
-            out_option + " '" + out_path + "' and " + in_option + " '" + in_path +
-            "': the same file (the output would replace the input)" +
-            (out_option == "--layer-times-out" && o.default_layers_out
-                 ? "; that is the default --layer-times-out, MODEL-layer-times.csv: give another"
-                 : ""));
+      if (out_path == in_path || std::filesystem::equivalent(out_path, in_path, ec)) {
+        std::string message = out_option;
+        message.append(" '").append(out_path).append("' and ").append(in_option);
+        message.append(" '").append(in_path);
+        message += "': the same file (the output would replace the input)";
+        if (out_option == "--layer-times-out" && o.default_layers_out)
+          message += "; that is the default --layer-times-out, MODEL-layer-times.csv: give another";
+        throw InputError(message);
+      }
     }
   }
 }

@@ -103,9 +103,11 @@ std::vector<Kind> kinds(const po::variables_map& vm, const std::string& text,
   for (const auto part : split(text, ',')) {
     const std::string name(trim(part));
     const auto k = strategy::kind_from_name(name);
-    if (!k)
-      throw InputError("--strategies '" + text + "': '" + name + "' is not one of " +
-                       strategy::kind_list());
+    if (!k) {
+      std::string message = "--strategies '";
+      message.append(text).append("': '").append(name).append("' is not one of ");
+      throw InputError(message + strategy::kind_list());
+    }
     if (std::find(out.begin(), out.end(), *k) == out.end()) out.push_back(*k);
   }
   return out;

@@ -36,6 +36,7 @@ void TextTable::print(std::ostream& out) const {
   };
   line(headers_);
   std::vector<std::string> rule;
+  rule.reserve(width.size());
   for (std::size_t w : width) rule.emplace_back(w, '-');
   line(rule);
   for (const auto& row : rows_) line(row);

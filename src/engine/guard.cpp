@@ -22,9 +22,11 @@ void refuse_replacing(const std::string& output, const SweepFile& f) {
     throw InputError("-o " + output + ": cannot write the file (" + why + ")");
   for (const auto& in : input_files(f)) {
     std::error_code ec;
-    if (std::filesystem::equivalent(in, output, ec))
-      throw InputError("-o " + output + ": is " + in + ", a file the sweep reads (it would be " +
-                       "overwritten)");
+    if (std::filesystem::equivalent(in, output, ec)) {
+      std::string message = "-o ";
+      message.append(output).append(": is ").append(in);
+      throw InputError(message + ", a file the sweep reads (it would be overwritten)");
+    }
   }
   std::error_code ec;
   if (path_status(output).kind == PathKind::file && std::filesystem::file_size(output, ec) > 0 &&
@@ -43,8 +45,11 @@ std::string first_difference(const std::string& was, const std::string& now,
     if (!more_a && !more_b) return file + ": the same lines, other line endings";
     if (!more_a) x = "(end of file)";
     if (!more_b) y = "(end of file)";
-    if (x != y || !more_a || !more_b)
-      return file + ":" + std::to_string(line) + " now '" + y + "', was '" + x + "'";
+    if (x != y || !more_a || !more_b) {
+      std::string where = file;
+      where.append(":").append(std::to_string(line)).append(" now '").append(y);
+      return where.append("', was '").append(x).append("'");
+    }
   }
 }
 

@@ -95,7 +95,11 @@ void SweepFileWriter::arrays(const std::string& group, const std::vector<GroupAx
     std::uint64_t n = 1;
     for (const auto& d : a.dims) {
       const auto it = scales.find(d);
-      if (it == scales.end()) throw Error("array '" + a.name + "' of " + group + ": no axis " + d);
+      if (it == scales.end()) {
+        std::string message = "array '";
+        message.append(a.name).append("' of ").append(group).append(": no axis ").append(d);
+        throw Error(message);
+      }
       dims.push_back(it->second.second);
       flat_dims.push_back(it->second.second);
       n *= it->second.second;

@@ -175,7 +175,11 @@ void SweepFileWriter::Impl::add_variable(const std::string& name, hid_t type,
   std::vector<std::size_t> which;
   for (const auto& n : names.empty() ? axes_ : names) {
     const auto it = std::find(axes_.begin(), axes_.end(), n);
-    if (it == axes_.end()) throw Error("variable '" + name + "': no axis '" + n + "'");
+    if (it == axes_.end()) {
+      std::string message = "variable '";
+      message.append(name).append("': no axis '").append(n).append("'");
+      throw Error(message);
+    }
     which.push_back(static_cast<std::size_t>(it - axes_.begin()));
     v.dims.push_back(dims_[which.back()]);
   }

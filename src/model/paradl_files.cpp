@@ -251,7 +251,7 @@ ParaDlNet parse_paradl_net(std::istream& in, const std::string& file_name) {
     net.stats.reader_begin.push_back(i);
     net.stats.saver_begin.push_back(static_cast<std::int32_t>(net.stats.savers.size()));
     if (i + 1 < n) net.stats.readers.push_back(i + 1);
-    if (i + 1 < n && net.stats.layers[static_cast<std::size_t>(i + 1)].saved_elements > 0)
+    if (i + 1 < n && net.stats.layers[static_cast<std::size_t>(i) + 1].saved_elements > 0)
       net.stats.savers.push_back(i + 1);
   }
   net.stats.reader_begin.push_back(n - 1);

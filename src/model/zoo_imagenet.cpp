@@ -159,14 +159,14 @@ Graph densenet121() {
       int y = g.concat(features, p + ".cat");
       y = g.batch_norm(y, p + ".norm1");
       y = g.act(y, p + ".relu1");
-      y = g.conv(y, p + ".conv1", 4 * 32, 1);
+      y = g.conv(y, p + ".conv1", std::int64_t{4} * 32, 1);
       y = g.batch_norm(y, p + ".norm2");
       y = g.act(y, p + ".relu2");
       y = g.conv(y, p + ".conv2", 32, 3, 1, 1);
       features.push_back(y);
     }
     x = g.concat(features, bp + ".cat");
-    channels += 32 * block_layers[b];
+    channels += std::int64_t{32} * block_layers[b];
     if (b < 3) {
       const std::string tp = "features.transition" + std::to_string(b + 1);
       x = g.batch_norm(x, tp + ".norm");

@@ -38,6 +38,7 @@ std::optional<Kind> kind_from_name(std::string_view name) {
 const std::vector<Kind>& all_kinds() {
   static const std::vector<Kind> kinds = [] {
     std::vector<Kind> v;
+    v.reserve(kKinds.size());
     for (const auto& [kind, name] : kKinds) v.push_back(kind);
     return v;
   }();

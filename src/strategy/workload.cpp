@@ -21,12 +21,14 @@ namespace paradise::strategy {
 // (for .net models, forward + backward FLOPs are stored exactly that way).
 std::vector<double> spread_by_flops(const model::ModelStats& m, double time_per_sample_s) {
   std::vector<double> flops;
+  flops.reserve(m.layers.size());
   double total = 0;
   for (const auto& l : m.layers) {
     flops.push_back(l.forward_flops + l.backward_data_flops + l.backward_weight_flops);
     total += flops.back();
   }
   std::vector<double> t;
+  t.reserve(flops.size());
   // no FLOPs anywhere (a .net file of dropout layers): nothing to weigh the layers by, so
   // evenly, not 0 s for a measured time (make_workload's time_source says so)
   const double n = static_cast<double>(std::max<std::size_t>(1, flops.size()));

@@ -118,7 +118,7 @@ void read_grid_lists(SweepFile& f, const SweepEntries& e) {
 // A list of integers >= 1, each listed once.
 std::vector<std::int64_t> positive_ints(const SweepEntries& e, const char* key, const char* name) {
   const std::string text = e.value(key);
-  const auto v = parse_int_values(text, e.at(key), name);
+  auto v = parse_int_values(text, e.at(key), name);  // not const: moved out
   for (auto x : v) {
     if (x < 1) fail_input(e.at(key), name, text, "every value must be >= 1");
   }
@@ -193,7 +193,7 @@ void read_training_settings(SweepFile& f, const SweepEntries& e) {
 // A list of the sweep's axes (or optional ones it lacks), each named once.
 std::vector<std::string> axis_names(const SweepFile& f, const SweepEntries& e, const char* key,
                                     const char* name) {
-  const auto names = parse_names(e.value(key), e.at(key), name);
+  auto names = parse_names(e.value(key), e.at(key), name);  // not const: moved out
   refuse_repeats(names, e.at(key), name, e.value(key));
   const auto grid = make_grid(f.spec);
   for (const auto& n : names) {
