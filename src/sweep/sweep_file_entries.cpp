@@ -137,7 +137,7 @@ const IniDottedEntry* SweepEntries::find(std::string_view name) const {
   return e == known_.end() ? nullptr : &*e;
 }
 
-std::string SweepEntries::value(std::string_view name, std::string fallback) const {
+std::string SweepEntries::value(std::string_view name, const std::string& fallback) const {
   const IniDottedEntry* e = find(name);
   return e ? e->value : fallback;
 }

@@ -24,7 +24,7 @@ class SweepEntries {
 
   bool has(std::string_view name) const { return find(name) != nullptr; }
   /// The value of "section.key" as written (trimmed); `fallback` when absent.
-  std::string value(std::string_view name, std::string fallback = "") const;
+  std::string value(std::string_view name, const std::string& fallback = "") const;
   /// Where "section.key" is set: its line, or the file alone when absent.
   Origin at(std::string_view name) const;
   const std::vector<IniDottedEntry>& layer_times() const { return layer_times_; }
