@@ -146,7 +146,7 @@ void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
 }
 
 void SweepFileWriter::check_readable(std::uint64_t begin, std::uint64_t n) {
-  for (auto& entry : impl_->variables_) {  // by name: the same order on every rank
+  for (auto& entry : impl_->variables_) {   // by name: the same order on every rank
     const std::string& name = entry.first;  // named: clang 14 lambdas cannot capture bindings
     auto& v = entry.second;
     if (std::find(v.dims.begin(), v.dims.end(), std::uint64_t{0}) != v.dims.end()) continue;
