@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "paradise/core/names.hpp"
 #include "paradise/core/table.hpp"
 #include "paradise/strategy/predict.hpp"
 
@@ -10,23 +11,18 @@ namespace paradise::recommend {
 using strategy::Kind;
 using strategy::Status;
 
+namespace {
+constexpr NamePair<Objective> kObjectives[] = {{Objective::Time, "time"},
+                                               {Objective::GpuHours, "gpu-hours"},
+                                               {Objective::MemoryHeadroom, "memory-headroom"}};
+}  // namespace
+
 std::string_view objective_name(Objective o) {
-  switch (o) {
-    case Objective::Time:
-      return "time";
-    case Objective::GpuHours:
-      return "gpu-hours";
-    case Objective::MemoryHeadroom:
-      return "memory-headroom";
-  }
-  return "?";
+  return name_in(kObjectives, o);
 }
 
 std::optional<Objective> objective_from_name(std::string_view name) {
-  for (auto o : {Objective::Time, Objective::GpuHours, Objective::MemoryHeadroom}) {
-    if (objective_name(o) == name) return o;
-  }
-  return std::nullopt;
+  return value_in(kObjectives, name);
 }
 
 double Ranking::score(const Eval& e) const {

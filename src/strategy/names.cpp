@@ -1,4 +1,7 @@
+#include "paradise/core/names.hpp"
+
 #include <array>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -7,7 +10,7 @@
 
 namespace paradise::strategy {
 namespace {
-constexpr std::array<std::pair<Kind, std::string_view>, 10> kKinds{{
+constexpr NamePair<Kind> kKinds[] = {
     {Kind::Serial, "serial"},
     {Kind::Data, "data"},
     {Kind::Spatial, "spatial"},
@@ -18,27 +21,21 @@ constexpr std::array<std::pair<Kind, std::string_view>, 10> kKinds{{
     {Kind::DataSpatial, "data+spatial"},
     {Kind::DataPipeline, "data+pipeline"},
     {Kind::Daso, "daso"},
-}};
+};
 }  // namespace
 
 std::string_view kind_name(Kind k) {
-  for (const auto& [kind, name] : kKinds) {
-    if (kind == k) return name;
-  }
-  return "?";
+  return name_in(kKinds, k);
 }
 
 std::optional<Kind> kind_from_name(std::string_view name) {
-  for (const auto& [kind, n] : kKinds) {
-    if (n == name) return kind;
-  }
-  return std::nullopt;
+  return value_in(kKinds, name);
 }
 
 const std::vector<Kind>& all_kinds() {
   static const std::vector<Kind> kinds = [] {
     std::vector<Kind> v;
-    v.reserve(kKinds.size());
+    v.reserve(std::size(kKinds));
     for (const auto& [kind, name] : kKinds) v.push_back(kind);
     return v;
   }();
@@ -70,33 +67,19 @@ std::optional<Variant> variant_from_name(std::string_view name) {
 }
 
 namespace {
-constexpr std::pair<Precision, std::string_view> kPrecisions[] = {
+constexpr NamePair<Precision> kPrecisions[] = {
     {Precision::Fp32, "fp32"}, {Precision::Tf32, "tf32"}, {Precision::Mixed, "mixed"}};
-constexpr std::pair<Optimizer, std::string_view> kOptimizers[] = {
+constexpr NamePair<Optimizer> kOptimizers[] = {
     {Optimizer::Sgd, "sgd"}, {Optimizer::Momentum, "momentum"}, {Optimizer::Adam, "adam"}};
 
-template <class E, std::size_t N>
-std::string_view name_of(const std::pair<E, std::string_view> (&table)[N], E e) {
-  for (const auto& [value, name] : table) {
-    if (value == e) return name;
-  }
-  return "?";
-}
-template <class E, std::size_t N>
-std::optional<E> value_of(const std::pair<E, std::string_view> (&table)[N], std::string_view n) {
-  for (const auto& [value, name] : table) {
-    if (name == n) return value;
-  }
-  return std::nullopt;
-}
 }  // namespace
 
 std::string_view precision_name(Precision p) {
-  return name_of(kPrecisions, p);
+  return name_in(kPrecisions, p);
 }
 std::optional<Precision> precision_from_name(std::string_view name) {
   if (name == "fp16" || name == "bf16") return Precision::Mixed;
-  return value_of(kPrecisions, name);
+  return value_in(kPrecisions, name);
 }
 std::array<std::string, 4> training_parts(const Config& c) {
   const Training& p = c;
@@ -111,36 +94,27 @@ std::string training_summary(const Config& c) {
   return parts[0] + ", " + parts[1] + ", " + parts[2] + ", " + parts[3];
 }
 std::string_view optimizer_name(Optimizer o) {
-  return name_of(kOptimizers, o);
+  return name_in(kOptimizers, o);
 }
 std::optional<Optimizer> optimizer_from_name(std::string_view name) {
-  return value_of(kOptimizers, name);
+  return value_in(kOptimizers, name);
 }
 
+namespace {
+constexpr NamePair<Status> kStatuses[] = {
+    {Status::Ok, "ok"}, {Status::OutOfMemory, "out_of_memory"}, {Status::Invalid, "invalid"}};
+constexpr NamePair<Limit> kLimits[] = {{Limit::None, "none"},
+                                       {Limit::Compute, "compute"},
+                                       {Limit::Communication, "communication"},
+                                       {Limit::Memory, "memory"}};
+}  // namespace
+
 std::string_view status_name(Status s) {
-  switch (s) {
-    case Status::Ok:
-      return "ok";
-    case Status::OutOfMemory:
-      return "out_of_memory";
-    case Status::Invalid:
-      return "invalid";
-  }
-  return "?";
+  return name_in(kStatuses, s);
 }
 
 std::string_view limit_name(Limit l) {
-  switch (l) {
-    case Limit::None:
-      return "none";
-    case Limit::Compute:
-      return "compute";
-    case Limit::Communication:
-      return "communication";
-    case Limit::Memory:
-      return "memory";
-  }
-  return "?";
+  return name_in(kLimits, l);
 }
 
 }  // namespace paradise::strategy

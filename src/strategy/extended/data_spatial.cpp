@@ -38,16 +38,7 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
       b.iterations());
   const system::Link link = link_of(w, p2, 0);
   const double e = element_bytes(c);
-  double halo = 0;
-  for (std::size_t i = 0; static_cast<int>(i) <= split; ++i) {
-    if (runs_split(w, c, i, split)) halo += halo_s(w, i, plan->parts, link, per_group, e);
-  }
-  b.comm("halo exchange of x and dL/dy", "p2p", "FB", p2, halo);
-  const double ys = per_group * gathered_after_split(w, split) * e;
-  // forward only: the replicated layers give every GPU the split layer's whole dL/dy
-  if (ys > 0)
-    b.comm("allgather of the split layer's output", "allgather/ring", "FB", p2,
-           cost::allgather_ring(link, p2, ys));
+  const double halo = spatial_exchanges(w, c, *plan, p2, link, per_group, e, b);
   const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
   const auto g = overlapped_exchange(
       c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2,

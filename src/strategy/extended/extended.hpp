@@ -158,5 +158,12 @@ inline double gathered_after_split(const Workload& w, int split) {
   return next < w.model.layers.size() ? static_cast<double>(w.model.layers[next].crossing_elements)
                                       : 0.0;
 }
+/// Spatial parallelism's exchanges inside a group of `group` GPUs on `link`, for `samples`
+/// per group: every split layer's halos, then the allgather of what the layers after the
+/// split read (forward only: the replicated layers give every GPU the whole dL/dy). Both go
+/// into b; returns the halo seconds (the gradient exchange overlaps half of them each way).
+double spatial_exchanges(const Workload& w, const Config& c, const detail::SpatialSplit& plan,
+                         std::int64_t group, const system::Link& link, double samples, double bytes,
+                         Builder& b);
 
 }  // namespace paradise::strategy::extended

@@ -40,4 +40,20 @@ double halo_s(const Workload& w, std::size_t i, const Parts& parts, const system
   return t;
 }
 
+double spatial_exchanges(const Workload& w, const Config& c, const detail::SpatialSplit& plan,
+                         std::int64_t group, const system::Link& link, double samples, double bytes,
+                         Builder& b) {
+  double halo = 0;  // in a group of one there is no neighbour to exchange a halo with
+  for (int i = 0; group > 1 && i <= plan.last; ++i) {
+    if (runs_split(w, c, static_cast<std::size_t>(i), plan.last))
+      halo += halo_s(w, static_cast<std::size_t>(i), plan.parts, link, samples, bytes);
+  }
+  b.comm("halo exchange of x and dL/dy", "p2p", "FB", group, halo);
+  // NCCL's ring allgather (Patarasuk & Yuan 2009), of every split tensor read after the split
+  if (const double gathered = samples * gathered_after_split(w, plan.last) * bytes; gathered > 0)
+    b.comm("allgather of the split layer's output", "allgather/ring", "FB", group,
+           cost::allgather_ring(link, group, gathered));
+  return halo;
+}
+
 }  // namespace paradise::strategy::extended

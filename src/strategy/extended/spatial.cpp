@@ -17,17 +17,7 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b, Co
   const double D = static_cast<double>(w.dataset_samples);
   b.compute(compute_s(w, c, memo, D, B, p, split), D / B);
   const system::Link link = link_of(w, c.gpus, 0);
-  double halo = 0;  // on one GPU there is no neighbour to exchange a halo with
-  for (int i = 0; c.gpus > 1 && i <= split; ++i) {
-    if (runs_split(w, c, static_cast<std::size_t>(i), split))
-      halo += halo_s(w, static_cast<std::size_t>(i), plan->parts, link, B, d);
-  }
-  b.comm("halo exchange of x and dL/dy", "p2p", "FB", c.gpus, halo);
-  // NCCL's ring allgather forward, of every split tensor the layers after the split read;
-  // those replicated layers give every GPU the whole dL/dy, whose own part it just takes
-  if (const double gathered = B * gathered_after_split(w, split) * d; gathered > 0)
-    b.comm("allgather of the split layer's output", "allgather/ring", "FB", c.gpus,
-           cost::allgather_ring(link, c.gpus, gathered));
+  const double halo = spatial_exchanges(w, c, *plan, c.gpus, link, B, d, b);
   const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
   const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
                                       iteration - bwd + halo / 2, bwd + halo / 2, s.gradient_ready);
