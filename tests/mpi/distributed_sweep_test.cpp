@@ -87,7 +87,10 @@ sweep::SweepSpec round_robin_spec() {
 constexpr std::uint64_t kChunk = 37;
 
 // Calls f(i) for every point of the chunks c = rank, rank + size, ... (chunk c is
-// [37 c, 37 (c + 1)), cut at the end of the grid).
+// [37 c, 37 (c + 1)), cut at the end of the grid). Deliberately not the engine's chunk loop
+// (tests/mpi/engine_test.cpp drives that one): the tests below deal points in an order of
+// their own, so that sweep::Summary and sweep::Reduction are checked to merge to the serial
+// answer whatever partition of the grid the ranks held.
 template <class F>
 void for_my_chunks(std::uint64_t points, const mpi::Comm& comm, F&& f) {
   const auto step = static_cast<std::uint64_t>(comm.size());
