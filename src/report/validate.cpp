@@ -43,6 +43,11 @@ void write_row_json(JsonWriter& j, const validate::RowResult& r) {
   number_or_null(j, "relative_error", r.relative_error);
   number_or_null(j, "projected_compute_s", r.projected_compute_s);
   number_or_null(j, "projected_communication_s", r.projected_communication_s);
+  number_or_null(j, "projected_overlapped_s", r.projected_overlapped_s);
+  std::optional<double> exposed;  // what the projection pays: projected_s = compute + exposed
+  if (r.projected_communication_s && r.projected_overlapped_s)
+    exposed = *r.projected_communication_s - *r.projected_overlapped_s;
+  number_or_null(j, "projected_exposed_communication_s", exposed);
   number_or_null(j, "projected_memory_bytes", r.projected_memory_bytes);
   number_or_null(j, "projected_epoch_s", r.projected_epoch_s);
   j.key("anomaly");

@@ -38,6 +38,7 @@ class Builder {
     p_.communication.clear();
     p_.memory.clear();
     p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_time_s = p_.iteration_time_s = 0;
+    p_.iteration_compute_s = 0;
     p_.epoch_overlapped_s = 0;
     p_.memory_per_gpu_bytes = 0;
     p_.split_layer = -1;
@@ -94,7 +95,8 @@ class Builder {
       p_.split_layer = -1;
       p_.split_parts = {1, 1, 1};
       p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
-      p_.epoch_time_s = p_.iteration_time_s = p_.memory_per_gpu_bytes = none;
+      p_.epoch_time_s = p_.iteration_time_s = p_.iteration_compute_s = none;
+      p_.memory_per_gpu_bytes = none;
       p_.limit = Limit::None;
       return;
     }
@@ -103,9 +105,10 @@ class Builder {
     // ParaDL: no overlap (TR §IV-B); the extended model hides some communication
     p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s - p_.epoch_overlapped_s;
     // one iteration of the whole batch: its compute, and the communication every one pays
+    p_.iteration_compute_s = p_.iterations_per_epoch > 0 ? iteration_compute_s() : 0;
     p_.iteration_time_s =
         p_.iterations_per_epoch > 0
-            ? iteration_compute_s() +
+            ? p_.iteration_compute_s +
                   (p_.epoch_communication_s - p_.epoch_overlapped_s) / iterations()
             : 0;
     const double capacity = w_.system.usable_memory_bytes();

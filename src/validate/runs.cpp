@@ -41,6 +41,8 @@ const std::vector<std::string> kReserved = {"line",
                                             "anomaly",
                                             "projected_compute_s",
                                             "projected_communication_s",
+                                            "projected_overlapped_s",
+                                            "projected_exposed_communication_s",
                                             "projected_memory_bytes",
                                             "projected_epoch_s",
                                             "measured_epoch_s_used"};

@@ -224,8 +224,11 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
     const double scale = per_iteration ? 1 / iterations : 1;
     r.projected_s = per_iteration ? p.iteration_time_s : p.epoch_time_s;
     r.measured_s = per_iteration ? *run.iteration_s : *run.epoch_s;
-    r.projected_compute_s = p.epoch_compute_s * scale;
+    // per iteration: one iteration of the whole batch, as iteration_time_s is (the epoch's
+    // mean compute is lower when the last batch is partial), so the parts add up to it
+    r.projected_compute_s = per_iteration ? p.iteration_compute_s : p.epoch_compute_s;
     r.projected_communication_s = p.epoch_communication_s * scale;
+    r.projected_overlapped_s = p.epoch_overlapped_s * scale;
     r.projected_memory_bytes = p.memory_per_gpu_bytes;
     r.accuracy = accuracy(*r.projected_s, *r.measured_s);
     r.relative_error = (*r.projected_s - *r.measured_s) / *r.measured_s;

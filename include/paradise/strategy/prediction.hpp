@@ -40,9 +40,10 @@ struct Prediction {
   std::int64_t iterations_per_epoch = 0;
   double epoch_compute_s = 0;
   double epoch_communication_s = 0;
-  double epoch_overlapped_s = 0;  ///< communication hidden behind compute (paradise variant)
-  double epoch_time_s = 0;        ///< compute + communication - overlapped
-  double iteration_time_s = 0;
+  double epoch_overlapped_s = 0;   ///< communication hidden behind compute (paradise variant)
+  double epoch_time_s = 0;         ///< compute + communication - overlapped
+  double iteration_time_s = 0;     ///< one iteration of the whole batch, exposed communication in
+  double iteration_compute_s = 0;  ///< its compute (the epoch's mean is lower: a partial batch)
   double memory_per_gpu_bytes = 0;
   int split_layer = -1;  ///< spatial strategies: the last layer split (into the model's layers)
   std::array<std::int64_t, 3> split_parts{1, 1, 1};  ///< and its parts along W, H, D

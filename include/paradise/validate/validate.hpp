@@ -55,9 +55,11 @@ struct RowResult {
   std::string basis;   ///< iteration or epoch: what measured_s and projected_s are
   std::optional<double> projected_s, measured_s, accuracy, relative_error;
   std::optional<double> projected_epoch_s, measured_epoch_s;  ///< for the rank agreement
-  /// The projection's parts on the same basis: compute, all communication (hidden or not),
-  /// memory per GPU.
-  std::optional<double> projected_compute_s, projected_communication_s, projected_memory_bytes;
+  /// The projection's parts on the same basis: compute, all communication before overlap,
+  /// the part of it hidden behind compute, memory per GPU. compute + communication -
+  /// overlapped = projected_s.
+  std::optional<double> projected_compute_s, projected_communication_s, projected_overlapped_s;
+  std::optional<double> projected_memory_bytes;
   std::optional<Anomaly> anomaly;
 };
 
