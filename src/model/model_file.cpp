@@ -147,7 +147,8 @@ void finish_layer(Layer& l, const OpSpec& spec, const std::set<std::string>& see
                  "must be smaller than the stride or the dilation (PyTorch's ConvTranspose)");
   }
   if (l.inputs.empty()) l.inputs.push_back(previous);
-  if ((l.op == Op::Add || l.op == Op::Concat) && l.inputs.size() < 2) {
+  // a concatenation of one tensor is a copy (DenseNet's first layer: torch.cat([x], 1))
+  if (l.op == Op::Add && l.inputs.size() < 2) {
     fail_input(o, "layer", l.name, "op '" + op_name + "' needs from=A,B with at least two layers");
   }
   if (l.op != Op::Add && l.op != Op::Concat && l.inputs.size() != 1) {

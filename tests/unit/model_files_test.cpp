@@ -58,6 +58,20 @@ TEST(ModelFile, ParsesAResidualBlock) {
   EXPECT_EQ(f.default_input, Shape::image(3, 32, 32));
 }
 
+// torch.cat([x], 1), as DenseNet's first dense layer runs it: a copy of its one input (a new
+// tensor that the batch norm after it keeps); an add still needs two
+TEST(ModelFile, AConcatenationOfOneTensorIsACopyAndAnAddNeedsTwo) {
+  std::istringstream in(
+      "model m\ninput 4x8x8\nc conv out=6 k=1\ncat concat from=c\nbn batchnorm\n");
+  const ModelFile f = parse_model_file(in, "m.model");
+  const ModelStats m = analyze(f.graph, f.default_input);
+  EXPECT_EQ(m.layers.back().input, Shape::image(6, 8, 8));
+  // by hand: the batch norm keeps the copy (layers: input, c, cat, bn), 6 x 8 x 8 elements
+  EXPECT_EQ(m.layers[2].saved_elements, 6 * 8 * 8);
+  EXPECT_EQ(error_of("model m\ninput 3x8x8\nc conv out=4 k=1\ns add from=c\n"),
+            "net.model:4: layer 's': op 'add' needs from=A,B with at least two layers");
+}
+
 TEST(ModelFile, PoolStrideDefaultsToKernelAndPerDimKernels) {
   std::istringstream in("model m\ninput 1x8x8x4\np maxpool k=2x2x1\n");
   const ModelFile f = parse_model_file(in, "m.model");
