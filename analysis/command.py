@@ -92,7 +92,7 @@ def _drop_stdout():
 # of the same kind (a re-run) is replaced, anything else is refused.
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 KIND_NAMES = {"png": "a PNG image", "pdf": "a PDF file", "json": "a JSON file",
-              "csv": "a CSV file"}
+              "csv": "a CSV file", "model": "a paradise model file"}
 SNIFF_BYTES = 4096  # enough to tell a kind apart; a file is never read whole to check it
 
 
@@ -132,6 +132,9 @@ def _is_kind(kind, head):
     text = text.lstrip("\ufeff \t\r\n")
     if kind == "json":
         return text[:1] in ("{", "[")
+    if kind == "model":  # its first statement that is no '#' comment names the model
+        words = [ln.split() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+        return not words or words[0][0] == "model"
     # csv: text whose first line that is no '#' comment has a comma (a header or a row)
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     return not lines or "," in lines[0]

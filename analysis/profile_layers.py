@@ -4,8 +4,10 @@ times the forward and backward pass of every leaf layer of a model in training m
 writes the per-layer CSV that `paradise calibrate --profile` and `paradise predict
 --layer-times` read.
 
-MODEL: a torchvision model (resnet18, resnet50, vgg16, ...) or `cosmoflow` / `unet3d`
-defined here with the layer names of paradise's zoo (`paradise models --show MODEL`).
+MODEL: a torchvision model (resnet18, resnet50, vgg16, ...), `cosmoflow` / `unet3d`
+defined here with the layer names of paradise's zoo (`paradise models --show MODEL`), or a
+class in a Python file, PATH.py:CLASS[(ARGS)] with --input, as analysis/import_model.py
+takes it: the rows then carry the layer names of the model file import_model.py writes.
 
 Timing: forward pre-/post-hooks, and for backward a hook on the layer's output gradient
 (start) and one on the autograd node that made the output (end), at every call; torch.cuda.Event pairs on
@@ -121,11 +123,15 @@ def build(name):
         return CosmoFlow(), ZOO_INPUTS[name], False
     if name == "unet3d":
         return UNet3D(), ZOO_INPUTS[name], True
+    if ":" in name:  # PATH.py:CLASS[(ARGS)], as import_model.py builds it: --input gives the shape
+        import import_model
+        return import_model.load_torch(name), None, None
     import torchvision
     try:
         return getattr(torchvision.models, name)(), (3, 224, 224), False
     except AttributeError:
-        raise InputError(f"model '{name}': not a torchvision model, cosmoflow or unet3d") from None
+        raise InputError(f"model '{name}': not a torchvision model, cosmoflow, unet3d or "
+                         "PATH.py:CLASS") from None
 
 
 class Timer:
@@ -319,7 +325,7 @@ def write_csv(path, rows, shape, device):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("model", help="torchvision model name, cosmoflow or unet3d")
+    p.add_argument("model", help="torchvision model name, cosmoflow, unet3d or PATH.py:CLASS[(ARGS)]")
     p.add_argument("-o", "--output", required=True, help="the CSV to write")
     p.add_argument("--batch", default="8", help="comma-separated batch sizes (default 8)")
     p.add_argument("--input", help="sample shape CxHxW or CxDxHxW (default: the model's)")
@@ -344,7 +350,13 @@ def main():
     dev = parse_device(args.device)
     cuda = dev.type == "cuda"
     model, shape, segmentation = build(args.model)
-    if args.input:
+    if shape is None:  # a model from a file: its shape is the user's
+        if not args.input:
+            raise InputError(f"model '{args.model}': give its sample shape with --input CxHxW "
+                             "or CxDxHxW")
+        import import_model
+        shape = import_model.parse_shape(args.input)
+    elif args.input:
         shape = parse_input(args.input, shape, args.model)
     check_input_size(batches, shape, dev)
     if args.threads is not None:
@@ -364,6 +376,8 @@ def main():
             x = torch.randn(b, *shape, device=dev, requires_grad=True)  # conv1's data gradient
             out_shape = output_shape(model, x)
         classes = out_shape[1]
+        if segmentation is None:  # a model from a file: a per-voxel output is segmentation
+            segmentation = len(out_shape) > 2
         target = torch.randint(0, classes, (b, *out_shape[2:]) if segmentation else (b,),
                                device=dev)
         if cuda:
