@@ -153,7 +153,14 @@ def on_gpu_terms(model):
 
 TORCHVISION = ["alexnet", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn",
                "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "wide_resnet50_2",
-               "resnext50_32x4d", "densenet121", "mobilenet_v2"]
+               "resnext50_32x4d", "resnext101_32x8d", "densenet121", "mobilenet_v2"]
+
+
+def resnext101_32x4d():
+    """ResNeXt-101 32x4d (Xie et al. 2017) as torchvision's ResNet builds it; torchvision
+    ships 32x8d and 64x4d only."""
+    from torchvision.models.resnet import Bottleneck, ResNet
+    return ResNet(Bottleneck, [3, 4, 23, 3], groups=32, width_per_group=4)
 
 
 def macs_by_hooks(model, x):
@@ -331,6 +338,7 @@ PUBLISHED_GFLOPS = {
     "vgg16": 15.47, "vgg16_bn": 15.47, "vgg19": 19.632, "vgg19_bn": 19.632, "resnet18": 1.814,
     "resnet34": 3.664, "resnet50": 4.089, "resnet101": 7.801, "resnet152": 11.514,
     "wide_resnet50_2": 11.398, "resnext50_32x4d": 4.23, "densenet121": 2.834, "mobilenet_v2": 0.301,
+    "resnext101_32x8d": 16.414,
 }
 
 
@@ -350,7 +358,9 @@ def main():
         return lambda: on_gpu_terms(getattr(torchvision.models, n)(weights=None))
 
     cases = [(n, n, zoo(n), (3, 224, 224), 2, False) for n in TORCHVISION]
-    cases += [("resnet110", "resnet110", lambda: PreActResNet(110), (3, 32, 32), 2, False),
+    cases += [("resnext101_32x4d", "resnext101_32x4d", lambda: on_gpu_terms(resnext101_32x4d()),
+               (3, 224, 224), 2, False),
+              ("resnet110", "resnet110", lambda: PreActResNet(110), (3, 32, 32), 2, False),
               ("resnet1001", "resnet1001", lambda: PreActResNet(1001), (3, 32, 32), 2, False),
               ("cosmoflow", "cosmoflow", lambda: CosmoFlow(4), (4, 128, 128, 128), 1, False),
               ("unet3d", "unet3d", lambda: UNet3D(3, 3), (3, 64, 64, 64), 1, True)]

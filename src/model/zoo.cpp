@@ -20,10 +20,14 @@ const std::vector<ZooEntry>& zoo() {
       e.push_back({std::string("vgg") + d, kImageNet, kTorchvision});
       e.push_back({std::string("vgg") + d + "_bn", kImageNet, kTorchvision});
     }
-    for (const char* r : {"resnet18", "resnet34", "resnet50", "resnet101", "resnet152",
-                          "wide_resnet50_2", "resnext50_32x4d", "densenet121", "mobilenet_v2"}) {
+    for (const char* r :
+         {"resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "wide_resnet50_2",
+          "resnext50_32x4d", "resnext101_32x8d", "densenet121", "mobilenet_v2"}) {
       e.push_back({r, kImageNet, kTorchvision});
     }
+    // not in torchvision; NVIDIA's DeepLearningExamples train it (its throughput tables)
+    e.push_back({"resnext101_32x4d", kImageNet,
+                 "Xie et al. 2017, torchvision's ResNet with 32 groups of width 4"});
     e.push_back({"resnet110", kCifar, "He et al. 2016, pre-activation (CIFAR)"});
     e.push_back({"resnet1001", kCifar, "He et al. 2016, pre-activation bottleneck (CIFAR)"});
     e.push_back({"cosmoflow", Shape::volume(4, 128, 128, 128),

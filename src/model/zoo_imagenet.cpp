@@ -120,6 +120,9 @@ Graph resnet(const std::string& name) {
   if (name == "resnet152") spec = {true, {3, 8, 36, 3}, 1, 64};
   if (name == "wide_resnet50_2") spec = {true, {3, 4, 6, 3}, 1, 128};
   if (name == "resnext50_32x4d") spec = {true, {3, 4, 6, 3}, 32, 4};
+  // Xie et al. 2017: 101 layers of grouped bottlenecks, 32 groups of 4 or 8 channels
+  if (name == "resnext101_32x4d") spec = {true, {3, 4, 23, 3}, 32, 4};
+  if (name == "resnext101_32x8d") spec = {true, {3, 4, 23, 3}, 32, 8};
   Graph g(name, 2);
   int x = g.input();
   x = g.conv(x, "conv1", 64, 7, 2, 3);
