@@ -22,6 +22,33 @@ std::string ratio_text(double r) {
   return fixed(r, r < 10 ? 2 : 1) + "x";
 }
 
+/// A part of the epoch larger by less than this is not named as a cause.
+constexpr double kGrowthWorthSaying = 1.05;
+
+/// What makes `best` slower than `winner`: its parts (compute, communication before
+/// overlap, per epoch) that exceed the winner's, the larger excess first, with both values;
+/// where neither exceeds, the overlap that hides less of its communication.
+std::string mechanism(const Eval& best, const Eval& winner) {
+  struct Part {
+    const char* name;
+    double mine, theirs;
+  };
+  std::vector<Part> parts{{"compute", best.compute_s, winner.compute_s},
+                          {"communication", best.communication_s, winner.communication_s}};
+  std::sort(parts.begin(), parts.end(),
+            [](const Part& a, const Part& b) { return a.mine - a.theirs > b.mine - b.theirs; });
+  std::string s;
+  for (const auto& p : parts) {
+    if (p.mine <= p.theirs || p.mine < kGrowthWorthSaying * p.theirs) continue;
+    s += (s.empty() ? "" : ", ") + std::string(p.name) + " " + fixed(p.mine, 1) +
+         " s per epoch against the winner's " + fixed(p.theirs, 1) + " s";
+  }
+  if (s.empty())
+    return "its parts are no larger than the winner's: less of its communication is "
+           "hidden behind compute";
+  return s;
+}
+
 /// "communication-bound beyond N": N the largest count at which it was compute-bound, every
 /// feasible configuration on more GPUs communication-bound; empty otherwise.
 std::string communication_note(const std::vector<Eval>& feasible) {
@@ -55,9 +82,9 @@ std::string compute_note(const std::vector<Eval>& feasible) {
   const Eval& least =
       **std::min_element(at_batch.begin(), at_batch.end(),
                          [](const Eval* a, const Eval* b) { return a->compute_s < b->compute_s; });
-  // growth by more than rounding: the pipeline's (p + S - 1) / S factor once the slowest
-  // stage stops shrinking
-  if (largest.gpus > least.gpus && largest.compute_s > 1.001 * least.compute_s) {
+  // growth worth a sentence (5%): the pipeline's (p + S - 1) / S factor once the slowest
+  // stage stops shrinking; a 0.6% rise was called a bubble
+  if (largest.gpus > least.gpus && largest.compute_s > kGrowthWorthSaying * least.compute_s) {
     return std::string(smallest.kind == Kind::Pipeline ? "pipeline bubble: " : "") +
            "compute per epoch grows with GPUs, from " + fixed(least.compute_s, 1) + " s on " +
            std::to_string(least.gpus) + " to " + fixed(largest.compute_s, 1) + " s on " +
@@ -126,9 +153,12 @@ std::string why_not(const std::vector<const Eval*>& mine, const Eval* winner, co
   switch (rank.objective) {
     case Objective::Time:
       s += ratio_text(best.epoch_s / winner->epoch_s) + " the winner's epoch time";
+      if (best.epoch_s > winner->epoch_s) s += " (" + mechanism(best, *winner) + ")";
       break;
     case Objective::GpuHours:
-      s += ratio_text(best.gpu_hours() / winner->gpu_hours()) + " the winner's GPU-hours";
+      s += ratio_text(best.gpu_hours() / winner->gpu_hours()) + " the winner's GPU-hours (" +
+           gpus_text(best.gpus) + " against " + gpus_text(winner->gpus) +
+           (best.epoch_s > winner->epoch_s ? "; " + mechanism(best, *winner) : "") + ")";
       break;
     case Objective::MemoryHeadroom:
       s += human_bytes(usable_bytes - best.memory_bytes) + " memory headroom, the winner has " +
