@@ -17,8 +17,10 @@ bool is_precision_name(std::string_view name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
-std::vector<LayerTime> read_layer_times(const std::string& path) {
-  const CsvTable t = read_csv_file(path);
+namespace {
+
+// The rows of a layer-times table; errors name `path` and the line.
+std::vector<LayerTime> layer_times_from(const CsvTable& t, const std::string& path) {
   for (const char* name : {"layer", "forward_s", "backward_s", "batch"}) {
     if (!t.column(name))
       fail_input({path, t.header_line}, "column", name,
@@ -70,6 +72,16 @@ std::vector<LayerTime> read_layer_times(const std::string& path) {
                      out.front().precision + "')");
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<LayerTime> read_layer_times(const std::string& path) {
+  return layer_times_from(read_csv_file(path), path);
+}
+
+std::vector<LayerTime> parse_layer_times(std::istream& in, const std::string& file) {
+  return layer_times_from(read_csv(in, file), file);
 }
 
 }  // namespace paradise::input

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
@@ -383,9 +384,14 @@ std::optional<Storage> storage_from_name(std::string_view text) {
 }
 
 SweepFile read_sweep_file(const std::string& path) {
+  return parse_sweep_file(detail::read_sweep_text(path), path);
+}
+
+SweepFile parse_sweep_file(std::string text, const std::string& path) {
+  detail::check_sweep_text(path, text);
   SweepFile f;
   f.path = path;
-  f.text = detail::read_sweep_text(path);
+  f.text = std::move(text);
   const SweepEntries e(path, f.text);
   const std::string storage = e.value("output.storage", "maps");
   read_grid_lists(f, e);

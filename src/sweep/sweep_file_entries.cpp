@@ -82,6 +82,11 @@ std::string read_sweep_text(const std::string& path) {
   if (where.kind == PathKind::unreachable)
     throw InputError(path + ": cannot open sweep file (" + where.why + ")");
   std::string text = read_input_file(path, "sweep file", std::size_t{1} << 20);
+  check_sweep_text(path, text);
+  return text;
+}
+
+void check_sweep_text(const std::string& path, const std::string& text) {
   // the output keeps the text in an attribute of UTF-8 strings: bytes that are not UTF-8
   // (a Latin-1 comment) would make strict readers fail on the file
   if (const auto bad = first_invalid_utf8(text); bad != std::string::npos) {
@@ -104,7 +109,6 @@ std::string read_sweep_text(const std::string& path) {
                      "at most " +
                      with_commas(static_cast<std::int64_t>(kMaxText)) +
                      " bytes: shorten its comments, or write long lists as ranges (A..B +S)");
-  return text;
 }
 
 SweepEntries::SweepEntries(const std::string& path, const std::string& text) : path_(path) {

@@ -13,6 +13,9 @@ namespace paradise::sweep::detail {
 
 /// The sweep file's text: refused when it is missing, not UTF-8 or too long to store.
 std::string read_sweep_text(const std::string& path);
+/// Refuses a sweep file's text that is not UTF-8 or too long to store (read_sweep_text's
+/// checks, for text read elsewhere).
+void check_sweep_text(const std::string& path, const std::string& text);
 
 /// The entries of a sweep file's known sections, each key at most once, and its
 /// [layer_times] entries in file order.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,8 @@ struct LayerTime {
 };
 /// Reads a layer-times CSV (columns in any order, '#' comments); errors name file:line.
 std::vector<LayerTime> read_layer_times(const std::string& path);
+/// The same from a stream (`file` names it in errors).
+std::vector<LayerTime> parse_layer_times(std::istream& in, const std::string& file);
 
 /// The precision column's names: fp32, tf32, mixed, fp16 and bf16 (the last two are mixed:
 /// strategy::precision_from_name reads each of them).

@@ -39,5 +39,7 @@ struct SweepFile {
 
 /// Reads and checks a sweep file; throws InputError naming the file, line, key and value.
 SweepFile read_sweep_file(const std::string& path);
+/// The same from the file's text, read elsewhere (`path` names it in errors and in `path`).
+SweepFile parse_sweep_file(std::string text, const std::string& path);
 
 }  // namespace paradise::sweep
