@@ -9,6 +9,7 @@
 #include "paradise/calibrate/fit.hpp"
 #include "paradise/calibrate/measurements.hpp"
 #include "paradise/calibrate/system_writer.hpp"
+#include "paradise/core/atomic_file.hpp"
 #include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
@@ -145,11 +146,10 @@ void print_layer_efficiency(std::ostream& out, const strategy::Workload& w) {
   t.print(out);
 }
 
-/// The layer-times CSV predict/recommend/sweep take; removed again when a write fails.
+/// The layer-times CSV predict/recommend/sweep take, written whole or not at all.
 void write_layer_times(const std::vector<strategy::LayerTime>& rows, const std::string& model,
                        const std::string& profile, const std::string& out_path) {
-  std::ofstream file(out_path);
-  if (!file) throw InputError("--layer-times-out '" + out_path + "': cannot write the file");
+  std::ostringstream file;
   file.precision(17);
   file << "# per-layer measured times of " << model << " from " << profile
        << " (paradise calibrate --profile); seconds per sample\n"
@@ -157,11 +157,7 @@ void write_layer_times(const std::vector<strategy::LayerTime>& rows, const std::
   for (const auto& r : rows)
     file << csv_field(r.layer) << ',' << r.forward_s << ',' << r.backward_s << ',' << r.batch << ','
          << csv_field(r.precision) << ',' << r.peak_memory_bytes << '\n';
-  file.close();  // the buffered bytes' write error shows here, not in the destructor
-  if (file.fail()) {
-    if (path_status(out_path).kind == PathKind::file) std::remove(out_path.c_str());
-    throw InputError("--layer-times-out '" + out_path + "': write failed");
-  }
+  write_file_atomically(out_path, file.str(), "--layer-times-out");
 }
 
 /// Fits `src`'s alpha and beta into its level of `s` (`done`: the levels calibrated before);
@@ -283,14 +279,8 @@ void write_calibrated_system(std::ostream& out, const system::System& s, const s
                      (removed ? "; " + layers_out + " removed" : std::string()) +
                      " (were the measurements taken on this system's GPUs and network?)");
   }
-  std::ofstream file(path);
-  if (!file) throw InputError("-o '" + path + "': cannot write the file");
-  file << text.str();
-  file.close();  // the buffered bytes' write error shows here, not in the destructor
-  if (file.fail()) {
-    if (path_status(path).kind == PathKind::file) std::remove(path.c_str());
-    throw InputError("-o '" + path + "': write failed");
-  }
+  // beside it and renamed over it: a failed write keeps the old file (--system X -o X)
+  write_file_atomically(path, text.str(), "-o");
   out << "wrote " << path << " (system '" << s.name << "')\n";
 }
 

@@ -214,7 +214,7 @@ grep -qF "time '0.0000': must be > 0" "$tmp/err" && ok || bad "zero time: $(cat 
 bad_input "more than 1e6 GB/s: the times barely grow with the size" -- --system dgx-a100 --nccl "$tmp/flat_all_reduce.out:nvlink" -o "$tmp/x.system"
 [ ! -e "$tmp/x.system" ] && ok || bad "a refused calibration wrote x.system"
 # a write that fails (a full device) is an error, not "wrote"
-bad_input "-o '/dev/full': write failed" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o /dev/full
+bad_input "-o '/dev/full': cannot write the file: No space left on device" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o /dev/full
 bad_input "the same file" -- --system abci --profile "$tmp/profile.csv" --model "$tmp/tiny.model" \
   --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/same.out" --layer-times-out "$tmp/same.out"
 # no output over an input: -o over the nccl-tests output it fits, --layer-times-out over the
