@@ -1073,4 +1073,14 @@ expect_rc 2 "predict --p2 0" -- "$paradise" predict --model resnet50 --dataset i
 grep -qF -- "--p2 '0': must be >= 1 (leave it out for GPUs per node)" "$tmp/err" && ok || bad "--p2 0: $(cat "$tmp/err")"
 expect_rc 2 "predict --segments 0" -- "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy pipeline --gpus 4 --batch 256 --segments 0
 grep -qF -- "--segments '0': must be >= 1 (leave it out for as many as GPUs)" "$tmp/err" && ok || bad "--segments 0: $(cat "$tmp/err")"
+# issue 35: a model's name with an escape sequence was printed raw by predict, recommend and
+# models --show (errors escaped it already): written \x1b like the errors write it
+printf 'model e\x1b[31mvil\ninput 3x32x32\nc\x1b]0;x\x07 conv out=8 k=3\nflat flatten\nfc dense out=10\n' >"$tmp/evil.model"
+for cmd in "predict --dataset cifar10 --system abci --strategy data --gpus 1 --batch 8" \
+  "recommend --dataset cifar10 --system abci --max-gpus 2 --batch 8" "models"; do
+  if [ "$cmd" = models ]; then args=(models --show "$tmp/evil.model"); else args=($cmd --model "$tmp/evil.model"); fi
+  expect_rc 0 "${cmd%% *} of a model with an escape sequence" -- "$paradise" "${args[@]}"
+  ! grep -q $'\x1b' "$tmp/out" && grep -qF 'e\x1b[31mvil' "$tmp/out" && ok || bad "${cmd%% *} escaped name: $(od -c "$tmp/out" | head -5)"
+done
+grep -qF 'c\x1b]0;x\x07' "$tmp/out" && ok || bad "models --show escaped layer name"
 finish cli_test
