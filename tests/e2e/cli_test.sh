@@ -788,6 +788,10 @@ rm -f $lt_csv $lt_h5 $lt_h5.x
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e9\n' > $bad_ini
 expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
 grep -q "1,000,000,000,000 points" "$tmp/err" && ok || bad "too large grid refused with the numbers: $(cat "$tmp/err")"
+# issue 35: the hint suggested storage = summary where it was set already
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e3\nstorage = summary\nreduce = batch\n' > $bad_ini
+expect_rc 2 "sweep too large at storage = summary" -- "$paradise" sweep $bad_ini --dry-run
+grep -q "at storage 'summary' would write .* (a smaller grid, or a larger max_bytes)$" "$tmp/err" && ok || bad "summary size hint: $(cat "$tmp/err")"
 rm -f $bad_ini
 
 # an empty --sides is an error, as an empty --gpu-counts is (it was ignored)
