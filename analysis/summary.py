@@ -116,7 +116,10 @@ def _text(key, value):
         return f"{value:.3f}"
     if key == "memory_per_gpu_bytes":
         return f"{value / 1e9:.2f}"
-    return str(value)
+    # a name from a sweep file (a custom dataset's) reaches a terminal: control characters
+    # written \xNN, as paradise's own tables do (issue 35: an escape sequence was printed raw)
+    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256
+                   else f"\\u{ord(ch):04x}" for ch in str(value))
 
 
 HEADINGS = {"epoch_time_s": "epoch time s", "gpu_hours": "GPU-hours",

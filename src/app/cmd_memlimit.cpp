@@ -10,6 +10,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/report/memlimit.hpp"
+#include "paradise/sweep/checks.hpp"
 #include "paradise/sweep/grid.hpp"
 
 namespace po = boost::program_options;
@@ -58,7 +59,9 @@ void check_settings(const po::variables_map& vm, MemlimitOptions& o) {
   if (!v) throw InputError("--variant '" + o.variant + "': expected paradl or paradise");
   c.variant = *v;
   apply_training_options(vm, o.training, c);
-  if (c.gpus < 1 || c.batch < 1) throw InputError("--gpus and --batch must be >= 1");
+  // the checks a sweep's gpus and batch lists share (paradise/sweep/checks.hpp)
+  if (sweep::first_below_one({c.gpus, c.batch}))
+    throw InputError("--gpus and --batch must be >= 1");
   if (q.step < 1) throw InputError("--step '" + std::to_string(q.step) + "': must be >= 1");
   if (o.format != "table" && o.format != "json")
     throw InputError("--format '" + o.format + "': expected table or json");

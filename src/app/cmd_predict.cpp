@@ -9,6 +9,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/report/predict.hpp"
 #include "paradise/strategy/predict.hpp"
+#include "paradise/sweep/checks.hpp"
 
 namespace po = boost::program_options;
 
@@ -119,13 +120,19 @@ void apply_policies(const po::variables_map& vm, const PredictOptions& o, strate
 /// Counts in range, and no option the configuration does not read: refused, not ignored
 /// without a word.
 void check_counts(const po::variables_map& vm, const std::string& kind, const strategy::Config& c) {
-  if (c.gpus < 1) throw InputError("--gpus '" + std::to_string(c.gpus) + "': must be >= 1");
-  if (c.batch < 1) throw InputError("--batch '" + std::to_string(c.batch) + "': must be >= 1");
-  if (c.p2 < 0)
-    throw InputError("--p2 '" + std::to_string(c.p2) + "': must be >= 1 (or 0: GPUs per node)");
-  if (c.segments < 0)
+  // the checks a sweep's gpus and batch lists share (paradise/sweep/checks.hpp)
+  if (const auto bad = sweep::first_below_one({c.gpus}))
+    throw InputError("--gpus '" + std::to_string(*bad) + "': must be >= 1");
+  if (const auto bad = sweep::first_below_one({c.batch}))
+    throw InputError("--batch '" + std::to_string(*bad) + "': must be >= 1");
+  // 0 is the configuration's "not given" (GPUs per node; as many as GPUs): given, it was
+  // taken silently as the default (issue 35), so a given value must be a count
+  if (vm.count("p2") && c.p2 < 1)
+    throw InputError("--p2 '" + std::to_string(c.p2) +
+                     "': must be >= 1 (leave it out for GPUs per node)");
+  if (vm.count("segments") && c.segments < 1)
     throw InputError("--segments '" + std::to_string(c.segments) +
-                     "': must be >= 1 (or 0: as many as GPUs)");
+                     "': must be >= 1 (leave it out for as many as GPUs)");
   using K = strategy::Kind;
   if (vm.count("p2") && !strategy::has_groups(c.kind))
     throw InputError(

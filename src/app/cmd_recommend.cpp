@@ -88,7 +88,8 @@ std::vector<std::int64_t> batches(const po::variables_map& vm, const RecommendOp
   return recommend::batch_values(lo, hi);
 }
 
-/// --strategies as a list, each once in the order given; empty: what the variant models.
+/// --strategies as a list in the order given, each once (a repeat is refused); empty: what the
+/// variant models.
 std::vector<Kind> kinds(const po::variables_map& vm, const std::string& text,
                         strategy::Variant variant) {
   std::vector<Kind> out;
@@ -108,7 +109,10 @@ std::vector<Kind> kinds(const po::variables_map& vm, const std::string& text,
       message.append(text).append("': '").append(name).append("' is not one of ");
       throw InputError(message + strategy::kind_list());
     }
-    if (std::find(out.begin(), out.end(), *k) == out.end()) out.push_back(*k);
+    // each once, as a sweep's strategy axis (sweep_file.cpp: "lists X more than once")
+    if (std::find(out.begin(), out.end(), *k) != out.end())
+      throw InputError("--strategies '" + text + "': lists " + name + " more than once");
+    out.push_back(*k);
   }
   return out;
 }

@@ -21,7 +21,7 @@ int run_sweep(const Args& args) {
   std::string file;
   engine::SweepOptions o;
   o.command_line = args;
-  desc.add_options()("sweep-file", po::value(&file)->required(), "the sweep file (INI)")(
+  desc.add_options()("sweep-file", po::value(&file), "the sweep file (INI)")(
       "output,o", po::value(&o.output), "the HDF5 file to write")(
       "resume", po::bool_switch(&o.resume),
       "continue an interrupted sweep from OUT.h5.tmp and its checkpoint OUT.h5.resume")(
@@ -43,6 +43,8 @@ int run_sweep(const Args& args) {
     return 0;
   }
   po::notify(vm);
+  if (file.empty())  // Boost's "option '--sweep-file' is required" named no usage
+    throw InputError("give a sweep file: paradise sweep FILE.ini [-o OUT.h5]");
   engine::check_options(o, file, vm.count("output") > 0);
 
   const mpi::Environment mpi_environment;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -25,14 +27,14 @@ std::string read_input_file(const std::string& path, const std::string& what,
   if (const auto n = std::filesystem::file_size(path, ec); !ec && n > max_bytes)
     throw too_large();  // a regular file: known without reading it
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the " + what);
+  if (!in) throw InputError(path + ": cannot open the " + what + ": " + std::strerror(errno));
   std::string text;
   std::array<char, 65536> block{};
   while (in.read(block.data(), block.size()) || in.gcount() > 0) {
     text.append(block.data(), static_cast<std::size_t>(in.gcount()));
     if (text.size() > max_bytes) throw too_large();
   }
-  if (in.bad()) throw InputError(path + ": cannot read the " + what);
+  if (in.bad()) throw InputError(path + ": cannot read the " + what + ": " + std::strerror(errno));
   // every input is text: a NUL byte means a binary file (or UTF-16), whose "lines" the
   // parsers would quote in their errors
   if (const auto nul = text.find('\0'); nul != std::string::npos) {

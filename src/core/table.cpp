@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "paradise/core/text.hpp"
+
 namespace paradise {
 
 void TextTable::add_column(std::string header, Align align) {
@@ -13,6 +15,9 @@ void TextTable::add_column(std::string header, Align align) {
 
 void TextTable::add_row(std::vector<std::string> cells) {
   if (cells.size() != headers_.size()) throw std::logic_error("TextTable: row width mismatch");
+  // a cell from an input file (a model's or layer's name) reaches a terminal: its control
+  // characters are written \xNN (issue 35: an escape sequence was printed raw)
+  for (auto& cell : cells) cell = printable(cell, false);
   rows_.push_back(std::move(cells));
 }
 

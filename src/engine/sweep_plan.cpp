@@ -51,11 +51,13 @@ void SweepRun::size_output() {
                      " rank 0 gathers at once ([memlimit] batch = none, fewer sides, or a "
                      "smaller grid)");
   if (out_bytes_ > f_.max_output_bytes)
-    throw InputError(f_.path + ": " + count(units_) + (reduction_ ? " cells" : " points") +
-                     " at storage '" + std::string(storage_name(f_.storage)) + "' would write " +
-                     human_bytes(out_bytes_) +
-                     ", more than max_bytes = " + human_bytes(f_.max_output_bytes) +
-                     " (use storage = summary with reduce, or a smaller grid)");
+    throw InputError(
+        f_.path + ": " + count(units_) + (reduction_ ? " cells" : " points") + " at storage '" +
+        std::string(storage_name(f_.storage)) + "' would write " + human_bytes(out_bytes_) +
+        ", more than max_bytes = " + human_bytes(f_.max_output_bytes) +
+        (f_.storage != Storage::summary ? " (use storage = summary with reduce, or a smaller grid)"
+         : f_.reduce.empty()            ? " (reduce some axes, or a smaller grid)"
+                                        : " (a smaller grid, or a larger max_bytes)"));
   if (static_cast<double>(searches_) > f_.max_searches)
     throw InputError(f_.path + ": the memory-limit searches have " + count(searches_) +
                      " entries, more than max_searches = " +

@@ -32,15 +32,14 @@ int Graph::add(Layer layer) {
   if (layer.op != Op::Input && layer.inputs.empty()) {
     throw InputError("model '" + name_ + "': layer '" + layer.name + "' has no input");
   }
+  index_by_name_.emplace(layer.name, index);
   layers_.push_back(std::move(layer));
   return index;
 }
 
 int Graph::find(std::string_view name) const {
-  for (std::size_t i = 0; i < layers_.size(); ++i) {
-    if (layers_[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
+  const auto it = index_by_name_.find(std::string(name));
+  return it == index_by_name_.end() ? -1 : it->second;
 }
 
 int Graph::append(std::string name, Op op, std::vector<int> inputs, Layer proto) {

@@ -2,6 +2,7 @@
 
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/zoo.hpp"
 
@@ -81,9 +82,9 @@ void print_layers_table(std::ostream& out, const model::ModelSource& src,
   }
   t.print(out);
   out << "\n"
-      << m.name << " at " << m.input.str() << ": " << with_commas(m.params()) << " parameters, "
-      << gigas(static_cast<double>(m.macs())) << " GMACs forward (" << gigas(m.forward_flops())
-      << " GFLOP; backward " << gigas(m.backward_flops()) << " GFLOP), "
+      << printable(m.name, false) << " at " << m.input.str() << ": " << with_commas(m.params())
+      << " parameters, " << gigas(static_cast<double>(m.macs())) << " GMACs forward ("
+      << gigas(m.forward_flops()) << " GFLOP; backward " << gigas(m.backward_flops()) << " GFLOP), "
       << human_bytes(static_cast<double>(m.saved_bytes_per_sample(kFp32)))
       << " saved for backward per sample (fp32)\n";
   if (const auto* p = src.paradl()) {

@@ -10,6 +10,7 @@
 #include "paradise/core/csv.hpp"
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
 #include "paradise/report/fields.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/strategy/roofline.hpp"
@@ -49,10 +50,11 @@ RecomputePlan recompute_plan(const strategy::Workload& w, const strategy::Config
 void print_setup(std::ostream& out, const strategy::Prediction& p, const strategy::Config& c,
                  const strategy::Workload& w) {
   out << "ParaDiSE prediction (" << strategy::variant_name(c.variant) << " model)\n"
-      << "  model     " << w.model.name << " at " << w.model.input.str() << ", "
+      << "  model     " << printable(w.model.name, false) << " at " << w.model.input.str() << ", "
       << with_commas(w.model.params()) << " parameters\n"
       << "  dataset   " << with_commas(w.dataset_samples) << " samples per epoch\n"
-      << "  system    " << w.system.name << " (" << w.system.gpu.name << ")\n"
+      << "  system    " << printable(w.system.name, false) << " ("
+      << printable(w.system.gpu.name, false) << ")\n"
       << "  strategy  " << strategy::kind_name(c.kind) << " on " << c.gpus << " GPUs, global batch "
       << c.batch << " (" << with_commas(p.iterations_per_epoch) << " iterations per epoch)\n"
       << "  training  " << strategy::training_summary(c) << "\n"
@@ -60,7 +62,8 @@ void print_setup(std::ostream& out, const strategy::Prediction& p, const strateg
   const auto plan = recompute_plan(w, c);
   if (const auto& cuts = plan.checkpoints; !cuts.empty()) {
     out << "  recompute " << cuts.size() + 1 << " segments, checkpoints before";
-    for (std::size_t i = 0; i < cuts.size(); ++i) out << (i ? ", " : " ") << cuts[i];
+    for (std::size_t i = 0; i < cuts.size(); ++i)
+      out << (i ? ", " : " ") << printable(cuts[i], false);
     out << " (each segment but the last run again in the backward pass)\n";
   } else if (plan.applies && !plan.runs) {
     out << "  recompute nothing: no segment plan lowers this step's peak, so no forward "
@@ -71,8 +74,8 @@ void print_setup(std::ostream& out, const strategy::Prediction& p, const strateg
     const bool shorter =
         std::any_of(w.active.begin() + p.split_layer + 1, w.active.end(), [](bool a) { return a; });
     out << "  split     the parallel layers up to '"
-        << w.model.layers[static_cast<std::size_t>(p.split_layer)].name << "' (layer "
-        << p.split_layer << " of " << w.model.layers.size() - 1 << ") in "
+        << printable(w.model.layers[static_cast<std::size_t>(p.split_layer)].name, false)
+        << "' (layer " << p.split_layer << " of " << w.model.layers.size() - 1 << ") in "
         << split_parts_text(p.split_parts, w.model.input.rank)
         << (static_cast<std::size_t>(p.split_layer) + 1 == w.model.layers.size()
                 ? ", every layer split (nothing gathered)"

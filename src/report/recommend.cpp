@@ -4,6 +4,7 @@
 
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
 #include "paradise/report/fields.hpp"
 #include "paradise/strategy/predict.hpp"
 
@@ -73,10 +74,11 @@ void write_changes_json(JsonWriter& j, const std::vector<Change>& changes) {
 void print_header(std::ostream& out, const strategy::Workload& w, const strategy::Config& c,
                   const recommend::Search& s, const recommend::Recommendation& r) {
   out << "ParaDiSE recommendation (" << strategy::variant_name(c.variant) << " model)\n"
-      << "  model      " << w.model.name << " at " << w.model.input.str() << ", "
+      << "  model      " << printable(w.model.name, false) << " at " << w.model.input.str() << ", "
       << with_commas(w.dataset_samples) << " samples per epoch\n"
-      << "  system     " << w.system.name << " (" << w.system.gpu.name << ", "
-      << human_bytes(w.system.usable_memory_bytes()) << " usable per GPU)\n"
+      << "  system     " << printable(w.system.name, false) << " ("
+      << printable(w.system.gpu.name, false) << ", " << human_bytes(w.system.usable_memory_bytes())
+      << " usable per GPU)\n"
       << "  searched   " << s.kinds.size() << " strategies x GPUs " << join(s.counts) << " x batch "
       << join(s.batches) << ": " << r.evals.size() << " configurations, " << r.feasible
       << " feasible\n"

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "paradise/core/table.hpp"
+#include "paradise/core/text.hpp"
 
 namespace paradise::report {
 namespace {
@@ -97,10 +98,12 @@ void write_system_json(JsonWriter& j, const system::System& s) {
 
 void print_system(std::ostream& out, const system::System& s) {
   const auto tflops = [](double f) { return f > 0 ? fixed(f / 1e12, 1) : std::string("none"); };
-  out << "system   " << s.name << (s.description.empty() ? "" : ": " + s.description) << "\n"
-      << "GPU      " << s.gpu.name << ": peak fp32 " << tflops(s.gpu.peak_fp32_flops) << ", tf32 "
-      << tflops(s.gpu.peak_tf32_flops) << ", fp16/bf16 " << tflops(s.gpu.peak_fp16_flops)
-      << " TFLOP/s; memory bandwidth " << fixed(s.gpu.memory_bandwidth_Bps / 1e9, 0) << " GB/s\n"
+  out << "system   " << printable(s.name, false)
+      << (s.description.empty() ? "" : ": " + printable(s.description, false)) << "\n"
+      << "GPU      " << printable(s.gpu.name, false) << ": peak fp32 "
+      << tflops(s.gpu.peak_fp32_flops) << ", tf32 " << tflops(s.gpu.peak_tf32_flops)
+      << ", fp16/bf16 " << tflops(s.gpu.peak_fp16_flops) << " TFLOP/s; memory bandwidth "
+      << fixed(s.gpu.memory_bandwidth_Bps / 1e9, 0) << " GB/s\n"
       << "GEMM     efficiency " << fixed(s.gpu.gemm_efficiency_max, 3)
       << " x g(M) g(N) g(K), g(x) = x / (x + " << fixed(s.gpu.gemm_half_dim, 1)
       << ") (paradise variant's roofline)\n"

@@ -116,6 +116,24 @@ PY
 "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 --system abci --strategy data --gpus 1 \
   --batch 16 --layer-times "$tmp/tiny-layers.csv" >"$tmp/source.out" && grep -q "measured per-layer times" "$tmp/source.out" \
   && ok || bad "time source"
+# issue 35: a convolution timed at 0 s was skipped and the rest fitted e_max 0.055 at 126%
+# held-out error: refused with the file, line and value
+printf 'batch,layer,backward_s,forward_s\n8,stem,0.002,0.001\n8,fc,0.0002,0.0001\n16,stem,0,0\n16,fc,0.00016,0.00008\n' >"$tmp/zero_conv.csv"
+bad_input "zero_conv.csv:4: layer 'stem': forward_s + backward_s = 0.000 s: a layer with a GEMM" -- \
+  --system abci --profile "$tmp/zero_conv.csv" --model "$tmp/tiny.model" --layer-times-out "$tmp/zero-layers.csv"
+[ ! -e "$tmp/zero-layers.csv" ] && ok || bad "a refused profile wrote its layer times"
+# a stem 10x slower per sample at batch 16 than at 8: each batch held out is predicted far
+# off (the curve of the other batch), and calibrate warns with the numbers (over 25%)
+printf 'batch,layer,backward_s,forward_s\n8,stem,0.002,0.001\n8,fc,0.0002,0.0001\n16,stem,0.02,0.01\n16,fc,0.00016,0.00008\n' >"$tmp/skew.csv"
+expect_rc 0 "calibrate a skewed profile" -- "$paradise" calibrate --system abci --profile "$tmp/skew.csv" \
+  --model "$tmp/tiny.model" --layer-times-out "$tmp/skew-layers.csv"
+grep -q "warning: $tmp/skew.csv: batch 16 held out is predicted -[0-9.]*% off its measured time (more than 25%)" "$tmp/err" \
+  && ok || bad "held-out warning: $(cat "$tmp/err")"
+# --system FILE -o FILE: calibrated in place through a temporary renamed over it, none left
+cp "$tmp/x.system" "$tmp/inplace.system" 2>/dev/null || "$paradise" calibrate --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/inplace.system" >/dev/null
+expect_rc 0 "calibrate in place" -- "$paradise" calibrate --system "$tmp/inplace.system" --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/inplace.system"
+grep -q "calibrated from system" "$tmp/inplace.system" && ! ls "$tmp"/inplace.system.tmp.* >/dev/null 2>&1 && ok \
+  || bad "in-place calibration: $(ls "$tmp")"
 # layer times measured in fp32 do not time a mixed-precision run (they were used silently);
 # the same times labelled mixed time it, and do not time recommend's or a sweep's fp32 ones
 expect_rc 2 "fp32 layer times, --precision mixed" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
@@ -214,7 +232,7 @@ grep -qF "time '0.0000': must be > 0" "$tmp/err" && ok || bad "zero time: $(cat 
 bad_input "more than 1e6 GB/s: the times barely grow with the size" -- --system dgx-a100 --nccl "$tmp/flat_all_reduce.out:nvlink" -o "$tmp/x.system"
 [ ! -e "$tmp/x.system" ] && ok || bad "a refused calibration wrote x.system"
 # a write that fails (a full device) is an error, not "wrote"
-bad_input "-o '/dev/full': write failed" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o /dev/full
+bad_input "-o '/dev/full': cannot write the file: No space left on device" -- --system dgx-a100 --nccl "$tmp/all_reduce_perf.out:nvlink" -o /dev/full
 bad_input "the same file" -- --system abci --profile "$tmp/profile.csv" --model "$tmp/tiny.model" \
   --nccl "$tmp/all_reduce_perf.out:nvlink" -o "$tmp/same.out" --layer-times-out "$tmp/same.out"
 # no output over an input: -o over the nccl-tests output it fits, --layer-times-out over the

@@ -788,6 +788,10 @@ rm -f $lt_csv $lt_h5 $lt_h5.x
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e9\n' > $bad_ini
 expect_rc 2 "sweep too large" -- "$paradise" sweep $bad_ini --dry-run
 grep -q "1,000,000,000,000 points" "$tmp/err" && ok || bad "too large grid refused with the numbers: $(cat "$tmp/err")"
+# issue 35: the hint suggested storage = summary where it was set already
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 1..1000000 +1\nbatch = 1..1000000 +1\n[output]\nmax_bytes = 1e3\nstorage = summary\nreduce = batch\n' > $bad_ini
+expect_rc 2 "sweep too large at storage = summary" -- "$paradise" sweep $bad_ini --dry-run
+grep -q "at storage 'summary' would write .* (a smaller grid, or a larger max_bytes)$" "$tmp/err" && ok || bad "summary size hint: $(cat "$tmp/err")"
 rm -f $bad_ini
 
 # an empty --sides is an error, as an empty --gpu-counts is (it was ignored)
@@ -1049,4 +1053,38 @@ grep -qxF "paradise: unknown command 'fo\x1bo'" "$tmp/err" && ok || bad "escaped
 printf "${base}\f\n" >$bad_ini
 expect_rc 2 "a form-feed line" -- "$paradise" sweep $bad_ini --dry-run
 grep -qF "cli_sweep.ini:7: line '\x0c': expected [section], key = value" "$tmp/err" && ok || bad "form feed: $(cat "$tmp/err")"
+# issue 35: a failed write of stdout (a full disk; /dev/full gives ENOSPC on every write) is
+# exit 2 with the cause, not exit 0 and an empty file, for every command
+for args in "predict --model resnet50 --dataset imagenet --system abci --strategy data --gpus 8 --batch 256 --format json" \
+  "models" "systems" "recommend --model resnet50 --dataset imagenet --system abci --max-gpus 8 --batch 256" \
+  "memlimit --model resnet50 --dataset imagenet --system abci --strategy data --gpus 8 --batch 32"; do
+  "$paradise" $args >/dev/full 2>"$tmp/err"; rc=$?
+  [ $rc = 2 ] && grep -qxF "paradise ${args%% *}: cannot write the output to stdout: No space left on device" "$tmp/err" && ok \
+    || bad "$args > /dev/full: exit $rc: $(cat "$tmp/err")"
+done
+# issue 35: a command other than sweep under mpiexec ran once per rank (two JSON documents):
+# refused by rank 0 alone, every rank exits 2
+mpiexec -n 2 "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy data \
+  --gpus 8 --batch 256 --format json >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+  grep -qF "paradise predict: runs on one process; it was started as rank 0 of 2 (under mpiexec?)" "$tmp/err" && ok \
+  || bad "predict under mpiexec -n 2: exit $rc: $(cat "$tmp/err")"
+# issue 35: sweep without a file names its usage (Boost said "option '--sweep-file' is required")
+expect_rc 2 "sweep without a file" -- "$paradise" sweep
+grep -qxF "paradise sweep: error: give a sweep file: paradise sweep FILE.ini [-o OUT.h5]" "$tmp/err" && ok || bad "sweep usage: $(cat "$tmp/err")"
+# issue 35: --p2 0 and --segments 0 meant the default without a word
+expect_rc 2 "predict --p2 0" -- "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 8 --batch 256 --p2 0
+grep -qF -- "--p2 '0': must be >= 1 (leave it out for GPUs per node)" "$tmp/err" && ok || bad "--p2 0: $(cat "$tmp/err")"
+expect_rc 2 "predict --segments 0" -- "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy pipeline --gpus 4 --batch 256 --segments 0
+grep -qF -- "--segments '0': must be >= 1 (leave it out for as many as GPUs)" "$tmp/err" && ok || bad "--segments 0: $(cat "$tmp/err")"
+# issue 35: a model's name with an escape sequence was printed raw by predict, recommend and
+# models --show (errors escaped it already): written \x1b like the errors write it
+printf 'model e\x1b[31mvil\ninput 3x32x32\nc\x1b]0;x\x07 conv out=8 k=3\nflat flatten\nfc dense out=10\n' >"$tmp/evil.model"
+for cmd in "predict --dataset cifar10 --system abci --strategy data --gpus 1 --batch 8" \
+  "recommend --dataset cifar10 --system abci --max-gpus 2 --batch 8" "models"; do
+  if [ "$cmd" = models ]; then args=(models --show "$tmp/evil.model"); else args=($cmd --model "$tmp/evil.model"); fi
+  expect_rc 0 "${cmd%% *} of a model with an escape sequence" -- "$paradise" "${args[@]}"
+  ! grep -q $'\x1b' "$tmp/out" && grep -qF 'e\x1b[31mvil' "$tmp/out" && ok || bad "${cmd%% *} escaped name: $(od -c "$tmp/out" | head -5)"
+done
+grep -qF 'c\x1b]0;x\x07' "$tmp/out" && ok || bad "models --show escaped layer name"
 finish cli_test

@@ -307,5 +307,8 @@ net=$(cd "$(dirname "$0")/../data/paradl/model" && pwd)/RESNET50_ImageNet_profal
 expect_rc 0 "recommend .net json" -- "$paradise" recommend --model "$net" --system abci --max-gpus 8 --batch 256 --variant paradl --format json
 /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["dataset"]; assert d == "ImageNet:1280000:3x226x226", d' "$tmp/out" \
   && ok || bad "recommend .net dataset: $(head -c 300 "$tmp/out")"
+# issue 35: a strategy listed twice is refused, as a sweep's strategy axis refuses it
+expect_rc 2 "recommend --strategies data,data" -- "$paradise" recommend --model resnet50 --dataset imagenet --max-gpus 8 --batch 64 --strategies data,data
+grep -qF -- "--strategies 'data,data': lists data more than once" "$tmp/err" && ok || bad "repeated strategy: $(cat "$tmp/err")"
 
 finish recommend_test

@@ -256,5 +256,49 @@ TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
   }
 }
 
+// Issue 35: a table that stops at 128 B gave 203 GB/s at "rms 0.00%" (any beta fits where the
+// latency dominates); the fit is refused below a 1 MiB largest message (Hockney: n beta >> alpha).
+TEST(AlphaBetaFit, SmallMessagesOnlyAreRefused) {
+  Measurement m;
+  m.file = "truncated.out";
+  m.form = Form::Allreduce;
+  m.ranks = 8;
+  int line = 30;
+  for (double n = 8; n <= 128; n *= 2)
+    m.samples.push_back({n, model_time(Form::Allreduce, 8, n, kAlpha, kBeta), line++});
+  try {
+    fit_alpha_beta(m);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated.out: size '128'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("below 1048576 bytes"), std::string::npos) << e.what();
+  }
+  // the same table up to 1 MiB fits alpha and beta back
+  for (double n = 256; n <= 1048576; n *= 2)
+    m.samples.push_back({n, model_time(Form::Allreduce, 8, n, kAlpha, kBeta), line++});
+  EXPECT_NEAR(fit_alpha_beta(m).beta_s_per_byte, kBeta, 1e-6 * kBeta);
+}
+
+// Issue 35: OSU output listing every size twice fitted at 31.6% rms without a word.
+TEST(AlphaBetaFit, ASizeListedTwiceIsRefusedWithBothLines) {
+  Measurement m;
+  m.file = "osu_twice.out";
+  m.form = Form::PointToPoint;
+  m.ranks = 2;
+  int line = 4;
+  for (int run = 0; run < 2; ++run)
+    for (double n = 1; n <= 4194304; n *= 2)
+      m.samples.push_back({n, model_time(Form::PointToPoint, 2, n, kAlpha, kBeta), line++});
+  try {
+    fit_alpha_beta(m);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    // 23 sizes 1 B .. 4 MiB from line 4: size 1 again on line 27
+    EXPECT_NE(std::string(e.what()).find("osu_twice.out:27: size '1': listed twice (lines 4 and 27)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace paradise::calibrate

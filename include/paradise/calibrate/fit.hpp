@@ -36,6 +36,11 @@ struct Fit {
 /// Weighted least squares minimising sum ((a_i alpha + b_i beta - t_i) / t_i)^2, so that
 /// small messages (alpha) count as much as large ones (beta); non-negative alpha and beta.
 /// Needs two message sizes with positive times; throws InputError naming the file otherwise.
+/// Refuses a table whose largest message is below kMinLargestMessageBytes (beta needs n beta
+/// >> alpha) or that lists a size twice, naming the file, line and size.
 Fit fit_alpha_beta(const Measurement& m);
+
+/// The smallest largest-message of a table alpha and beta are fitted to: 1 MiB.
+inline constexpr double kMinLargestMessageBytes = 1024.0 * 1024.0;
 
 }  // namespace paradise::calibrate
