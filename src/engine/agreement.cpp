@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "checkpoint.hpp"
+#include "output_lock.hpp"
 #include "paradise/core/text.hpp"
 
 namespace paradise::engine {
@@ -45,7 +46,9 @@ void report_failure(const std::vector<std::vector<char>>& outcomes, const std::s
   if (damaged)
     std::cerr << printable("paradise sweep: " + output +
                            ".tmp was damaged after its last checkpoint, unless the read failed "
-                           "for a passing I/O error: rerun without --resume, which starts over")
+                           "for a passing I/O error: remove it and " +
+                           checkpoint_path(output) +
+                           ", then rerun without --resume, which starts over")
               << '\n';
   else if (kept)
     std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
@@ -62,6 +65,7 @@ void together(const mpi::Comm& comm, const std::string& output,
   const bool kept = out && out->abandon();
   const auto outcomes = comm.gatherv_per_rank(std::span<const char>(error));
   if (comm.is_root()) report_failure(outcomes, output, kept);
+  OutputLock::release_held();  // the run leaves without unwinding: its lock file goes now
   // no file open (the writer was never made, its constructor failed, commit closed the file
   // before its canonical copy failed, or a resume's read-back failed and it was closed):
   // MPI_Finalize is safe, and mpiexec then reliably says 2 (after leave_now a peer could be

@@ -2,6 +2,8 @@
 // included in src/io only; the file is opened on the caller's communicator (mpi/native.hpp).
 #include "paradise/io/sweep_file_writer.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -10,20 +12,22 @@
 #include <filesystem>
 
 #include "h5.hpp"
+#include "paradise/core/path.hpp"
 
 namespace paradise::io {
 namespace {
 
-// Clears the canonical copy's path: a file or link there is a copy left by a run killed
-// during it (the name is the writer's own); anything else is refused.
+// Clears the canonical copy's path: a file there is a copy left by a run killed during it
+// (the name is the writer's own, under the output's lock), unlinked; anything else (a link,
+// a directory) is refused.
 void replace_leftover(const std::string& copy) {
-  std::error_code ec;
-  const auto st = std::filesystem::symlink_status(copy, ec);
-  if (ec || !std::filesystem::exists(st)) return;  // nothing there (or the copy will say)
-  if (!std::filesystem::is_regular_file(st) && !std::filesystem::is_symlink(st))
-    throw Error("cannot write the canonical copy " + copy +
-                ": something that is not a file is in the way");
-  if (std::remove(copy.c_str()) != 0)
+  const EntryKind at = entry_status(copy).kind;
+  if (at == EntryKind::missing || at == EntryKind::unreachable) return;  // the copy will say
+  if (at != EntryKind::file)
+    throw Error("cannot write the canonical copy " + copy + ": " +
+                (at == EntryKind::link ? "a symbolic link" : "something that is not a file") +
+                " is in the way");
+  if (::unlink(copy.c_str()) != 0)
     throw Error("cannot remove " + copy + ", left by an earlier run: " + std::strerror(errno));
 }
 
