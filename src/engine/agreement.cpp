@@ -1,12 +1,14 @@
 #include "agreement.hpp"
 
 #include <iostream>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "checkpoint.hpp"
 #include "output_lock.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/io/watchdog.hpp"
 
 namespace paradise::engine {
 namespace {
@@ -60,7 +62,18 @@ void report_failure(const std::vector<std::vector<char>>& outcomes, const std::s
 void together(const mpi::Comm& comm, const std::string& output,
               std::optional<io::SweepFileWriter>& out, const std::function<void()>& step) {
   const std::string error = outcome_of(step);
-  if (!comm.allreduce_or(!error.empty())) return;
+  std::optional<io::Watchdog> tell;  // this rank's own failure, said at once if the agreement
+  if (error.starts_with("E") && comm.size() > 1) {  // waits: a peer may be stuck (issue 35)
+    tell.emplace(1.0, [&] {
+      std::cerr << printable("paradise sweep: error: -o " + output + ": rank " +
+                             std::to_string(comm.rank()) + ": " + error.substr(1) +
+                             " (said now: the other ranks have not yet agreed on it)") +
+                       "\n";
+    });
+  }
+  const bool failed = comm.allreduce_or(!error.empty());
+  tell.reset();
+  if (!failed) return;
   if (out) out->close_after_failed_read();  // a damaged resume: the file closes cleanly
   const bool kept = out && out->abandon();
   const auto outcomes = comm.gatherv_per_rank(std::span<const char>(error));
@@ -70,7 +83,7 @@ void together(const mpi::Comm& comm, const std::string& output,
   // before its canonical copy failed, or a resume's read-back failed and it was closed):
   // MPI_Finalize is safe, and mpiexec then reliably says 2 (after leave_now a peer could be
   // killed first and mpiexec say its signal)
-  if (!out || out->closed()) mpi::Environment::finalize_and_leave(2);
+  if ((!out || out->closed()) && !io::files_left_open()) mpi::Environment::finalize_and_leave(2);
   comm.barrier();
   mpi::Environment::leave_now(2);
 }

@@ -90,7 +90,8 @@ void SweepRun::open() {
                     std::to_string(comm_.rank()) + ": " + why + "\n");
     };
     out_.emplace(open_output(o_.output, f_, o_.command_line, comm_, evaluator_->grid(), reduction_,
-                             o_.resume, unit_chunk_, {o_.io_timeout_s, report}));
+                             o_.resume, unit_chunk_,
+                             {o_.io_timeout_s, report, &OutputLock::release_held}));
   });
 }
 

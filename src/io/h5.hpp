@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "paradise/io/sweep_file_writer.hpp"
-#include "watchdog.hpp"
+#include "paradise/io/watchdog.hpp"
 
 namespace paradise::io {
 
@@ -174,6 +174,7 @@ void SweepFileWriter::Impl::agreed(Step&& step, double seconds, const std::strin
     });
   const auto give_up = [&]() {
     abandon(true);
+    if (deadline_.leaving) deadline_.leaving();
     if (!deadline_.report) return;
     std::string why = error;
     if (why.empty())

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 
 #include "h5.hpp"
@@ -43,7 +44,10 @@ SweepFileWriter& SweepFileWriter::operator=(SweepFileWriter&&) noexcept = defaul
 
 SweepFileWriter::~SweepFileWriter() {
   if (!impl_ || impl_->committed_) return;
-  if (!impl_->failed_) {
+  // not while an exception unwinds (a failure in the middle of open_output, agreed by no
+  // one): the ranks may stand at different collective calls, and the close's collective
+  // flush then deadlocked them (a full disk; issue 35)
+  if (!impl_->failed_ && std::uncaught_exceptions() == 0) {
     try {
       impl_->close_all();
     } catch (const std::exception&) {  // destructors never throw; the file goes anyway

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "h5.hpp"
+#include "paradise/io/sweep_file_writer.hpp"
 
 namespace paradise::io {
 namespace {
@@ -41,6 +42,10 @@ std::string why_not_sweep_output(const std::string& path) {
     return "an HDF5 file without the root attributes complete = \"true\" and title "
            "\"ParaDiSE sweep ...\"";
   return "";
+}
+
+bool files_left_open() {
+  return H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) > 0;
 }
 
 }  // namespace paradise::io

@@ -272,6 +272,7 @@ void SweepFileWriter::Impl::give_up_inside(double seconds,
   } catch (...) {  // the process ends all the same
   }
   if (!flushed_ && !complete_) ::unlink(tmp_.c_str());
+  if (deadline_.leaving) deadline_.leaving();
   // the launcher forwards the report before it ends the other ranks (as Comm::abort)
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   std::_Exit(2);

@@ -1,5 +1,5 @@
-// Private to src/io: a timer on a thread of its own, for what the writer's thread cannot time
-// itself (it is blocked inside a collective HDF5 call, or waiting for the ranks to agree).
+// A timer on a thread of its own, for what a rank's thread cannot time itself: it is blocked
+// inside a collective call, or waiting for the ranks to agree.
 #pragma once
 
 #include <chrono>
@@ -11,7 +11,7 @@
 
 namespace paradise::io {
 
-// Runs `on_late` once, on its own thread, unless destroyed within `seconds`.
+/// Runs `on_late` once, on its own thread, unless destroyed within `seconds`.
 class Watchdog {
  public:
   Watchdog(double seconds, std::function<void()> on_late) : on_late_(std::move(on_late)) {
