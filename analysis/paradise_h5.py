@@ -82,6 +82,7 @@ def open_sweep(path, group=None):
             if group is not None and group not in f:
                 raise InputError(f"{path}: no group '{group}'")
             _check_objects(f, path)
+            _check_data(f, path)
     except (OSError, KeyError, RuntimeError) as e:  # HDF5 cannot open it: truncated, damaged
         # superblock, object header (a copy cut short: "bad object header version number") or
         # attribute message (h5py's RuntimeError: "bad version number for attribute message")
@@ -237,6 +238,33 @@ def _check_objects(group, path):
                              f"/{name}' ({_cause(e)}); the file is damaged") from None
         if isinstance(obj, h5py.Group):
             _check_objects(obj, path)
+
+
+_data_checked = set()  # files whose every value was read back in this process
+
+
+def _check_data(f, path):
+    """InputError naming the first dataset whose values do not read back (a damaged chunk:
+    "Can't read data (inflate() failed)"). Every value, chunk by chunk (bounded memory), once
+    per file: a command that read only the Pareto table took such a file for a good one."""
+    key = os.path.realpath(path)
+    if key in _data_checked:
+        return
+    datasets = []
+    f.visititems(lambda name, obj: datasets.append(name) if isinstance(obj, h5py.Dataset)
+                 else None)
+    for name in datasets:
+        d = f[name]
+        try:
+            if d.chunks is None or d.size == 0:
+                d[()]
+            else:
+                for where in d.iter_chunks():
+                    d[where]
+        except (OSError, RuntimeError, ValueError) as e:
+            raise InputError(f"{path}: cannot read the HDF5 file's data ('{name}': "
+                             f"{_cause(e)}); the file is damaged") from None
+    _data_checked.add(key)
 
 
 @contextlib.contextmanager

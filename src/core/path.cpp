@@ -1,5 +1,7 @@
 #include "paradise/core/path.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -71,6 +73,38 @@ PathStatus path_status(const std::string& path) {
   if (std::filesystem::is_regular_file(s)) return {PathKind::file, ""};
   if (std::filesystem::exists(s)) return {PathKind::special, ""};
   return {PathKind::missing, ""};
+}
+
+EntryStatus entry_status(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG) return {};
+    return {EntryKind::unreachable, std::strerror(errno)};
+  }
+  if (S_ISLNK(st.st_mode)) return {EntryKind::link, ""};
+  if (S_ISDIR(st.st_mode)) return {EntryKind::directory, ""};
+  if (S_ISREG(st.st_mode)) return {EntryKind::file, ""};
+  return {EntryKind::special, ""};
+}
+
+void write_new_file(const std::string& path, std::string_view bytes) {
+  // O_EXCL with O_CREAT fails on any name already there, a symbolic link included (POSIX
+  // open()): the bytes never reach another file
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw InputError(path + ": cannot create (" + std::strerror(errno) + ")");
+  std::size_t done = 0;
+  int error = 0;
+  while (done < bytes.size() && error == 0) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno != EINTR) error = errno;
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) {
+    ::unlink(path.c_str());
+    throw InputError(path + ": cannot write (" + std::strerror(error) + ")");
+  }
 }
 
 std::string why_unwritable(const std::string& path) {

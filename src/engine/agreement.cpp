@@ -1,11 +1,14 @@
 #include "agreement.hpp"
 
 #include <iostream>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "checkpoint.hpp"
+#include "output_lock.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/io/watchdog.hpp"
 
 namespace paradise::engine {
 namespace {
@@ -45,7 +48,9 @@ void report_failure(const std::vector<std::vector<char>>& outcomes, const std::s
   if (damaged)
     std::cerr << printable("paradise sweep: " + output +
                            ".tmp was damaged after its last checkpoint, unless the read failed "
-                           "for a passing I/O error: rerun without --resume, which starts over")
+                           "for a passing I/O error: remove it and " +
+                           checkpoint_path(output) +
+                           ", then rerun without --resume, which starts over")
               << '\n';
   else if (kept)
     std::cerr << "paradise sweep: the last checkpoint stays in " << output << ".tmp and "
@@ -57,16 +62,28 @@ void report_failure(const std::vector<std::vector<char>>& outcomes, const std::s
 void together(const mpi::Comm& comm, const std::string& output,
               std::optional<io::SweepFileWriter>& out, const std::function<void()>& step) {
   const std::string error = outcome_of(step);
-  if (!comm.allreduce_or(!error.empty())) return;
+  std::optional<io::Watchdog> tell;  // this rank's own failure, said at once if the agreement
+  if (error.starts_with("E") && comm.size() > 1) {  // waits: a peer may be stuck (issue 35)
+    tell.emplace(1.0, [&] {
+      std::cerr << printable("paradise sweep: error: -o " + output + ": rank " +
+                             std::to_string(comm.rank()) + ": " + error.substr(1) +
+                             " (said now: the other ranks have not yet agreed on it)") +
+                       "\n";
+    });
+  }
+  const bool failed = comm.allreduce_or(!error.empty());
+  tell.reset();
+  if (!failed) return;
   if (out) out->close_after_failed_read();  // a damaged resume: the file closes cleanly
   const bool kept = out && out->abandon();
   const auto outcomes = comm.gatherv_per_rank(std::span<const char>(error));
   if (comm.is_root()) report_failure(outcomes, output, kept);
+  OutputLock::release_held();  // the run leaves without unwinding: its lock file goes now
   // no file open (the writer was never made, its constructor failed, commit closed the file
   // before its canonical copy failed, or a resume's read-back failed and it was closed):
   // MPI_Finalize is safe, and mpiexec then reliably says 2 (after leave_now a peer could be
   // killed first and mpiexec say its signal)
-  if (!out || out->closed()) mpi::Environment::finalize_and_leave(2);
+  if ((!out || out->closed()) && !io::files_left_open()) mpi::Environment::finalize_and_leave(2);
   comm.barrier();
   mpi::Environment::leave_now(2);
 }

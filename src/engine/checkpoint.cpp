@@ -1,6 +1,7 @@
 #include "checkpoint.hpp"
 
-#include <cstdio>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
 
 namespace paradise::engine {
 namespace {
@@ -41,14 +43,18 @@ std::string checkpoint_path(const std::string& output) {
 
 void write_checkpoint(const std::string& output, const Checkpoint& c) {
   const std::string path = checkpoint_path(output), tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << kMagic << '\n' << "chunks_done " << c.chunks_done << '\n';
-    put_blob(out, "sweep_text", c.sweep_text.data(), c.sweep_text.size());
-    put_blob(out, "layout", c.layout.data(), c.layout.size());
-    put_blob(out, "summary", reinterpret_cast<const char*>(c.summary.data()), c.summary.size());
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write checkpoint " + tmp);
+  std::ostringstream out;
+  out << kMagic << '\n' << "chunks_done " << c.chunks_done << '\n';
+  put_blob(out, "sweep_text", c.sweep_text.data(), c.sweep_text.size());
+  put_blob(out, "layout", c.layout.data(), c.layout.size());
+  put_blob(out, "summary", reinterpret_cast<const char*>(c.summary.data()), c.summary.size());
+  // a file left by a run killed while writing it goes (unlinked: a link there is never
+  // followed); the new one is created exclusively, written whole, then renamed over the last
+  if (entry_status(tmp).kind == EntryKind::file) ::unlink(tmp.c_str());
+  try {
+    write_new_file(tmp, out.str());
+  } catch (const InputError& e) {
+    throw std::runtime_error(std::string("checkpoint ") + e.what());
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
@@ -77,7 +83,7 @@ std::optional<Checkpoint> read_checkpoint(const std::string& output) {
 }
 
 void remove_checkpoint(const std::string& output) {
-  std::remove(checkpoint_path(output).c_str());
+  ::unlink(checkpoint_path(output).c_str());  // a file only: never a directory in its place
 }
 
 std::string input_fingerprint(const std::vector<std::string>& files) {

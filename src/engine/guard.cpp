@@ -3,8 +3,11 @@
 #include <filesystem>
 #include <sstream>
 
+#include "checkpoint.hpp"
+#include "output_lock.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
+#include "paradise/io/sweep_output.hpp"
 
 namespace paradise::engine {
 
@@ -29,10 +32,48 @@ void refuse_replacing(const std::string& output, const SweepFile& f) {
     }
   }
   std::error_code ec;
-  if (path_status(output).kind == PathKind::file && std::filesystem::file_size(output, ec) > 0 &&
-      !ec && !has_hdf5_signature(output))
+  if (path_status(output).kind != PathKind::file || std::filesystem::file_size(output, ec) == 0 ||
+      ec)
+    return;
+  if (!has_hdf5_signature(output))
     throw InputError("-o " + output + ": exists and is not an HDF5 file (it would be replaced): " +
                      "remove it first, or write elsewhere");
+  if (const std::string why = io::why_not_sweep_output(output); !why.empty())
+    throw InputError("-o " + output + ": exists and is no finished output of paradise sweep (" +
+                     why + "; it would be replaced): remove it first, or write elsewhere");
+}
+
+std::vector<std::string> side_paths(const std::string& output) {
+  return {output + ".tmp", output + ".tmp.canonical", checkpoint_path(output),
+          checkpoint_path(output) + ".tmp", lock_path(output)};
+}
+
+void refuse_side_paths(const std::string& output) {
+  for (const auto& path : side_paths(output)) {
+    const EntryStatus at = entry_status(path);
+    const std::string in_the_way = "-o " + output + ": " + path + " is in the way (";
+    switch (at.kind) {
+      case EntryKind::missing:
+      case EntryKind::file:
+        break;
+      case EntryKind::link:
+        throw InputError(in_the_way + "a symbolic link, never followed): remove it");
+      case EntryKind::directory:
+        throw InputError(in_the_way + "a directory): remove it, or write elsewhere");
+      case EntryKind::special:
+        throw InputError(in_the_way + "not a regular file): remove it, or write elsewhere");
+      case EntryKind::unreachable:
+        throw InputError("-o " + output + ": " + path + ": " + at.why);
+    }
+  }
+}
+
+void refuse_interrupted(const std::string& output, bool resume) {
+  const std::string tmp = output + ".tmp", resume_at = checkpoint_path(output);
+  if (!resume && entry_status(tmp).kind == EntryKind::file &&
+      entry_status(resume_at).kind == EntryKind::file)
+    throw InputError("-o " + output + ": " + tmp + " holds an interrupted sweep, checkpointed in " +
+                     resume_at + ": add --resume to go on, or remove both files to start over");
 }
 
 std::string first_difference(const std::string& was, const std::string& now,

@@ -1,6 +1,7 @@
 // The engine's run: the output opened (or reopened and read back), the chunk loop with its
 // agreements on checkpoints and stops, the memory-limit searches, the file's groups.
 #include <array>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <span>
@@ -35,6 +36,23 @@ bool failed_input(const mpi::Comm& comm, Check&& check) {
   return false;
 }
 
+// Runs `check` on rank 0 alone (the checks of files that one process creates) and tells
+// every rank: its exception propagates on rank 0 (main prints it), the others return true.
+template <class Check>
+bool failed_on_root(const mpi::Comm& comm, Check&& check) {
+  std::exception_ptr error;
+  if (comm.is_root()) {
+    try {
+      check();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  if (!comm.allreduce_or(error != nullptr)) return false;
+  if (error) std::rethrow_exception(error);
+  return true;
+}
+
 std::string count(std::uint64_t n) {
   return with_commas(static_cast<std::int64_t>(n));
 }
@@ -44,6 +62,7 @@ std::string count(std::uint64_t n) {
 int SweepRun::run() {
   if (failed_input(comm_, [&] { build(); })) return 2;
   if (failed_input(comm_, [&] { size_output(); })) return 2;
+  if (!o_.output.empty() && failed_on_root(comm_, [&] { guard_output(); })) return 2;
   plan_chunks();
   if (o_.resume && failed_input(comm_, [&] { resume(); })) return 2;
   // after --resume's checks: a dry run says whether the real one would resume
@@ -71,7 +90,8 @@ void SweepRun::open() {
                     std::to_string(comm_.rank()) + ": " + why + "\n");
     };
     out_.emplace(open_output(o_.output, f_, o_.command_line, comm_, evaluator_->grid(), reduction_,
-                             o_.resume, unit_chunk_, {o_.io_timeout_s, report}));
+                             o_.resume, unit_chunk_,
+                             {o_.io_timeout_s, report, &OutputLock::release_held}));
   });
 }
 
@@ -177,6 +197,7 @@ void SweepRun::stop(int signal, std::uint64_t done) {
   }
   if (out_) out_->abandon();  // flushed: the file stays for --resume
   comm_.barrier();
+  OutputLock::release_held();
   mpi::Environment::leave_now(128 + signal);
 }
 

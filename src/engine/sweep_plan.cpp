@@ -65,6 +65,18 @@ void SweepRun::size_output() {
                      " ([memlimit] batch = none, fewer sides, or a larger max_searches)");
 }
 
+// Rank 0 alone, before any work: the side files' paths, then the output's lock (a dry run
+// only asks whether it is free), then an interrupted sweep's files under it.
+void SweepRun::guard_output() {
+  refuse_side_paths(o_.output);
+  if (o_.dry_run) {
+    OutputLock::check_free(o_.output);
+  } else {
+    lock_.emplace(o_.output);
+  }
+  refuse_interrupted(o_.output, o_.resume);
+}
+
 void SweepRun::plan_chunks() {
   // work chunks: up to chunk_points (64 Ki) points, or for reduced maps up to enough cells
   // for 1 Mi points

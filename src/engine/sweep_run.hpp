@@ -10,6 +10,7 @@
 
 #include "checkpoint.hpp"
 #include "map_buffers.hpp"
+#include "output_lock.hpp"
 #include "paradise/engine/run_sweep.hpp"
 #include "paradise/io/sweep_file_writer.hpp"
 #include "paradise/sweep/evaluator.hpp"
@@ -37,6 +38,7 @@ class SweepRun {
   // inputs (sweep_plan.cpp): InputError for what cannot be run
   void build();
   void size_output();
+  void guard_output();
   void plan_chunks();
   void resume();
   void check_checkpoint(const Checkpoint& c) const;
@@ -71,7 +73,8 @@ class SweepRun {
   double out_bytes_ = 0;  ///< the maps before compression
   bool maps_ = false;     ///< whether the file has maps
   std::optional<io::ChunkRanges> ranges_;
-  std::string layout_, inputs_;  ///< what a checkpoint must match
+  std::string layout_, inputs_;     ///< what a checkpoint must match
+  std::optional<OutputLock> lock_;  ///< rank 0's, held to the end (after out_ is gone)
   std::optional<io::SweepFileWriter> out_;
   Clock::time_point t0_, last_report_, last_checkpoint_;
   double write_s_ = 0;  ///< in output writes (each collective, so rank 0's is every rank's)

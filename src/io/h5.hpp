@@ -3,12 +3,15 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "paradise/io/sweep_file_writer.hpp"
+#include "paradise/io/watchdog.hpp"
 
 namespace paradise::io {
 
@@ -135,6 +138,9 @@ struct SweepFileWriter::Impl {
   // complete, by
   // rank 0 or by this rank when `here` (a rank giving up alone before an abort).
   void abandon(bool here = false) noexcept;
+  // Called on the watchdog's thread when a collective step runs past `seconds`: says so
+  // (through the deadline's report), removes PATH.tmp unless kept, and ends the process.
+  [[noreturn]] void give_up_inside(double seconds, const std::string& waiting_for) noexcept;
   // What an error message adds about PATH.tmp: kept as a checkpoint, as a finished file, or
   // nothing (removed).
   std::string kept() const;
@@ -144,14 +150,31 @@ template <class Step>
 void SweepFileWriter::Impl::agreed(Step&& step, double seconds, const std::string& waiting_for) {
   if (seconds < 0) seconds = deadline_.seconds;
   std::string error;
-  try {
-    step();
-  } catch (const std::exception& e) {  // io::Error, and also a filesystem_error or bad_alloc:
-    error = e.what();                  // every rank must reach the agreement below
-    if (error.empty()) error = "unknown error";
+  {
+    // a peer stopped (SIGSTOP, a hung node) leaves this rank blocked inside the collective
+    // call itself, where no agreement's deadline reaches it: past the deadline the step
+    // ends the process (the launcher then ends the others)
+    const Watchdog stuck(seconds, [&] { give_up_inside(seconds, waiting_for); });
+    try {
+      step();
+    } catch (const std::exception& e) {  // io::Error, and also a filesystem_error or
+      error = e.what();                  // bad_alloc: every rank must reach the agreement
+      if (error.empty()) error = "unknown error";
+    }
   }
+  // this rank's own failure (a full disk) is said at once when the others do not agree
+  // within a second: they may be stuck in a collective call, up to the deadline (issue 35)
+  std::optional<Watchdog> tell;
+  if (!error.empty() && comm_.size() > 1 && deadline_.report)
+    tell.emplace(std::min(1.0, seconds), [&] {
+      deadline_.report(error +
+                       " (said now: the other ranks have not yet agreed on the failure; "
+                       "they are given up to " +
+                       std::to_string(static_cast<long>(seconds)) + " s, --io-timeout)");
+    });
   const auto give_up = [&]() {
     abandon(true);
+    if (deadline_.leaving) deadline_.leaving();
     if (!deadline_.report) return;
     std::string why = error;
     if (why.empty())
@@ -162,7 +185,9 @@ void SweepFileWriter::Impl::agreed(Step&& step, double seconds, const std::strin
     why += kept();
     deadline_.report(why);
   };
-  if (!comm_.allreduce_or_within(!error.empty(), seconds, give_up)) return;
+  const bool failed = comm_.allreduce_or_within(!error.empty(), seconds, give_up);
+  tell.reset();
+  if (!failed) return;
   failed_ = true;
   if (!error.empty()) throw Error(error);
   throw PeerError("an HDF5 call failed on another rank while writing " + tmp_);

@@ -2,28 +2,33 @@
 // included in src/io only; the file is opened on the caller's communicator (mpi/native.hpp).
 #include "paradise/io/sweep_file_writer.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 
 #include "h5.hpp"
+#include "paradise/core/path.hpp"
 
 namespace paradise::io {
 namespace {
 
-// Clears the canonical copy's path: a file or link there is a copy left by a run killed
-// during it (the name is the writer's own); anything else is refused.
+// Clears the canonical copy's path: a file there is a copy left by a run killed during it
+// (the name is the writer's own, under the output's lock), unlinked; anything else (a link,
+// a directory) is refused.
 void replace_leftover(const std::string& copy) {
-  std::error_code ec;
-  const auto st = std::filesystem::symlink_status(copy, ec);
-  if (ec || !std::filesystem::exists(st)) return;  // nothing there (or the copy will say)
-  if (!std::filesystem::is_regular_file(st) && !std::filesystem::is_symlink(st))
-    throw Error("cannot write the canonical copy " + copy +
-                ": something that is not a file is in the way");
-  if (std::remove(copy.c_str()) != 0)
+  const EntryKind at = entry_status(copy).kind;
+  if (at == EntryKind::missing || at == EntryKind::unreachable) return;  // the copy will say
+  if (at != EntryKind::file)
+    throw Error("cannot write the canonical copy " + copy + ": " +
+                (at == EntryKind::link ? "a symbolic link" : "something that is not a file") +
+                " is in the way");
+  if (::unlink(copy.c_str()) != 0)
     throw Error("cannot remove " + copy + ", left by an earlier run: " + std::strerror(errno));
 }
 
@@ -39,7 +44,10 @@ SweepFileWriter& SweepFileWriter::operator=(SweepFileWriter&&) noexcept = defaul
 
 SweepFileWriter::~SweepFileWriter() {
   if (!impl_ || impl_->committed_) return;
-  if (!impl_->failed_) {
+  // not while an exception unwinds (a failure in the middle of open_output, agreed by no
+  // one): the ranks may stand at different collective calls, and the close's collective
+  // flush then deadlocked them (a full disk; issue 35)
+  if (!impl_->failed_ && std::uncaught_exceptions() == 0) {
     try {
       impl_->close_all();
     } catch (const std::exception&) {  // destructors never throw; the file goes anyway

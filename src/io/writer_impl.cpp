@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "h5.hpp"
 #include "paradise/core/path.hpp"
@@ -38,6 +40,10 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
   PARADISE_H5(H5Pset_fapl_mpio(fapl.id, mpi::native(comm_), MPI_INFO_NULL));
   PARADISE_H5(H5Pset_all_coll_metadata_ops(fapl.id, true));
   PARADISE_H5(H5Pset_coll_metadata_write(fapl.id, true));
+  // never through a symbolic link (the engine refused one before any work; one made since is
+  // refused on every rank alike: each sees the same directory)
+  if (entry_status(tmp_).kind == EntryKind::link)
+    throw Error(tmp_ + ": a symbolic link is in its place, never followed: remove it");
   if (resume) {
     const hid_t f = H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.id);
     if (f < 0) throw Error("cannot reopen " + tmp_ + " to resume (missing or damaged)");
@@ -54,8 +60,17 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
   Handle fcpl(PARADISE_H5(H5Pcreate(H5P_FILE_CREATE)), H5Pclose);
   PARADISE_H5(H5Pset_link_creation_order(fcpl.id, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED));
   untimed(fcpl.id);
-  const hid_t f = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, fcpl.id, fapl.id);
-  if (f < 0) throw Error("cannot create " + tmp_ + " (is the directory writable?)");
+  // a leftover of a run killed before its first checkpoint (the engine refused one that has
+  // a checkpoint, and holds the output's lock: no sweep writes it) is unlinked, never
+  // truncated: another name of the same file keeps its data; then the new file is created
+  // exclusively (H5F_ACC_EXCL: O_EXCL, which follows no link)
+  if (comm_.is_root() && entry_status(tmp_).kind == EntryKind::file) ::unlink(tmp_.c_str());
+  comm_.barrier();
+  const hid_t f = H5Fcreate(tmp_.c_str(), H5F_ACC_EXCL, fcpl.id, fapl.id);
+  if (f < 0) {
+    const std::string cause = h5_error_cause();
+    throw Error("cannot create " + tmp_ + " (" + (cause.empty() ? "exists?" : cause) + ")");
+  }
   file_ = Handle(f, H5Fclose);
 }
 
@@ -242,6 +257,25 @@ void SweepFileWriter::Impl::abandon(bool here) noexcept {
   for (auto& [name, s] : scales_) s.release();
   file_.release();
   if ((here || comm_.is_root()) && !flushed_ && !complete_) std::remove(tmp_.c_str());
+}
+
+void SweepFileWriter::Impl::give_up_inside(double seconds,
+                                           const std::string& waiting_for) noexcept {
+  try {
+    if (deadline_.report)
+      deadline_.report("a collective step did not end within " +
+                       std::to_string(static_cast<long>(seconds)) + " s (--io-timeout): " +
+                       (waiting_for.empty()
+                            ? "a collective HDF5 call on " + tmp_ + " (a rank stopped or stuck?)"
+                            : waiting_for) +
+                       kept());
+  } catch (...) {  // the process ends all the same
+  }
+  if (!flushed_ && !complete_) ::unlink(tmp_.c_str());
+  if (deadline_.leaving) deadline_.leaving();
+  // the launcher forwards the report before it ends the other ranks (as Comm::abort)
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::_Exit(2);
 }
 
 std::string SweepFileWriter::Impl::kept() const {

@@ -1,5 +1,9 @@
 #include "paradise/sweep/evaluator.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -145,6 +149,18 @@ std::vector<strategy::Config> training_settings(const SweepSpec& spec) {
   return settings;
 }
 
+/// The memory this process may use: the machine's, or less under ulimit -v or -d.
+double usable_memory_bytes() {
+  double bytes = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                 static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit limit{};
+    if (::getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      bytes = std::min(bytes, static_cast<double>(limit.rlim_cur));
+  }
+  return bytes;
+}
+
 /// Refuses a sweep whose workloads would hold more than max_workload_bytes per rank.
 void check_workload_bytes(const SweepSpec& spec, std::uint64_t network_variants) {
   const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
@@ -170,7 +186,16 @@ void check_workload_bytes(const SweepSpec& spec, std::uint64_t network_variants)
   const double variants = static_cast<double>(network_variants);
   const double need = per_model_sum * bases / static_cast<double>(count(spec.models)) +
                       (variants > 1 ? per_variant * bases * variants : 0);
-  if (need > spec.max_workload_bytes)
+  // a bound no sweep file lifts: the memory this process may have, the machine's or a
+  // smaller limit (ulimit -v, -d) (max_workload_bytes = 1e308 built workloads until
+  // std::bad_alloc, minutes later; issue 35)
+  const double memory = usable_memory_bytes();
+  const bool machine_bound = memory > 0 && memory < spec.max_workload_bytes;
+  const std::string bound = machine_bound
+                                ? "the memory this process may use, " + human_bytes(memory) +
+                                      " (max_workload_bytes is larger)"
+                                : "max_workload_bytes = " + human_bytes(spec.max_workload_bytes);
+  if (need > (machine_bound ? memory : spec.max_workload_bytes))
     throw InputError(
         "the sweep's " + with_commas(static_cast<std::int64_t>(std::min(bases, 9e18))) +
         (bases == 1 ? " workload" : " workloads") +
@@ -180,9 +205,8 @@ void check_workload_bytes(const SweepSpec& spec, std::uint64_t network_variants)
                    " network variants (x network bandwidth x latency values)"
              : std::string()) +
         " need about " + human_bytes(need) +
-        " per rank (a model's per-layer tables each, a system per network variant), more than "
-        "max_workload_bytes = " +
-        human_bytes(spec.max_workload_bytes) + ": give those axes fewer values");
+        " per rank (a model's per-layer tables each, a system per network variant), more than " +
+        bound + ": give those axes fewer values");
 }
 
 /// The resolution and network axes' values in range.

@@ -1046,6 +1046,21 @@ class DamagedFiles(Refusals):
                 extra = ["--device-memory-gb", "40"] if script == "memory_map.py" else []
                 self.assert_refused(script, [path, *extra], path, "the file is damaged")
 
+    def test_a_damaged_chunk_of_data_a_command_does_not_draw_is_refused(self):
+        # issue 35: a file whose `status` did not inflate (two sweeps wrote it at once) gave
+        # exit 0 from summary.py and pareto.py, which read the Pareto table only. The first
+        # chunk of status (its offset from HDF5 itself) overwritten in a copy of full.h5
+        path = shutil.copyfile(FILES["full"], os.path.join(WORK, "status_chunk.h5"))
+        with h5py.File(path, "r") as f:
+            d = f["status"]
+            info = d.id.get_chunk_info_by_coord((0,) * d.ndim)
+        with open(path, "r+b") as f:
+            f.seek(info.byte_offset + info.size // 2)
+            f.write(b"\xaa" * 16)
+        for script in ("summary.py", "pareto.py"):
+            with self.subTest(script=script):
+                self.assert_refused(script, [path], path, "'status'", "the file is damaged")
+
     def test_damage_that_crashes_or_hangs_the_hdf5_library_is_one_line(self):
         # a zeroed fractal heap header (a group's links) made HDF5 abort or segfault in C, a
         # zeroed global heap (the dimension lists) made it loop for ever: the structure is

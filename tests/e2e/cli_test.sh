@@ -292,24 +292,17 @@ for n in 1 3; do
 done
 cmp -s "$h5dir/np1/q.h5" "$h5dir/np3/q.h5" && ok || bad "1-rank and 3-rank files, byte for byte: $(cmp -l "$h5dir/np1/q.h5" "$h5dir/np3/q.h5" | wc -l) bytes differ"
 # something in the way of the canonical copy (OUT.h5.tmp.canonical): a directory is refused
-# (exit 2, named), no output, and the finished OUT.h5.tmp is kept, as the message says; a
-# file there, left by a run killed during the copy, is replaced. The copy keeps everything:
-# against the kept OUT.h5.tmp, h5diff (values and attributes) finds no difference, and the
-# headers (h5dump -p: types, chunks, filters, fill values) differ only in the data's file
-# offsets and the allocation time (the collective writes allocate every chunk early)
+# before any work (exit 2, named; issue 35), kept, and nothing is written; a file there, left
+# by a run killed during the copy, is replaced. (sweep_io_test.sh blocks the copy at the end
+# and compares the kept OUT.h5.tmp with its copy.)
 mkdir -p "$h5dir/way/q.h5.tmp.canonical"
 rc=0
 (cd "$h5dir/way" && SOURCE_DATE_EPOCH=1700000000 mpiexec -n 2 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o q.h5 >out 2>&1) || rc=$?
-[ $rc = 2 ] && grep -q "cannot write the canonical copy q.h5.tmp.canonical: something that is not a file is in the way; the finished file stays in q.h5.tmp .*rename it to q.h5, or rerun" "$h5dir/way/out" &&
-  [ ! -e "$h5dir/way/q.h5" ] && [ -e "$h5dir/way/q.h5.tmp" ] && ok || bad "a directory in the copy's way: exit $rc, $(cat "$h5dir/way/out")"
-mv "$h5dir/way/q.h5.tmp" "$h5dir/way/kept.h5"
+[ $rc = 2 ] && grep -q "error: -o q.h5: q.h5.tmp.canonical is in the way (a directory): remove it, or write elsewhere" "$h5dir/way/out" &&
+  [ "$(ls "$h5dir/way")" = "$(printf 'out\nq.h5.tmp.canonical')" ] && ok || bad "a directory in the copy's way: exit $rc, $(cat "$h5dir/way/out"; ls "$h5dir/way")"
 rmdir "$h5dir/way/q.h5.tmp.canonical" && echo leftover >"$h5dir/way/q.h5.tmp.canonical"
 (cd "$h5dir/way" && SOURCE_DATE_EPOCH=1700000000 mpiexec -n 2 "$paradise" sweep "$sweeps/quickstart.ini" --quiet -o q.h5 >out 2>&1) &&
   cmp -s "$h5dir/way/q.h5" "$h5dir/np1/q.h5" && [ ! -e "$h5dir/way/q.h5.tmp.canonical" ] && ok || bad "a leftover copy: $(cat "$h5dir/way/out")"
-h5diff -q "$h5dir/way/kept.h5" "$h5dir/way/q.h5" && ok || bad "the canonical copy's content differs: $(h5diff "$h5dir/way/kept.h5" "$h5dir/way/q.h5" | head -5)"
-header() { h5dump -p -H "$1" | tail -n +2 | grep -v -e '^ *OFFSET [0-9]*$' -e '^ *H5D_ALLOC_TIME_'; }
-[ "$(header "$h5dir/way/kept.h5" | md5sum)" = "$(header "$h5dir/way/q.h5" | md5sum)" ] && [ "$(header "$h5dir/way/q.h5" | grep -c 'CHUNKED\|FILTERS\|DEFLATE\|SHUFFLE\|STRSIZE\|CSET')" -gt 20 ] &&
-  ok || bad "the canonical copy's header differs: $(diff <(header "$h5dir/way/kept.h5") <(header "$h5dir/way/q.h5") | head -5)"
 # an output name that fits the directory's limit (255 bytes) but not with .tmp.canonical:
 # refused before the sweep, not after it
 long=$(printf 'x%.0s' $(seq 240)).h5

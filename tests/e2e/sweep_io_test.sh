@@ -135,8 +135,15 @@ PY
   mpiexec -n 2 "$paradise" sweep "$1" -o damaged.h5 --resume --quiet >resume.out 2>&1 || rc=$?
   [ "$rc" = 2 ] && [ ! -e damaged.h5 ] &&
     grep -q "error: -o damaged.h5: damaged.h5.tmp: $2 at flat indices 0\.\.[0-9]* does not read back" resume.out &&
-    grep -q "damaged.h5.tmp was damaged after its last checkpoint, unless the read failed for a passing I/O error: rerun without --resume, which starts over" resume.out &&
+    grep -q "damaged.h5.tmp was damaged after its last checkpoint, unless the read failed for a passing I/O error: remove it and damaged.h5.resume, then rerun without --resume, which starts over" resume.out &&
     ! grep -q "rerun with --resume" resume.out && ok || bad "$1: resume of a damaged file: exit $rc, $(cat resume.out)"
+  # the files of an interrupted sweep are never replaced without --resume (issue 35): the
+  # run is refused, naming them, and the advice above works
+  rc=0
+  mpiexec -n 2 "$paradise" sweep "$1" -o damaged.h5 --quiet >again.out 2>&1 || rc=$?
+  [ "$rc" = 2 ] && grep -q "error: -o damaged.h5: damaged.h5.tmp holds an interrupted sweep, checkpointed in damaged.h5.resume: add --resume to go on, or remove both files to start over" again.out &&
+    [ -e damaged.h5.tmp ] && ok || bad "$1: starting over without removing the checkpoint: exit $rc, $(cat again.out)"
+  rm damaged.h5.tmp damaged.h5.resume
   mpiexec -n 2 "$paradise" sweep "$1" -o damaged.h5 --quiet >/dev/null 2>&1 && same_sweep "$4" damaged.h5 &&
     [ ! -e damaged.h5.resume ] && ok || bad "$1: starting over after a damaged checkpoint: $(differing "$4" damaged.h5)"
 }
@@ -164,12 +171,24 @@ runner=$!
 for _ in $(seq 5000); do [ -e blocked/c.h5.tmp ] && break; sleep 0.002; done
 kill -TERM $runner
 wait $runner
+# a directory there before the run is refused at once (issue 35); one made once the run
+# holds the output's lock (its side paths checked) blocks the copy at the end
 mkdir blocked/c.h5.tmp.canonical
 rc=0
-(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) || rc=$?
+(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --resume >out 2>&1) || rc=$?
+[ "$rc" = 2 ] && grep -q "error: -o c.h5: c.h5.tmp.canonical is in the way (a directory): remove it, or write elsewhere" blocked/out &&
+  [ -d blocked/c.h5.tmp.canonical ] && [ ! -e blocked/c.h5.lock ] && ok || bad "a directory at the copy's path before the run: exit $rc, $(cat blocked/out)"
+rmdir blocked/c.h5.tmp.canonical
+rc=0
+(cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) &
+runner=$!
+for _ in $(seq 2000); do [ -e blocked/c.h5.lock ] && break; sleep 0.005; done
+mkdir blocked/c.h5.tmp.canonical
+wait $runner || rc=$?
 [ "$rc" = 2 ] && [ -e blocked/c.h5.tmp ] && [ -e blocked/c.h5.resume ] && [ ! -e blocked/c.h5 ] &&
   grep -q "the finished file stays in c.h5.tmp .* or rerun with --resume" blocked/out &&
   h5dump -a /complete blocked/c.h5.tmp >/dev/null 2>&1 && ok || bad "blocked copy: exit $rc, $(cat blocked/out)"
+cp blocked/c.h5.tmp kept.h5
 # a finished, kept file whose resume finds a damaged chunk: exit 2, and it stays marked
 # finished (the resume takes the mark off while it works; it was saved without it)
 mkdir -p finished && cp blocked/c.h5.tmp blocked/c.h5.resume kill.ini finished/
@@ -200,6 +219,14 @@ wait $resumer
 (cd blocked && mpiexec -n 2 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 --resume >out 2>&1) &&
   (cd one_c && mpiexec -n 1 "$paradise" sweep kill.ini -o c.h5 --quiet --checkpoint 100 >/dev/null 2>&1) &&
   cmp -s blocked/c.h5 one_c/c.h5 && ok || bad "resume after a blocked copy: $(cat blocked/out)"
+# The copy keeps everything: against the kept OUT.h5.tmp, h5diff (values and attributes)
+# finds no difference, and the headers (h5dump -p: types, chunks, filters, fill values)
+# differ only in the data's file offsets and the allocation time (the collective writes
+# allocate every chunk early)
+h5diff -q kept.h5 blocked/c.h5 && ok || bad "the canonical copy's content differs: $(h5diff kept.h5 blocked/c.h5 | head -5)"
+header() { h5dump -p -H "$1" | tail -n +2 | grep -v -e '^ *OFFSET [0-9]*$' -e '^ *H5D_ALLOC_TIME_'; }
+[ "$(header kept.h5 | md5sum)" = "$(header blocked/c.h5 | md5sum)" ] && [ "$(header blocked/c.h5 | grep -c 'CHUNKED\|FILTERS\|DEFLATE\|SHUFFLE\|STRSIZE\|CSET')" -gt 20 ] &&
+  ok || bad "the canonical copy's header differs: $(diff <(header kept.h5) <(header blocked/c.h5) | head -5)"
 # the same signal twice at once (a terminal's Ctrl-C, or Slurm signalling the tasks while
 # srun forwards): still one stop at the chunk boundary, with its checkpoint
 rm -f twice.h5*

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace paradise {
 
@@ -21,6 +22,20 @@ PathStatus path_status(const std::string& path);
 /// Why a new file cannot be written at `path` ("" if it can): it is a directory, its
 /// directory does not exist or may not be written, or the file is read-only.
 std::string why_unwritable(const std::string& path);
+
+/// What is at `path` itself, a symbolic link not followed: `link` for one, else as
+/// path_status (a dangling link is a link).
+enum class EntryKind { missing, file, directory, link, special, unreachable };
+struct EntryStatus {
+  EntryKind kind = EntryKind::missing;
+  std::string why;  ///< for unreachable: the system's reason
+};
+EntryStatus entry_status(const std::string& path);
+
+/// A new regular file at `path`, created exclusively (O_CREAT | O_EXCL, which never follows
+/// a symbolic link) and written whole with `bytes`, then synced; on failure the new file is
+/// removed and InputError "PATH: cannot write (CAUSE)" is thrown.
+void write_new_file(const std::string& path, std::string_view bytes);
 
 /// Whether `path` holds an HDF5 file: its format signature at byte 0, 512, 1024, 2048, ...
 /// (HDF5 File Format Specification, "Format Signature"; after a user block).

@@ -68,10 +68,19 @@ class ChunkRanges {
 /// How long ranks wait for each other to agree after a collective write, flush or close;
 /// past it a rank calls `report` with what it knows (its own error, or that the ranks did
 /// not agree), the writer is abandoned and the job aborted with exit code 2.
+/// A collective step itself (a rank blocked inside it by a stopped peer) is bounded alike:
+/// past `seconds` the process ends, after `report` and `leaving`. A rank's own failure is
+/// reported at once (within a second) when the others do not agree on it sooner.
 struct WriteDeadline {
   double seconds = 300;
   std::function<void(const std::string& error)> report;
+  std::function<void()> leaving{};  ///< before the process ends without unwinding (a lock)
 };
+
+/// Whether HDF5 still holds a file open in this process (a writer given up while it was
+/// being made): MPI_Finalize would then close it collectively, which is not safe after a
+/// failure; the process must leave through mpi::Environment::leave_now.
+bool files_left_open();
 
 class SweepFileWriter {
  public:
