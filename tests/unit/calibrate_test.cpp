@@ -270,7 +270,8 @@ TEST(AlphaBetaFit, SmallMessagesOnlyAreRefused) {
     fit_alpha_beta(m);
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("truncated.out: size '128'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("truncated.out: size '128'"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("below 1048576 bytes"), std::string::npos) << e.what();
   }
   // the same table up to 1 MiB fits alpha and beta back
@@ -294,8 +295,9 @@ TEST(AlphaBetaFit, ASizeListedTwiceIsRefusedWithBothLines) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     // 23 sizes 1 B .. 4 MiB from line 4: size 1 again on line 27
-    EXPECT_NE(std::string(e.what()).find("osu_twice.out:27: size '1': listed twice (lines 4 and 27)"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("osu_twice.out:27: size '1': listed twice (lines 4 and 27)"),
+        std::string::npos)
         << e.what();
   }
 }
