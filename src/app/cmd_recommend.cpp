@@ -111,7 +111,8 @@ std::vector<Kind> kinds(const po::variables_map& vm, const std::string& text,
     }
     // each once, as a sweep's strategy axis (sweep_file.cpp: "lists X more than once")
     if (std::find(out.begin(), out.end(), *k) != out.end())
-      throw InputError("--strategies '" + text + "': lists " + name + " more than once");
+      throw InputError(std::string("--strategies '").append(text).append("': lists ").append(name) +
+                       " more than once");
     out.push_back(*k);
   }
   return out;

@@ -51,7 +51,8 @@ std::vector<std::string> side_paths(const std::string& output) {
 void refuse_side_paths(const std::string& output) {
   for (const auto& path : side_paths(output)) {
     const EntryStatus at = entry_status(path);
-    const std::string in_the_way = "-o " + output + ": " + path + " is in the way (";
+    const std::string in_the_way =
+        std::string("-o ").append(output).append(": ").append(path).append(" is in the way (");
     switch (at.kind) {
       case EntryKind::missing:
       case EntryKind::file:
@@ -63,7 +64,8 @@ void refuse_side_paths(const std::string& output) {
       case EntryKind::special:
         throw InputError(in_the_way + "not a regular file): remove it, or write elsewhere");
       case EntryKind::unreachable:
-        throw InputError("-o " + output + ": " + path + ": " + at.why);
+        throw InputError(std::string("-o ").append(output).append(": ").append(path) + ": " +
+                         at.why);
     }
   }
 }
