@@ -201,7 +201,7 @@ int run_predict(const Args& args) {
                      " (predict at the measured precision, or profile at this one)");
   const strategy::Prediction p = strategy::predict(w, c);
   if (o.format == "json") {
-    report::print_prediction_json(std::cout, p, c, w);
+    report::print_prediction_json(std::cout, p, c, w, o.spec);
   } else if (o.format == "csv") {
     report::print_prediction_csv(std::cout, p, c, w);
   } else {

@@ -148,9 +148,16 @@ void print_memory(std::ostream& out, const strategy::Prediction& p) {
 }  // namespace
 
 void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
-                           const strategy::Config& c, const strategy::Workload& w) {
+                           const strategy::Config& c, const strategy::Workload& w,
+                           const input::WorkloadSpec& asked) {
   JsonWriter j(out);
   j.begin_object();
+  // what was predicted (issue 39): the model's and system's own names, and the three as given
+  j.key("model").value(w.model.name);
+  j.key("model_source").value(asked.model);
+  j.key("dataset").value(asked.dataset);
+  j.key("system").value(w.system.name);
+  j.key("system_source").value(asked.system);
   j.key("strategy").value(strategy::kind_name(c.kind));
   j.key("gpus").value(c.gpus);
   j.key("batch").value(c.batch);
@@ -162,6 +169,7 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("limiting_factor").value(strategy::limit_name(p.limit));
   j.key("iterations_per_epoch").value(p.iterations_per_epoch);
   j.key("iteration_time_s").value(p.iteration_time_s);
+  j.key("iteration_compute_s").value(p.iteration_compute_s);
   j.key("epoch_time_s").value(p.epoch_time_s);
   j.key("epoch_compute_s").value(p.epoch_compute_s);
   j.key("epoch_communication_s").value(p.epoch_communication_s);

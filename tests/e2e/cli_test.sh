@@ -28,13 +28,19 @@ for sys_and_comm in "abci-plx15 32.888" "abci 33.238"; do
   set -- $sys_and_comm
   expect_rc 0 "predict $1" -- "$paradise" predict --model "$data/paradl/model/RESNET50_ImageNet_profall.net_sc" \
     --system "$1" --strategy data --gpus 8 --batch 512 --variant paradl --format json
-  $py - "$tmp/out" "$2" <<'PY' && ok || bad "predict values on $1"
+  $py - "$tmp/out" "$2" "$1" <<'PY' && ok || bad "predict values on $1"
 import json, sys
 p = json.load(open(sys.argv[1]))
 need = {"status", "reason", "iterations_per_epoch", "iteration_time_s", "epoch_time_s", "epoch_compute_s",
         "epoch_communication_s", "memory_per_gpu_bytes", "communication", "memory"}
 assert need <= set(p), need - set(p)
 assert p["status"] == "ok" and p["iterations_per_epoch"] == 2500
+# what was predicted (issue 39): the .net file's own model name, the system as given
+assert p["model_source"].endswith("RESNET50_ImageNet_profall.net_sc") and p["model"], p["model"]
+assert p["system"] == p["system_source"] == sys.argv[3] and p["dataset"] == "", p
+# one whole batch's compute plus the exposed communication is the iteration (data: no overlap
+# in ParaDL's model)
+assert abs(p["iteration_compute_s"] + p["epoch_communication_s"] / 2500 - p["iteration_time_s"]) < 1e-9 * p["iteration_time_s"]
 assert abs(p["epoch_compute_s"] - 499.12) < 0.01, p["epoch_compute_s"]          # TR/log: 499.12 s
 assert abs(p["epoch_communication_s"] - float(sys.argv[2])) < 0.001, p["epoch_communication_s"]
 assert p["memory_per_gpu_bytes"] == 15434845696                                 # docs/cost-model.md §ref-paradl-memory
@@ -215,8 +221,9 @@ for name in $(sed -n 's/.*"name":"\([a-z0-9-]*\)","description".*/\1/p' <("$para
 done
 grep -q "^latency_us = 3.4$" "$tmp/dgx-a100.system" && grep -q "^memory_margin = 0.05$" "$tmp/dgx-a100.system" \
   && ok || bad "ini numbers are not the shortest: $(cat "$tmp/dgx-a100.system")"
-cmp -s <("$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 64 --batch 2048 --format json) \
-  <("$paradise" predict --model resnet50 --dataset imagenet --system "$tmp/abci.system" --strategy data+filter --gpus 64 --batch 2048 --format json) \
+# (all but system_source, the --system as given)
+cmp -s <("$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 64 --batch 2048 --format json | sed 's/"system_source":"[^"]*",//') \
+  <("$paradise" predict --model resnet50 --dataset imagenet --system "$tmp/abci.system" --strategy data+filter --gpus 64 --batch 2048 --format json | sed 's/"system_source":"[^"]*",//') \
   && ok || bad "predict on the written abci system file differs"
 expect_rc 2 "systems --show unknown" -- "$paradise" systems --show abcd
 grep -q "error: --show: unknown system 'abcd'" "$tmp/err" && ok || bad "systems --show abcd: $(cat "$tmp/err")"

@@ -16,7 +16,9 @@ for k in data spatial; do
   mv "$tmp/out" "$tmp/by-option.json"
   expect_rc 0 "predict explicit shape ($k)" -- "$paradise" predict --model unet3d --dataset cosmoflow:524288:4x256x256x256 \
     --strategy $k --gpus 8 --batch 8 --format json
-  cmp -s "$tmp/out" "$tmp/by-option.json" && ok || bad "--resolution 256 differs from the explicit shape ($k)"
+  # all but the dataset as given (cosmoflow against cosmoflow:524288:4x256x256x256)
+  cmp -s <(sed 's/"dataset":"[^"]*",//' "$tmp/out") <(sed 's/"dataset":"[^"]*",//' "$tmp/by-option.json") \
+    && ok || bad "--resolution 256 differs from the explicit shape ($k)"
 done
 
 # by hand: unet3d's convolutions keep the size ('same' padding) and its poolings halve it

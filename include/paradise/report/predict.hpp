@@ -4,6 +4,7 @@
 
 #include <ostream>
 
+#include "paradise/input/workload.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
@@ -12,8 +13,10 @@ namespace paradise::report {
 
 void print_prediction_table(std::ostream& out, const strategy::Prediction& p,
                             const strategy::Config& c, const strategy::Workload& w);
+/// JSON of one prediction; `asked` names the model, dataset and system as given.
 void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
-                           const strategy::Config& c, const strategy::Workload& w);
+                           const strategy::Config& c, const strategy::Workload& w,
+                           const input::WorkloadSpec& asked);
 void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
                           const strategy::Config& c, const strategy::Workload& w);
 
