@@ -364,16 +364,25 @@ def torch_layers(model, shape):
                       (node, "pool") if flatten_after else node))
         if flatten_after:
             found.append((f"{key}.flatten", "flatten", {}, [(node, "pool")], node))
+    inputs = {n: "input" for n in gm.graph.nodes if n.op == "placeholder"}
+    return named_layers(found, inputs, lambda node, what: (
+        f"node '{getattr(node, 'name', node)}': reads '{what}', which is no layer (a parameter "
+        "or constant used as data is not supported)"))
+
+
+def named_layers(found, inputs, unread):
+    """Layers of the found (key, op, keys, inputs, made) entries: names by call_names, each
+    input the layer that made it (`inputs`: the model input's makers); InputError(unread(made,
+    what)) for an input no layer made."""
     names = unique(call_names([f[0] for f in found]))
-    name_of = {f[4]: n for f, n in zip(found, names)}
-    name_of.update({n: "input" for n in gm.graph.nodes if n.op == "placeholder"})
+    maker = {f[4]: n for f, n in zip(found, names)}
+    maker.update(inputs)
     layers = []
-    for (key, op, keys, inputs, node), name in zip(found, names):
+    for (_, op, keys, ins, made), name in zip(found, names):
         try:
-            layers.append(Layer(name, op, keys, [name_of[i] for i in inputs]))
+            layers.append(Layer(name, op, keys, [maker[i] for i in ins]))
         except KeyError as e:
-            raise InputError(f"node '{node.name}': reads '{e.args[0]}', which is no layer "
-                             "(a parameter or constant used as data is not supported)") from None
+            raise InputError(unread(made, e.args[0])) from None
     return layers
 
 
@@ -422,17 +431,8 @@ def onnx_layers(path, shape):
             alias[n.output[0]] = ins[0]
             continue
         found.append((onnx_key(n, layer[0], init, parents), layer[0], layer[1], ins, n.output[0]))
-    names = unique(call_names([f[0] for f in found]))
-    producer = {f[4]: nm for f, nm in zip(found, names)}
-    producer["input"] = "input"
-    layers = []
-    for (key, op, keys, ins, out), name in zip(found, names):
-        try:
-            layers.append(Layer(name, op, keys, [producer[i] for i in ins]))
-        except KeyError as e:
-            raise InputError(f"{path}: node output '{out}' reads '{e.args[0]}', which no "
-                             "supported node makes") from None
-    return layers
+    return named_layers(found, {"input": "input"}, lambda out, what: (
+        f"{path}: node output '{out}' reads '{what}', which no supported node makes"))
 
 
 def onnx_key(n, op, init, parents):
