@@ -168,6 +168,8 @@ int run_calibrate(const Args& args) {
         std::cout, o.profile, o.model, o.dataset, o.system_name, s, o.layers_out);
     s.gpu.gemm_efficiency_max = fit.curve.efficiency_max;
     s.gpu.gemm_half_dim = fit.curve.half_dim;
+    s.gpu.class_efficiency_max = {};  // the measured curve replaces the built-in fits
+
     comment += "\ngpu: GEMM efficiency e_max " + fixed(fit.curve.efficiency_max, 4) + ", h " +
                fixed(fit.curve.half_dim, 2) + " fitted to " + o.profile + " (" + o.model +
                "; per-layer rms residual " + fixed(100 * fit.rms_relative, 1) + "%)";

@@ -1,12 +1,18 @@
 #include "paradise/calibrate/system_writer.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ostream>
 #include <sstream>
 
+#include "paradise/system/catalog.hpp"
+
 namespace paradise::calibrate {
 namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr double kMiB = 1024.0 * 1024;
 
 // `value` in a key's unit (value / scale): the fewest significant digits that read back to
 // `value` exactly by the reader's rule (system_file.cpp: text x scale), so 3.4 us is written
@@ -39,6 +45,25 @@ void write_levels(std::ostream& out, const char* section,
   }
 }
 
+// The capacity in GiB where it is a whole number of them (HBM), else in 10^9 bytes (ParaDL's
+// ABCI: 16e9) so that the file reads short.
+std::string capacity(double bytes) {
+  const double gib = bytes / kGiB;
+  return gib == std::floor(gib) ? "memory_GiB = " + number(bytes, kGiB)
+                                : "memory_GB = " + number(bytes, 1e9);
+}
+
+// The fitted e_max per kernel class and precision that differ from gemm_efficiency_max.
+void write_class_efficiencies(std::ostream& out, const system::Gpu& g) {
+  for (std::size_t k = 0; k < system::kGemmClassNames.size(); ++k) {
+    for (std::size_t p = 0; p < system::kPrecisionKeyNames.size(); ++p) {
+      if (g.class_efficiency_max[k][p] <= 0) continue;
+      out << system::efficiency_key(static_cast<system::GemmClass>(k), p) << " = "
+          << number(g.class_efficiency_max[k][p]) << '\n';
+    }
+  }
+}
+
 }  // namespace
 
 void write_system_file(std::ostream& out, const system::System& s, const std::string& comment) {
@@ -54,13 +79,17 @@ void write_system_file(std::ostream& out, const system::System& s, const std::st
   out << '\n'
       << "[gpu]\n"
       << "name = " << value(s.gpu.name) << '\n'
-      << "memory_GB = " << number(s.gpu.memory_bytes, 1e9) << '\n'
+      << capacity(s.gpu.memory_bytes) << '\n'
+      << "reserved_MiB = " << number(s.gpu.reserved_bytes, kMiB) << '\n'
       << "memory_bandwidth_GBps = " << number(s.gpu.memory_bandwidth_Bps, 1e9) << '\n'
+      << "memory_bandwidth_efficiency = " << number(s.gpu.memory_bandwidth_efficiency) << '\n'
       << "peak_fp32_TFLOPs = " << number(s.gpu.peak_fp32_flops, 1e12) << '\n'
       << "peak_tf32_TFLOPs = " << number(s.gpu.peak_tf32_flops, 1e12) << '\n'
       << "peak_fp16_TFLOPs = " << number(s.gpu.peak_fp16_flops, 1e12) << '\n'
       << "gemm_efficiency_max = " << number(s.gpu.gemm_efficiency_max) << '\n'
-      << "gemm_half_dim = " << number(s.gpu.gemm_half_dim) << "\n\n";
+      << "gemm_half_dim = " << number(s.gpu.gemm_half_dim) << '\n';
+  write_class_efficiencies(out, s.gpu);
+  out << "kernel_launch_us = " << number(s.gpu.kernel_launch_s, 1e-6) << "\n\n";
   write_levels(out, "level", s.levels);
   write_levels(out, "host_level", s.host_staged_levels);
 }

@@ -49,6 +49,22 @@ void print_levels(std::ostream& out, const char* title,
   t.print(out);
 }
 
+// The fitted e_max per kernel class, one line per class with a value of its own.
+std::string class_efficiencies(const system::Gpu& g) {
+  std::string out;
+  for (std::size_t k = 0; k < system::kGemmClassNames.size(); ++k) {
+    const auto& by = g.class_efficiency_max[k];
+    if (by[0] <= 0 && by[1] <= 0 && by[2] <= 0) continue;
+    out += "         " + std::string(system::kGemmClassNames[k]) + " e_max";
+    for (std::size_t p = 0; p < by.size(); ++p) {
+      out += " " + std::string(system::kPrecisionKeyNames[p]) + " " +
+             fixed(g.efficiency_max(static_cast<system::GemmClass>(k), p), 3);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 void print_system_list(std::ostream& out, const std::vector<system::System>& systems) {
@@ -82,12 +98,24 @@ void write_system_json(JsonWriter& j, const system::System& s) {
   j.key("gpu").begin_object();
   j.key("name").value(s.gpu.name);
   j.key("memory_bytes").value(s.gpu.memory_bytes);
+  j.key("reserved_bytes").value(s.gpu.reserved_bytes);
   j.key("memory_bandwidth_Bps").value(s.gpu.memory_bandwidth_Bps);
+  j.key("memory_bandwidth_efficiency").value(s.gpu.memory_bandwidth_efficiency);
   j.key("peak_fp32_flops").value(s.gpu.peak_fp32_flops);
   j.key("peak_tf32_flops").value(s.gpu.peak_tf32_flops);
   j.key("peak_fp16_flops").value(s.gpu.peak_fp16_flops);
   j.key("gemm_efficiency_max").value(s.gpu.gemm_efficiency_max);
   j.key("gemm_half_dim").value(s.gpu.gemm_half_dim);
+  j.key("efficiency_max").begin_object();
+  for (std::size_t k = 0; k < system::kGemmClassNames.size(); ++k) {
+    j.key(std::string(system::kGemmClassNames[k])).begin_object();
+    for (std::size_t p = 0; p < system::kPrecisionKeyNames.size(); ++p)
+      j.key(std::string(system::kPrecisionKeyNames[p]))
+          .value(s.gpu.efficiency_max(static_cast<system::GemmClass>(k), p));
+    j.end_object();
+  }
+  j.end_object();
+  j.key("kernel_launch_s").value(s.gpu.kernel_launch_s);
   j.end_object();
   j.key("levels");
   write_levels_json(j, s.levels);
@@ -107,7 +135,11 @@ void print_system(std::ostream& out, const system::System& s) {
       << "GEMM     efficiency " << fixed(s.gpu.gemm_efficiency_max, 3)
       << " x g(M) g(N) g(K), g(x) = x / (x + " << fixed(s.gpu.gemm_half_dim, 1)
       << ") (paradise variant's roofline)\n"
-      << "memory   " << human_bytes(s.gpu.memory_bytes) << " per GPU, margin "
+      << class_efficiencies(s.gpu) << "fixed    " << fixed(s.gpu.kernel_launch_s * 1e6, 1)
+      << " us per kernel launched; memory roof " << fixed(s.gpu.memory_bandwidth_efficiency, 2)
+      << " of the peak bandwidth\n"
+      << "memory   " << human_bytes(s.gpu.memory_bytes) << " per GPU, "
+      << human_bytes(s.gpu.reserved_bytes) << " reserved by the driver, margin "
       << fixed(s.memory_margin_fraction, 3) << ": " << human_bytes(s.usable_memory_bytes())
       << " usable\n"
       << "nodes    " << s.gpus_per_node << " GPUs, "

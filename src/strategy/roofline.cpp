@@ -10,6 +10,23 @@ GemmCurve gemm_curve(const system::Gpu& g) {
   return {g.gemm_efficiency_max, g.gemm_half_dim};
 }
 
+system::GemmClass gemm_class(const model::LayerStats& l) {
+  if (l.op == model::Op::Dense || l.input.rank == 0) return system::GemmClass::Dense;
+  return l.input.rank == 3 ? system::GemmClass::Conv3d : system::GemmClass::Conv2d;
+}
+
+// The precision whose units run: fp32's where the GPU lacks the tensor-core rate (peak_flops)
+Precision running_precision(const system::Gpu& g, Precision p) {
+  if (p == Precision::Mixed && g.peak_fp16_flops <= 0) return Precision::Fp32;
+  if (p == Precision::Tf32 && g.peak_tf32_flops <= 0) return Precision::Fp32;
+  return p;
+}
+
+GemmCurve gemm_curve(const system::Gpu& g, const model::LayerStats& l, Precision p) {
+  const auto index = static_cast<std::size_t>(running_precision(g, p));
+  return {g.efficiency_max(gemm_class(l), index), g.gemm_half_dim};
+}
+
 // For the implicit GEMM of a convolution, M = samples x output positions, N = filters,
 // K = MACs per output = input channels / groups x kernel volume. Few filters or tiny tiles
 // starve the tensor cores: a convolution's time "barely changes" with fewer filters
@@ -38,8 +55,14 @@ double gemm_efficiency(const model::LayerStats& l, double n, double q, GemmSplit
 }
 
 double peak_flops(const system::Gpu& g, Precision p) {
-  if (p == Precision::Mixed && g.peak_fp16_flops > 0) return g.peak_fp16_flops;
-  if (p == Precision::Tf32 && g.peak_tf32_flops > 0) return g.peak_tf32_flops;
+  switch (running_precision(g, p)) {
+    case Precision::Mixed:
+      return g.peak_fp16_flops;
+    case Precision::Tf32:
+      return g.peak_tf32_flops;
+    case Precision::Fp32:
+      break;
+  }
   return g.peak_fp32_flops;
 }
 
@@ -57,7 +80,7 @@ double roofline_layer_s(const system::Gpu& g, Precision p, const model::LayerSta
       element_bytes(p) * (3 * static_cast<double>(l.read_elements + l.written_elements) * n / q +
                           3 * static_cast<double>(l.params) / q);
   const double compute = efficiency > 0 ? flops / (peak_flops(g, p) * efficiency) : 0;
-  return std::max(compute, bytes / g.memory_bandwidth_Bps);
+  return std::max(compute, bytes / (g.memory_bandwidth_Bps * g.memory_bandwidth_efficiency));
 }
 
 }  // namespace paradise::strategy

@@ -13,6 +13,7 @@
 #include "paradise/core/text.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
+#include "paradise/strategy/kernels.hpp"
 #include "paradise/system/catalog.hpp"
 
 namespace paradise::strategy {
@@ -185,6 +186,10 @@ Workload build_workload(input::LoadedWorkload loaded) {
   w.system = std::move(loaded.system);
   w.model = std::move(loaded.model);
   w.dataset_samples = loaded.dataset_samples;
+  for (const auto& l : w.model.layers) {
+    w.parameter_tensors += parameter_tensors(l);
+    w.parameter_elements += static_cast<double>(l.params);
+  }
   w.measured_precision = std::move(loaded.measured_precision);
   w.time_source = std::move(loaded.time_source);
   w.measured_time = true;

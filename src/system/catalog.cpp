@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "gpus.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
 #include "paradise/core/text.hpp"
@@ -11,7 +12,6 @@ namespace paradise::system {
 namespace {
 
 constexpr double kGB = 1e9;
-constexpr double kTFLOPs = 1e12;
 constexpr double kUs = 1e-6;
 
 // NVIDIA DGX SuperPOD-style cluster: NVLink/NVSwitch inside a node, a rail-optimised
@@ -43,7 +43,13 @@ System abci(double plx_cable_latency_s) {
   System s;
   s.name = plx_cable_latency_s == 20e-6 ? "abci" : "abci-plx15";
   s.description = "ABCI as ParaDL models it: 4x V100-16GB per node, NVLink 50 GB/s, EDR 12.5 GB/s";
-  s.gpu = {"V100-SXM2-16GB", 15.7 * kTFLOPs, 0, 125 * kTFLOPs, 16e9, 900 * kGB};
+  // ParaDL's memory: 16e9 bytes (MEM_PER_NODE), nothing reserved. The V100's measured
+  // bandwidth share and launch cost, but not its fitted e_max: those come from NVIDIA's tuned
+  // containers (DGX-1 tables), not from ParaDL's Chainer runs here (docs/gpu-profiles.md)
+  s.gpu = gpus::v100_sxm2_16gb();
+  s.gpu.memory_bytes = 16e9;
+  s.gpu.reserved_bytes = 0;
+  s.gpu.class_efficiency_max = {};
   s.gpus_per_node = 4;
   s.nics_per_node = 2;  // 2 EDR HCAs per node (ABCI spec; docs/cost-model.md §abci)
   s.max_gpus = 4352;
@@ -63,23 +69,19 @@ System abci(double plx_cable_latency_s) {
 const std::vector<System>& builtin_systems() {
   static const std::vector<System> systems = [] {
     std::vector<System> v{abci(20e-6), abci(15e-6)};
-    // NVIDIA V100 / A100 / H100 / H200 datasheets: dense fp32, tf32 and fp16 tensor peaks,
-    // HBM capacity and bandwidth; NVLink per-direction bandwidth; one NIC per GPU.
-    v.push_back(dgx(
-        "dgx1-v100", "DGX-1 cluster: 8x V100-16GB, NVLink 2 hybrid cube mesh, 4x EDR per node",
-        {"V100-SXM2-16GB", 15.7 * kTFLOPs, 0, 125 * kTFLOPs, 16e9, 900 * kGB}, 150, 6.25, 4096));
-    v.push_back(
-        dgx("dgx-a100", "DGX A100 SuperPOD: 8x A100-80GB, NVSwitch 300 GB/s, 8x HDR 200 Gb/s",
-            {"A100-SXM4-80GB", 19.5 * kTFLOPs, 156 * kTFLOPs, 312 * kTFLOPs, 80e9, 2039 * kGB}, 300,
-            25, 4096));
-    v.push_back(
-        dgx("dgx-h100", "DGX H100 SuperPOD: 8x H100-80GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
-            {"H100-SXM5-80GB", 67 * kTFLOPs, 494.7 * kTFLOPs, 989.4 * kTFLOPs, 80e9, 3350 * kGB},
-            450, 50, 4096));
-    v.push_back(
-        dgx("dgx-h200", "DGX H200 cluster: 8x H200-141GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
-            {"H200-SXM5-141GB", 67 * kTFLOPs, 494.7 * kTFLOPs, 989.4 * kTFLOPs, 141e9, 4800 * kGB},
-            450, 50, 4096));
+    // The GPUs of gpus.cpp; NVLink per-direction bandwidth; one NIC per GPU.
+    v.push_back(dgx("dgx1-v100",
+                    "DGX-1 cluster: 8x V100-16GB, NVLink 2 hybrid cube mesh, 4x EDR per node",
+                    gpus::v100_sxm2_16gb(), 150, 6.25, 4096));
+    v.push_back(dgx("dgx-a100",
+                    "DGX A100 SuperPOD: 8x A100-80GB, NVSwitch 300 GB/s, 8x HDR 200 Gb/s",
+                    gpus::a100_sxm4_80gb(), 300, 25, 4096));
+    v.push_back(dgx("dgx-h100",
+                    "DGX H100 SuperPOD: 8x H100-80GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
+                    gpus::h100_sxm5_80gb(), 450, 50, 4096));
+    v.push_back(dgx("dgx-h200",
+                    "DGX H200 cluster: 8x H200-141GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
+                    gpus::h200_sxm5_141gb(), 450, 50, 4096));
     for (const auto& s : v) s.validate();
     return v;
   }();

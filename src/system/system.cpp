@@ -25,7 +25,17 @@ void System::validate() const {
   if (gpus_per_node < 1) fail("gpus_per_node must be >= 1");
   if (max_gpus < gpus_per_node) fail("max_gpus must be >= gpus_per_node");
   if (gpu.peak_fp32_flops <= 0) fail("the GPU needs peak_fp32_TFLOPs > 0");
-  if (gpu.memory_bytes <= 0) fail("the GPU needs memory_GB > 0");
+  if (gpu.memory_bytes <= 0) fail("the GPU needs memory_GiB (or memory_GB) > 0");
+  if (!(gpu.reserved_bytes >= 0 && gpu.reserved_bytes < gpu.memory_bytes))
+    fail("reserved_MiB must be >= 0 and below the capacity");
+  if (!(gpu.memory_bandwidth_efficiency > 0 && gpu.memory_bandwidth_efficiency <= 1))
+    fail("memory_bandwidth_efficiency must be in (0, 1]");
+  for (const auto& by_precision : gpu.class_efficiency_max) {
+    for (const double e : by_precision) {
+      if (!(e >= 0 && e <= 1)) fail("every efficiency_max_CLASS_PRECISION must be in (0, 1]");
+    }
+  }
+  if (!(gpu.kernel_launch_s >= 0)) fail("kernel_launch_us must be >= 0");
   if (gpu.memory_bandwidth_Bps <= 0) fail("the GPU needs memory_bandwidth_GBps > 0");
   if (!(gpu.gemm_efficiency_max > 0 && gpu.gemm_efficiency_max <= 1))
     fail("gemm_efficiency_max must be in (0, 1]");

@@ -1,9 +1,11 @@
 // *.system files (INI). Units are in the key names and converted here, once:
 //   [system]  name, description, gpus_per_node, max_gpus, memory_margin (fraction),
 //             nics_per_node (optional: network adapters per node, default one per GPU)
-//   [gpu]     name, memory_GB, memory_bandwidth_GBps, peak_fp32_TFLOPs,
-//             peak_tf32_TFLOPs, peak_fp16_TFLOPs, gemm_efficiency_max and gemm_half_dim
-//             (optional: the paradise variant's GEMM efficiency curve, see System::Gpu)
+//   [gpu]     name, memory_GiB (or memory_GB in 10^9 bytes), memory_bandwidth_GBps,
+//             peak_fp32_TFLOPs, peak_tf32_TFLOPs, peak_fp16_TFLOPs; optional, the extended
+//             model's: gemm_efficiency_max, gemm_half_dim, efficiency_max_CLASS_PRECISION
+//             (conv2d/conv3d/dense x fp32/tf32/mixed), memory_bandwidth_efficiency,
+//             reserved_MiB, kernel_launch_us (see System::Gpu)
 //   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription,
 //             node_bandwidth (optional: true when the bandwidth is a whole node's)
 #include <algorithm>
@@ -141,7 +143,55 @@ void check_across_keys(const System& s, const std::vector<IniSection>& sections,
              ")");
 }
 
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr double kMiB = 1024.0 * 1024;
+
+std::map<std::string, Setter> gpu_keys(Gpu& g) {
+  std::map<std::string, Setter> keys{
+      {"name", name(g.name)},
+      // HBM is sold in GiB: a "16 GB" V100 holds 16 x 2^30 bytes (docs/measured-data.md)
+      {"memory_GiB", number(g.memory_bytes, kGiB, true, 1e6, 1e-6)},
+      {"memory_GB", number(g.memory_bytes, 1e9, true, 1e6, 1e-6)},
+      {"reserved_MiB", number(g.reserved_bytes, kMiB, false, 1e6)},
+      {"memory_bandwidth_GBps", number(g.memory_bandwidth_Bps, 1e9, true, 1e6, 1e-6)},
+      {"memory_bandwidth_efficiency", number(g.memory_bandwidth_efficiency, 1, true, 1, 1e-3)},
+      {"peak_fp32_TFLOPs", number(g.peak_fp32_flops, 1e12, true, 1e6, 1e-6)},
+      {"peak_tf32_TFLOPs", number(g.peak_tf32_flops, 1e12, false, 1e6, 1e-6)},
+      {"peak_fp16_TFLOPs", number(g.peak_fp16_flops, 1e12, false, 1e6, 1e-6)},
+      {"gemm_efficiency_max", number(g.gemm_efficiency_max, 1, true, 1, 1e-4)},
+      {"gemm_half_dim", number(g.gemm_half_dim, 1, false, 1e6)},
+      {"kernel_launch_us", number(g.kernel_launch_s, 1e-6, false, 1e4)}};
+  for (std::size_t k = 0; k < kGemmClassNames.size(); ++k) {
+    for (std::size_t p = 0; p < kPrecisionKeyNames.size(); ++p) {
+      keys.emplace(efficiency_key(static_cast<GemmClass>(k), p),
+                   number(g.class_efficiency_max[k][p], 1, true, 1, 1e-4));
+    }
+  }
+  return keys;
+}
+
+// Exactly one of memory_GiB and memory_GB.
+void check_capacity(const IniSection& section, const std::string& file) {
+  const IniEntry* gib = nullptr;
+  const IniEntry* gb = nullptr;
+  for (const auto& e : section.entries) {
+    if (e.key == "memory_GiB") gib = &e;
+    if (e.key == "memory_GB") gb = &e;
+  }
+  if (!gib && !gb)
+    fail_input({file, section.line}, "section", section.name,
+               "missing key 'memory_GiB' (or 'memory_GB', in 10^9 bytes)");
+  if (gib && gb)
+    fail_input({file, gb->line}, gb->key, gb->value,
+               "give memory_GiB or memory_GB, not both (line " + std::to_string(gib->line) + ")");
+}
+
 }  // namespace
+
+std::string efficiency_key(GemmClass k, std::size_t precision) {
+  return "efficiency_max_" + std::string(kGemmClassNames[static_cast<std::size_t>(k)]) + "_" +
+         std::string(kPrecisionKeyNames[precision]);
+}
 
 System parse_system_file(std::istream& in, const std::string& file_name) {
   System s;
@@ -160,16 +210,8 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
             {"name", "gpus_per_node", "max_gpus"}, file_name);
     } else if (section.name == "gpu") {
       has_gpu = true;
-      apply(section,
-            {{"name", name(s.gpu.name)},
-             {"memory_GB", number(s.gpu.memory_bytes, 1e9, true, 1e6, 1e-6)},
-             {"memory_bandwidth_GBps", number(s.gpu.memory_bandwidth_Bps, 1e9, true, 1e6, 1e-6)},
-             {"peak_fp32_TFLOPs", number(s.gpu.peak_fp32_flops, 1e12, true, 1e6, 1e-6)},
-             {"peak_tf32_TFLOPs", number(s.gpu.peak_tf32_flops, 1e12, false, 1e6, 1e-6)},
-             {"peak_fp16_TFLOPs", number(s.gpu.peak_fp16_flops, 1e12, false, 1e6, 1e-6)},
-             {"gemm_efficiency_max", number(s.gpu.gemm_efficiency_max, 1, true, 1, 1e-4)},
-             {"gemm_half_dim", number(s.gpu.gemm_half_dim, 1, false, 1e6)}},
-            {"memory_GB", "memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
+      apply(section, gpu_keys(s.gpu), {"memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
+      check_capacity(section, file_name);
     } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {
       const bool host = section.name.starts_with("host_level.");
       auto& list = host ? s.host_staged_levels : s.levels;

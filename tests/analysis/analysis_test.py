@@ -1271,12 +1271,16 @@ class MemoryMapOptions(Refusals):
                 self.assertIn("usable device memory 28.8 GB (32 GB less 10%)", data["legend"])
 
     def test_options_replace_the_recorded_memory_and_margin_one_by_one(self):
-        # dgx-a100 (src/system/catalog.cpp): 80 GB, 5% kept free; --device-memory-gb keeps the
-        # recorded margin (it once took 0.05 for every system, ABCI's is 0), --memory-margin
-        # keeps the recorded memory
+        # dgx-a100 (src/system/gpus.cpp): 80 GiB, of which totalGlobalMem 85,100,068,864 B
+        # (deviceQuery, tests/data/measured/kernel-overheads.csv), 5% of that kept free; the
+        # recorded share kept from the device is 1 - usable / device; --device-memory-gb keeps
+        # it (it once took 0.05 for every system, ABCI's is 0), --memory-margin keeps the
+        # recorded memory
         sweep_of("a100", "[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
                  "strategy = data\ngpus = 1, 2\nbatch = 32, 64\n[output]\nstorage = maps\n")
-        cases = {(): 76, ("--device-memory-gb", "40"): 38, ("--memory-margin", "0.5"): 40,
+        device, usable = 80 * 2**30, round(85100068864 * 0.95)
+        cases = {(): usable / 1e9, ("--device-memory-gb", "40"): 40 * usable / device,
+                 ("--memory-margin", "0.5"): device / 2e9,
                  ("--device-memory-gb", "40", "--memory-margin", "0.25"): 30}
         for args, usable in cases.items():
             with self.subTest(args=args):

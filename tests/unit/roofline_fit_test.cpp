@@ -21,7 +21,7 @@ namespace {
 
 // docs/cost-model.md §roofline, for fp32: max(FLOPs / (peak x e g(M) g(N) g(K)), bytes / BW)
 // with g(x) = x / (x + h); M = n x output positions, N = filters, K = MACs per output;
-// bytes = 4 x (3 (read + written) n + 3 params).
+// bytes = 4 x (3 (read + written) n + 3 params) at the bandwidth a streaming kernel reaches.
 double hand_roofline(const system::Gpu& g, const model::LayerStats& l, double n, double e,
                      double h) {
   const double bytes = 4 * (3 * static_cast<double>(l.read_elements + l.written_elements) * n +
@@ -35,7 +35,7 @@ double hand_roofline(const system::Gpu& g, const model::LayerStats& l, double n,
     compute = (l.forward_flops + l.backward_data_flops + l.backward_weight_flops) * n /
               (g.peak_fp32_flops * eff);
   }
-  return std::max(compute, bytes / g.memory_bandwidth_Bps);
+  return std::max(compute, bytes / (g.memory_bandwidth_Bps * g.memory_bandwidth_efficiency));
 }
 
 struct Synthetic {
@@ -118,6 +118,9 @@ TEST(RooflineFit, PredictUsesTheSystemsCurve) {
   // doubles the roofline compute exactly (1 GPU, no measured times)
   strategy::Workload w = strategy::make_workload({"resnet50", "imagenet", "abci", "", 0});
   w.system.gpu.memory_bandwidth_Bps = 1e30;
+  // the system's one curve: no per-class fit over it, no launch floor under it
+  w.system.gpu.class_efficiency_max = {};
+  w.system.gpu.kernel_launch_s = 0;
   strategy::Config c;
   c.kind = strategy::Kind::Data;
   c.gpus = 1;

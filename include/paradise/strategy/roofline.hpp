@@ -21,6 +21,11 @@ struct GemmCurve {
   double half_dim = 32;
 };
 GemmCurve gemm_curve(const system::Gpu& g);
+/// The kernel class of a layer's GEMM: dense, or a convolution by its spatial rank.
+system::GemmClass gemm_class(const model::LayerStats& l);
+/// The curve of layer l's kernel class at precision p (Gpu::efficiency_max; the shared
+/// half dimension).
+GemmCurve gemm_curve(const system::Gpu& g, const model::LayerStats& l, Precision p);
 
 /// The GEMM efficiency of layer l for n samples with the dimension `split` divided q ways;
 /// 0 for a layer without a GEMM (no MACs).
@@ -33,7 +38,7 @@ double peak_flops(const system::Gpu& g, Precision p);
 double element_bytes(Precision p);
 
 /// Seconds of layer l's forward and backward pass for n samples, split q ways:
-/// max(FLOPs / (peak x efficiency), bytes / memory bandwidth).
+/// max(FLOPs / (peak x efficiency), bytes / (memory bandwidth x its achievable share)).
 double roofline_layer_s(const system::Gpu& g, Precision p, const model::LayerStats& l, double n,
                         double q, GemmSplit split, GemmCurve curve);
 

@@ -34,6 +34,9 @@ struct Workload {
   bool measured_time = false;        ///< layer_time_s is a measurement (else FLOPs at peak)
   std::vector<bool> active;          ///< the layers the strategy parallelises (.lc file)
   std::int64_t dataset_samples = 0;  ///< D
+  /// The model's parameter tensors and elements: what an optimizer step launches kernels over
+  /// (kernels.hpp), counted once here.
+  double parameter_tensors = 0, parameter_elements = 0;
   system::System system;
   /// With the default layer config only (every convolution parallel): the shorter splits a
   /// spatial strategy falls back to when the later, narrower layers cannot be split as many

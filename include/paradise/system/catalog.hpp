@@ -22,4 +22,7 @@ System find_system(std::string_view name_or_path);
 
 System parse_system_file(std::istream& in, const std::string& file_name);
 
+/// The system-file key of a class's e_max at a precision index: efficiency_max_conv2d_tf32.
+std::string efficiency_key(GemmClass k, std::size_t precision);
+
 }  // namespace paradise::system

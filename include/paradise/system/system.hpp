@@ -2,9 +2,11 @@
 // seconds, FLOP/s); the file parser converts from the units in its key names.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace paradise::system {
@@ -16,17 +18,42 @@ struct Link {
   double gamma_s_per_byte = 0;  ///< reduction compute per byte (0: ignored, as in ParaDL)
 };
 
+/// The kernel classes with a GEMM efficiency of their own (a 3-D implicit GEMM is not a 2-D
+/// one): the first index of Gpu::class_efficiency_max, and the names in system-file keys.
+enum class GemmClass : std::uint8_t { Conv2d, Conv3d, Dense };
+inline constexpr std::array<std::string_view, 3> kGemmClassNames{"conv2d", "conv3d", "dense"};
+/// The precisions in strategy::Precision's order (fp32, tf32, mixed): the second index.
+inline constexpr std::array<std::string_view, 3> kPrecisionKeyNames{"fp32", "tf32", "mixed"};
+
 struct Gpu {
   std::string name;
   double peak_fp32_flops = 0;
   double peak_tf32_flops = 0;  ///< 0 when the GPU has no TF32 (then fp32 is used)
   double peak_fp16_flops = 0;  ///< dense tensor-core fp16/bf16
-  double memory_bytes = 0;
+  double memory_bytes = 0;     ///< HBM capacity (the vendor's "80 GB" is 80 GiB)
+  /// Capacity the driver keeps before any process starts: capacity - totalGlobalMem
+  /// (docs/measured-data.md, kernel-overheads.csv `capacity` rows).
+  double reserved_bytes = 0;
   double memory_bandwidth_Bps = 0;
+  /// The share of the peak bandwidth a streaming kernel reaches (STREAM triad / peak,
+  /// gpu-benches; docs/measured-data.md): the memory roof of the extended model's roofline.
+  double memory_bandwidth_efficiency = 1;
   /// The paradise variant's GEMM efficiency curve, e_max g(M) g(N) g(K), g(x) = x / (x + h)
   /// (src/strategy/roofline.cpp): defaults until `paradise calibrate --profile` fits them.
   double gemm_efficiency_max = 0.8;
   double gemm_half_dim = 32;
+  /// e_max per kernel class and precision, [GemmClass][fp32, tf32, mixed], fitted to published
+  /// single-GPU training throughput (docs/gpu-profiles.md); 0: gemm_efficiency_max.
+  std::array<std::array<double, 3>, 3> class_efficiency_max{};
+  /// Host time per kernel of eager execution (framework dispatch and the launch): a kernel
+  /// never takes less on the GPU's timeline (docs/gpu-profiles.md §fixed-costs).
+  double kernel_launch_s = 0;
+
+  /// The e_max of a kernel class at a precision index (kPrecisionKeyNames' order).
+  double efficiency_max(GemmClass k, std::size_t precision) const {
+    const double e = class_efficiency_max[static_cast<std::size_t>(k)][precision];
+    return e > 0 ? e : gemm_efficiency_max;
+  }
 };
 
 /// One level of the network: a communicator of at most `span_gpus` GPUs (placed
@@ -60,7 +87,9 @@ struct System {
 
   /// Device memory less the margin kept free: what a configuration's memory per GPU must
   /// not exceed (strategy::predict's out-of-memory test).
-  double usable_memory_bytes() const { return gpu.memory_bytes * (1 - memory_margin_fraction); }
+  double usable_memory_bytes() const {
+    return (gpu.memory_bytes - gpu.reserved_bytes) * (1 - memory_margin_fraction);
+  }
   /// The level whose span first covers p consecutive GPUs (ParaDL's worst-pair rule).
   const NetworkLevel& level_for(std::int64_t p, bool host_staged = false) const;
   /// alpha and beta of a p-GPU communicator: the worst pair's level.

@@ -1,8 +1,11 @@
 // The extended model's compute (docs/cost-model.md §roofline): per layer, the roofline of its
 // kernels after partitioning with the GEMM efficiency of their dimensions, scaled to the measured
 // time where there is one; and the step's recomputation.
+#include <algorithm>
+
 #include "../memory/memory.hpp"
 #include "extended.hpp"
+#include "paradise/strategy/kernels.hpp"
 #include "paradise/strategy/roofline.hpp"
 
 namespace paradise::strategy::extended {
@@ -23,7 +26,13 @@ GemmSplit gemm_split(const Config& c) {
 double roofline_s(const Workload& w, const Config& c, const model::LayerStats& l, double n,
                   double q) {
   return roofline_layer_s(w.system.gpu, c.precision, l, n, q, gemm_split(c),
-                          gemm_curve(w.system.gpu));
+                          gemm_curve(w.system.gpu, l, c.precision));
+}
+
+// The host time to issue a layer's kernels: eager execution never runs a layer faster
+// (docs/gpu-profiles.md §fixed-costs).
+double launch_floor_s(const Workload& w, const Config& c, const model::LayerStats& l) {
+  return layer_kernels(l, c.precision) * w.system.gpu.kernel_launch_s;
 }
 
 }  // namespace
@@ -58,7 +67,7 @@ double layer_s(const Workload& w, const Config& c, std::size_t i, double n, doub
   if (w.measured_time && split == 1) return measured;  // the roofline's ratio is 1
   const auto& l = w.model.layers[i];
   const double r = roofline_s(w, c, l, n, split);
-  if (!w.measured_time) return r;
+  if (!w.measured_time) return std::max(r, launch_floor_s(w, c, l));
   // scaled to the measurement: the roofline's ratio split / unsplit applied to it
   const double whole = roofline_s(w, c, l, n, 1);
   return whole > 0 ? measured * r / whole : measured / split;
@@ -74,13 +83,20 @@ double compute_s(const Workload& w, const Config& c, ComputeMemo* memo, double s
                                 : c.kind == Kind::Channel                              ? 2
                                                                                        : 3);
   const ComputeMemo::Key key{call, q, split, static_cast<std::uint8_t>(c.precision), last};
+  // the optimizer step's kernels, issued once per iteration (a measurement holds them); apart
+  // from the memo, whose key has no optimizer
+  const double step =
+      c.policies.roofline_compute && !w.measured_time
+          ? optimizer_kernels(w.parameter_tensors, w.parameter_elements, c.optimizer, c.precision) *
+                w.system.gpu.kernel_launch_s
+          : 0;
   if (memo) {
-    if (const double* t = memo->find(key)) return samples / call * *t;
+    if (const double* t = memo->find(key)) return samples / call * (*t + step);
   }
   double t = 0;
   for (std::size_t i = 0; i < w.model.layers.size(); ++i) t += layer_s(w, c, i, call, q, last);
   if (memo) memo->put(key, t);
-  return samples / call * t;
+  return samples / call * (t + step);
 }
 
 }  // namespace paradise::strategy::extended

@@ -1,0 +1,147 @@
+// The extended model's fixed costs and GPU profiles (issue 36): kernel counts, the launch
+// floor, throughput against batch and GPU, and capacities in the vendor's unit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "paradise/strategy/kernels.hpp"
+#include "paradise/system/catalog.hpp"
+#include "paradise_test_helpers.hpp"
+
+namespace paradise::strategy {
+namespace {
+
+Workload small_on(const std::string& system) {
+  const std::string path = testing::TempDir() + "/kernels.model";
+  std::ofstream(path) << "model kernels\ninput 3x32x32\nc1 conv out=16 k=3 p=1\nbn batchnorm\n"
+                         "relu relu\npool adaptive_avgpool size=1\nflat flatten\n"
+                         "fc dense out=10 bias=1\nloss softmax_ce\n";
+  return make_workload({path, "small:1000:3x32x32", system, "", 0});
+}
+
+// Counted by hand from the kernels PyTorch issues (docs/gpu-profiles.md §fixed-costs):
+// input 0; c1, the first layer, forward and dL/dW only (no gradient to the data) 2;
+// batchnorm's cuDNN forward and backward 2; relu 2; the pool 2; flatten, a view, 0; fc
+// forward, dL/dx, dL/dW and its bias's add and reduction 5; log_softmax and nll_loss with
+// their backward passes 4.
+TEST(FixedCosts, KernelsPerLayerCountedByHand) {
+  const auto w = small_on("dgx-a100");
+  const int expected[] = {0, 2, 2, 2, 2, 0, 5, 4};
+  ASSERT_EQ(w.model.layers.size(), std::size(expected));
+  for (std::size_t i = 0; i < w.model.layers.size(); ++i)
+    EXPECT_EQ(layer_kernels(w.model.layers[i], Precision::Fp32), expected[i]) << i;
+  // autocast casts the weights of c1 and fc (not batchnorm's) once per forward pass
+  EXPECT_EQ(layer_kernels(w.model.layers[1], Precision::Mixed), 3);
+  EXPECT_EQ(layer_kernels(w.model.layers[6], Precision::Mixed), 6);
+  // 5 parameter tensors (c1's weight, bn's scale and shift, fc's weight and bias) fit one
+  // multi-tensor launch: momentum SGD's 3 foreach ops; mixed adds the scaler's 2 kernels
+  EXPECT_EQ(optimizer_kernels(w.model, Optimizer::Momentum, Precision::Fp32), 3);
+  EXPECT_EQ(optimizer_kernels(w.model, Optimizer::Momentum, Precision::Mixed), 5);
+}
+
+// At batch 1 a step is bound by issuing its kernels: it costs at least their launches.
+TEST(FixedCosts, BatchOneCostsAtLeastItsKernelLaunches) {
+  for (const char* system : {"dgx1-v100", "dgx-a100", "dgx-h100"}) {
+    const auto w = small_on(system);
+    auto c = paradise_config(Kind::Serial, 1, 1);
+    const auto p = predict(w, c);
+    const double kernels = 17 + 3;  // the hand counts above
+    EXPECT_GE(p.iteration_compute_s, kernels * w.system.gpu.kernel_launch_s) << system;
+    EXPECT_GT(w.system.gpu.kernel_launch_s, 0) << system;
+  }
+}
+
+double samples_per_s(const Workload& w, Precision precision, std::int64_t batch, bool* fits) {
+  auto c = paradise_config(Kind::Data, 1, batch);
+  c.precision = precision;
+  const auto p = predict(w, c);
+  *fits = p.status == Status::Ok;
+  return static_cast<double>(batch) / p.iteration_time_s;
+}
+
+// Throughput per GPU does not fall as the batch grows, up to the batch that no longer fits
+// (NVIDIA's single-GPU tables: throughput rises with the batch).
+TEST(FixedCosts, ThroughputDoesNotFallWithTheBatch) {
+  for (const char* system : {"dgx1-v100", "dgx-a100", "dgx-h200"}) {
+    const auto w = make_workload({"resnet50", "imagenet", system, "", 0});
+    for (const auto precision : {Precision::Fp32, Precision::Tf32, Precision::Mixed}) {
+      double before = 0;
+      for (std::int64_t batch = 1; batch <= 4096; batch *= 2) {
+        bool fits = false;
+        const double now = samples_per_s(w, precision, batch, &fits);
+        if (!fits) break;
+        EXPECT_GE(now, before) << system << " " << precision_name(precision) << " " << batch;
+        before = now;
+      }
+      EXPECT_GT(before, 0) << system;
+    }
+  }
+}
+
+// A GPU that is faster on every datasheet number is never slower, at any batch and precision.
+TEST(FixedCosts, AFasterGpuIsNeverSlower) {
+  const char* generations[] = {"dgx1-v100", "dgx-a100", "dgx-h100", "dgx-h200"};
+  for (const char* model : {"resnet50", "vgg16", "cosmoflow"}) {
+    const char* dataset = std::string(model) == "cosmoflow" ? "cosmoflow" : "imagenet";
+    for (const auto precision : {Precision::Fp32, Precision::Tf32, Precision::Mixed}) {
+      for (const std::int64_t batch : {1, 8, 64}) {
+        double slower = 0;
+        for (const char* system : generations) {
+          const auto w = make_workload({model, dataset, system, "", 0});
+          bool fits = false;
+          const double now = samples_per_s(w, precision, batch, &fits);
+          EXPECT_GE(now, slower) << model << " " << system << " " << precision_name(precision)
+                                 << " batch " << batch;
+          slower = now;
+        }
+      }
+    }
+  }
+}
+
+// Capacities in the vendor's unit, by hand: "16 GB" and "80 GB" of HBM are 16 and 80 GiB;
+// usable is totalGlobalMem (capacity less the driver's reservation; deviceQuery in
+// tests/data/measured/kernel-overheads.csv: 85,100,068,864 B on an A100-SXM4-80GB) less the
+// DGX systems' 5% margin. ParaDL's ABCI keeps its 16e9 bytes (MEM_PER_NODE, ABCI.plat).
+TEST(FixedCosts, CapacitiesInGiB) {
+  const auto a100 = system::find_system("dgx-a100");
+  EXPECT_EQ(a100.gpu.memory_bytes, 85899345920.0);
+  EXPECT_DOUBLE_EQ(a100.usable_memory_bytes(), 85100068864.0 * 0.95);
+  EXPECT_EQ(system::find_system("dgx1-v100").gpu.memory_bytes, 17179869184.0);
+  EXPECT_EQ(system::find_system("dgx-h200").gpu.memory_bytes, 141.0 * 1073741824.0);
+  const auto abci = system::find_system("abci");
+  EXPECT_EQ(abci.gpu.memory_bytes, 16e9);
+  EXPECT_EQ(abci.usable_memory_bytes(), 16e9);
+}
+
+TEST(FixedCosts, SystemFileCapacityKeys) {
+  const std::string head =
+      "[system]\nname = x\ngpus_per_node = 1\nmax_gpus = 1\n[gpu]\nmemory_bandwidth_GBps = 900\n"
+      "peak_fp32_TFLOPs = 15\n";
+  const std::string level = "[level.node]\nspan_gpus = 1\nbandwidth_GBps = 10\nlatency_us = 1\n";
+  const auto parse = [&](const std::string& gpu_keys) {
+    std::istringstream in(head + gpu_keys + level);
+    return system::parse_system_file(in, "x.system");
+  };
+  const auto s = parse("memory_GiB = 32\nreserved_MiB = 512\n");
+  EXPECT_EQ(s.gpu.memory_bytes, 32.0 * 1073741824);
+  EXPECT_EQ(s.gpu.reserved_bytes, 512.0 * 1048576);
+  EXPECT_EQ(parse("memory_GB = 32\n").gpu.memory_bytes, 32e9);
+  const auto error = [&](const std::string& keys) {
+    try {
+      parse(keys);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("memory_GiB = 32\nmemory_GB = 32\n"),
+            "x.system:9: memory_GB '32': give memory_GiB or memory_GB, not both (line 8)");
+  EXPECT_EQ(error(""),
+            "x.system:5: section 'gpu': missing key 'memory_GiB' (or 'memory_GB', in 10^9 bytes)");
+  EXPECT_EQ(error("memory_GiB = 32\nefficiency_max_conv3d_tf32 = 1.5\n"),
+            "x.system:9: efficiency_max_conv3d_tf32 '1.5': must be <= 1 (implausible)");
+}
+
+}  // namespace
+}  // namespace paradise::strategy
