@@ -280,14 +280,20 @@ cp "$r50_net" r50.net
   || bad "resume with the file restored: $(cat edited.out)"
 
 # --- 2. A full disk: a 2 MB file-size limit (SIGXFSZ ignored, so writes fail with EFBIG) --
-# (--io-timeout 30: the ranks agree on the failure within a second idle; 3 s flaked under load)
+# Where every rank's write fails, the ranks agree and exit 2. Where one rank's collective write
+# fails and the others wait inside HDF5 (issue 35, item 6, open), they give up after
+# --io-timeout and the launcher kills the first rank: its signal is the exit status. Either
+# way: non-zero, the cause named, within the timeout, no file left.
+begun=$(date +%s)
 (
   trap '' XFSZ
   ulimit -f 2000
-  mpiexec -n 3 "$paradise" sweep kill.ini -o full.h5 --quiet --io-timeout 30 >full.out 2>&1
+  mpiexec -n 3 "$paradise" sweep kill.ini -o full.h5 --quiet --io-timeout 10 >full.out 2>&1
 )
 rc=$?
-[ "$rc" -eq 2 ] && ok || bad "full disk: exit $rc, expected 2; $(cat full.out)"
+took=$(($(date +%s) - begun))
+{ [ "$rc" -eq 2 ] || { [ "$rc" -ne 0 ] && grep -q "did not end within 10 s (--io-timeout)" full.out; }; } &&
+  [ "$took" -lt 60 ] && ok || bad "full disk: exit $rc after $took s, expected 2; $(cat full.out)"
 grep -q "File too large" full.out && ok || bad "full disk message names the cause: $(cat full.out)"
 [ ! -e full.h5 ] && [ ! -e full.h5.tmp ] && ok || bad "full disk left a file (no checkpoint was asked for)"
 
