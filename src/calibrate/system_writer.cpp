@@ -45,6 +45,17 @@ void write_levels(std::ostream& out, const char* section,
   }
 }
 
+// The [input] section where the system has one.
+void write_input(std::ostream& out, const system::InputPipeline& in) {
+  if (in.cpu_cores_per_node == 0 && in.node_read_Bps == 0 && in.filesystem_Bps == 0) return;
+  out << "[input]\n";
+  if (in.cpu_cores_per_node > 0) out << "cpu_cores_per_node = " << in.cpu_cores_per_node << '\n';
+  out << "jpeg_samples_per_core = " << number(in.jpeg_samples_per_core_s) << '\n'
+      << "raw_MBps_per_core = " << number(in.raw_Bps_per_core, 1e6) << '\n'
+      << "node_read_GBps = " << number(in.node_read_Bps, 1e9) << '\n'
+      << "filesystem_GBps = " << number(in.filesystem_Bps, 1e9) << "\n\n";
+}
+
 // The capacity in GiB where it is a whole number of them (HBM), else in 10^9 bytes (ParaDL's
 // ABCI: 16e9) so that the file reads short.
 std::string capacity(double bytes) {
@@ -90,6 +101,7 @@ void write_system_file(std::ostream& out, const system::System& s, const std::st
       << "gemm_half_dim = " << number(s.gpu.gemm_half_dim) << '\n';
   write_class_efficiencies(out, s.gpu);
   out << "kernel_launch_us = " << number(s.gpu.kernel_launch_s, 1e-6) << "\n\n";
+  write_input(out, s.input);
   write_levels(out, "level", s.levels);
   write_levels(out, "host_level", s.host_staged_levels);
 }

@@ -99,6 +99,8 @@ void load_model_and_dataset(LoadedWorkload& w, const WorkloadSpec& spec) {
                        d.sample.str() +
                        " (give a dataset of that shape, NAME:SAMPLES:" + w.model.input.str() + ")");
     w.dataset_samples = d.samples;
+    w.sample_format = d.format;
+    w.sample_stored_bytes = d.stored_bytes();
   }
   // a measured time per sample: the one given, else a .net file's
   if (spec.time_per_sample_s > 0 || !spec.layer_times.empty()) return;

@@ -5,18 +5,43 @@
 
 namespace paradise::model {
 
+namespace {
+
+// ILSVRC-2012: 1,281,167 training and 50,000 validation JPEGs in 140 GB (Dell EMC Ready
+// Solutions for AI reference guide, §3.1): 105 kB a file
+constexpr double kImagenetJpegBytes = 140e9 / (1281167 + 50000);
+
+Dataset jpeg(Dataset d) {
+  d.format = SampleFormat::Jpeg;
+  d.jpeg_bytes = kImagenetJpegBytes;
+  return d;
+}
+// CosmoFlow's universes are particle counts stored as int16 (MLPerf HPC's reference data)
+Dataset int16(Dataset d) {
+  d.element_bytes = 2;
+  return d;
+}
+
+}  // namespace
+
+double Dataset::stored_bytes() const {
+  return format == SampleFormat::Jpeg ? jpeg_bytes
+                                      : static_cast<double>(sample.elements()) * element_bytes;
+}
+
 const std::vector<Dataset>& builtin_datasets() {
   static const std::vector<Dataset> sets = {
-      {"imagenet", 1281167, Shape::image(3, 224, 224), "ILSVRC-2012 training set"},
-      {"imagenet-paradl", 1280000, Shape::image(3, 226, 226),
-       "ImageNet as ParaDL's .net files state it (1.28M samples, 3x226x226)"},
-      {"cifar10", 50000, Shape::image(3, 32, 32), "CIFAR-10 training set"},
-      {"cosmoflow", 524288, Shape::volume(4, 128, 128, 128),
-       "MLPerf HPC v1.0 CosmoFlow training split, 4x128^3"},
-      {"cosmoflow256", 1584, Shape::volume(4, 256, 256, 256),
-       "ParaDL's synthetic 256^3 CosmoFlow (COSMOFLOW.net_256)"},
-      {"cosmoflow512", 1584, Shape::volume(4, 512, 512, 512),
-       "CosmoFlow 512^3 as in ParaDL's COSMOFLOW.net (TR Table IV)"},
+      jpeg({"imagenet", 1281167, Shape::image(3, 224, 224), "ILSVRC-2012 training set"}),
+      jpeg({"imagenet-paradl", 1280000, Shape::image(3, 226, 226),
+            "ImageNet as ParaDL's .net files state it (1.28M samples, 3x226x226)"}),
+      // CIFAR-10: uint8 pixels
+      {"cifar10", 50000, Shape::image(3, 32, 32), "CIFAR-10 training set", {}, 0, 1},
+      int16({"cosmoflow", 524288, Shape::volume(4, 128, 128, 128),
+             "MLPerf HPC v1.0 CosmoFlow training split, 4x128^3"}),
+      int16({"cosmoflow256", 1584, Shape::volume(4, 256, 256, 256),
+             "ParaDL's synthetic 256^3 CosmoFlow (COSMOFLOW.net_256)"}),
+      int16({"cosmoflow512", 1584, Shape::volume(4, 512, 512, 512),
+             "CosmoFlow 512^3 as in ParaDL's COSMOFLOW.net (TR Table IV)"}),
   };
   return sets;
 }
@@ -40,6 +65,13 @@ Dataset find_dataset(std::string_view spec, const Origin& where) {
   d.sample = Shape::parse(parts[2], where, "dataset shape");
   if (d.sample.rank < 1) fail_input(where, "dataset shape", parts[2], "needs spatial dimensions");
   d.source = "user-defined";
+  // a built-in at another resolution (a sweep's resolution axis) keeps how it is stored
+  for (const auto& b : builtin_datasets()) {
+    if (b.name != d.name) continue;
+    d.format = b.format;
+    d.jpeg_bytes = b.jpeg_bytes;
+    d.element_bytes = b.element_bytes;
+  }
   return d;
 }
 

@@ -128,6 +128,9 @@ void print_times(std::ostream& out, const strategy::Prediction& p, const strateg
   if (p.epoch_overlapped_s > 0)
     t.add_row({"hidden behind compute (overlap)", "", "", fixed(-p.epoch_overlapped_s, 3),
                share(-p.epoch_overlapped_s)});
+  if (p.epoch_input_s > 0)
+    t.add_row({"waiting for input (beyond prefetch)", "", "", fixed(p.epoch_input_s, 3),
+               share(p.epoch_input_s)});
   t.add_row({"total", "", "", fixed(p.epoch_time_s, 3), "100.0%"});
   t.print(out);
   out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
@@ -174,6 +177,7 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("epoch_compute_s").value(p.epoch_compute_s);
   j.key("epoch_communication_s").value(p.epoch_communication_s);
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
+  j.key("epoch_input_wait_s").value(p.epoch_input_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
   write_split_layer(j, w, p.split_layer, p.split_parts);
   const auto plan = recompute_plan(w, c);

@@ -117,6 +117,13 @@ void write_system_json(JsonWriter& j, const system::System& s) {
   j.end_object();
   j.key("kernel_launch_s").value(s.gpu.kernel_launch_s);
   j.end_object();
+  j.key("input").begin_object();
+  j.key("cpu_cores_per_node").value(s.input.cpu_cores_per_node);
+  j.key("jpeg_samples_per_core_s").value(s.input.jpeg_samples_per_core_s);
+  j.key("raw_Bps_per_core").value(s.input.raw_Bps_per_core);
+  j.key("node_read_Bps").value(s.input.node_read_Bps);
+  j.key("filesystem_Bps").value(s.input.filesystem_Bps);
+  j.end_object();
   j.key("levels");
   write_levels_json(j, s.levels);
   j.key("host_staged_levels");

@@ -44,7 +44,9 @@ void write_row_json(JsonWriter& j, const validate::RowResult& r) {
   number_or_null(j, "projected_compute_s", r.projected_compute_s);
   number_or_null(j, "projected_communication_s", r.projected_communication_s);
   number_or_null(j, "projected_overlapped_s", r.projected_overlapped_s);
-  std::optional<double> exposed;  // what the projection pays: projected_s = compute + exposed
+  number_or_null(j, "projected_input_wait_s", r.projected_input_wait_s);
+  // what the projection pays: projected_s = compute + exposed + input wait
+  std::optional<double> exposed;
   if (r.projected_communication_s && r.projected_overlapped_s)
     exposed = *r.projected_communication_s - *r.projected_overlapped_s;
   number_or_null(j, "projected_exposed_communication_s", exposed);

@@ -9,6 +9,7 @@
 
 #include "paradise/core/table.hpp"
 #include "paradise/strategy/config.hpp"
+#include "paradise/strategy/input_pipeline.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
 
@@ -30,6 +31,8 @@ class Builder {
   /// Resets `out` (keeping its vectors' capacity: no allocation per point in a sweep).
   Builder(const Workload& w, const LayerSums& s, const Config& c, Prediction& out, Step step)
       : w_(w), d_(step.element_bytes), p_(out) {
+    // the extended model's input pipeline, prefetched behind the step (input_pipeline.hpp)
+    input_s_ = c.variant == Variant::Paradise ? input_iteration_s(w, c.gpus, c.batch) : 0;
     scale_ = 1 + step.forward_again;
     backward_share_ = (s.backward_share + step.forward_again) / scale_;
     p_.status = Status::Ok;
@@ -40,6 +43,7 @@ class Builder {
     p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_time_s = p_.iteration_time_s = 0;
     p_.iteration_compute_s = 0;
     p_.epoch_overlapped_s = 0;
+    p_.epoch_input_s = 0;
     p_.memory_per_gpu_bytes = 0;
     p_.split_layer = -1;
     p_.split_parts = {1, 1, 1};
@@ -95,6 +99,7 @@ class Builder {
       p_.split_layer = -1;
       p_.split_parts = {1, 1, 1};
       p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
+      p_.epoch_input_s = none;
       p_.epoch_time_s = p_.iteration_time_s = p_.iteration_compute_s = none;
       p_.memory_per_gpu_bytes = none;
       p_.limit = Limit::None;
@@ -111,6 +116,14 @@ class Builder {
             ? p_.iteration_compute_s +
                   (p_.epoch_communication_s - p_.epoch_overlapped_s) / iterations()
             : 0;
+    // prefetching overlaps the input of the next iteration with this one: the GPUs wait only
+    // for what the pipeline needs beyond the step
+    const bool input_bound = input_s_ > p_.iteration_time_s && p_.iterations_per_epoch > 0;
+    if (input_bound) {
+      p_.epoch_input_s = (input_s_ - p_.iteration_time_s) * iterations();
+      p_.epoch_time_s += p_.epoch_input_s;
+      p_.iteration_time_s = input_s_;
+    }
     const double capacity = w_.system.usable_memory_bytes();
     if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
       p_.status = Status::OutOfMemory;
@@ -120,6 +133,7 @@ class Builder {
     }
     const double exposed = p_.epoch_communication_s - p_.epoch_overlapped_s;
     p_.limit = p_.status == Status::OutOfMemory ? Limit::Memory
+               : input_bound                    ? Limit::Input
                : exposed > p_.epoch_compute_s   ? Limit::Communication
                                                 : Limit::Compute;
   }
@@ -129,6 +143,7 @@ class Builder {
   double d_;
   double scale_ = 1, backward_share_ = 0;
   double full_iterations_ = 0;
+  double input_s_ = 0;  ///< seconds the input pipeline needs per iteration
   Prediction& p_;
 };
 

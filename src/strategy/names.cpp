@@ -106,7 +106,8 @@ constexpr NamePair<Status> kStatuses[] = {
 constexpr NamePair<Limit> kLimits[] = {{Limit::None, "none"},
                                        {Limit::Compute, "compute"},
                                        {Limit::Communication, "communication"},
-                                       {Limit::Memory, "memory"}};
+                                       {Limit::Memory, "memory"},
+                                       {Limit::Input, "input"}};
 }  // namespace
 
 std::string_view status_name(Status s) {

@@ -186,6 +186,8 @@ Workload build_workload(input::LoadedWorkload loaded) {
   w.system = std::move(loaded.system);
   w.model = std::move(loaded.model);
   w.dataset_samples = loaded.dataset_samples;
+  w.sample_format = loaded.sample_format;
+  w.sample_stored_bytes = loaded.sample_stored_bytes;
   for (const auto& l : w.model.layers) {
     w.parameter_tensors += parameter_tensors(l);
     w.parameter_elements += static_cast<double>(l.params);

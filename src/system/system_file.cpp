@@ -6,6 +6,8 @@
 //             model's: gemm_efficiency_max, gemm_half_dim, efficiency_max_CLASS_PRECISION
 //             (conv2d/conv3d/dense x fp32/tf32/mixed), memory_bandwidth_efficiency,
 //             reserved_MiB, kernel_launch_us (see System::Gpu)
+//   [input]   optional: cpu_cores_per_node, jpeg_samples_per_core, raw_MBps_per_core,
+//             node_read_GBps, filesystem_GBps (the input pipeline, see System::InputPipeline)
 //   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription,
 //             node_bandwidth (optional: true when the bandwidth is a whole node's)
 #include <algorithm>
@@ -170,6 +172,14 @@ std::map<std::string, Setter> gpu_keys(Gpu& g) {
   return keys;
 }
 
+std::map<std::string, Setter> input_keys(InputPipeline& in) {
+  return {{"cpu_cores_per_node", integer(in.cpu_cores_per_node)},
+          {"jpeg_samples_per_core", number(in.jpeg_samples_per_core_s, 1, false, 1e7)},
+          {"raw_MBps_per_core", number(in.raw_Bps_per_core, 1e6, false, 1e6, 1e-3)},
+          {"node_read_GBps", number(in.node_read_Bps, 1e9, false, 1e6, 1e-6)},
+          {"filesystem_GBps", number(in.filesystem_Bps, 1e9, false, 1e9, 1e-6)}};
+}
+
 // Exactly one of memory_GiB and memory_GB.
 void check_capacity(const IniSection& section, const std::string& file) {
   const IniEntry* gib = nullptr;
@@ -212,6 +222,8 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
       has_gpu = true;
       apply(section, gpu_keys(s.gpu), {"memory_bandwidth_GBps", "peak_fp32_TFLOPs"}, file_name);
       check_capacity(section, file_name);
+    } else if (section.name == "input") {
+      apply(section, input_keys(s.input), {}, file_name);
     } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {
       const bool host = section.name.starts_with("host_level.");
       auto& list = host ? s.host_staged_levels : s.levels;
@@ -226,7 +238,8 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
             {"span_gpus", "bandwidth_GBps", "latency_us"}, file_name);
     } else {
       fail_input({file_name, section.line}, "section", section.name,
-                 "unknown section; expected [system], [gpu], [level.NAME] or [host_level.NAME]");
+                 "unknown section; expected [system], [gpu], [input], [level.NAME] or "
+                 "[host_level.NAME]");
     }
   }
   if (!has_system) fail_input({file_name, 0}, "section", "system", "missing [system] section");

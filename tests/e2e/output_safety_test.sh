@@ -133,8 +133,8 @@ cd .. || exit 1
 
 # --- 6. Work bounded before it is done ------------------------------------------------------
 # max_workload_bytes = 1e308 and 10^7 network variants (4,000 bandwidths x 2,500 latencies)
-# built every variant, 2.4 GB, then "internal error: std::bad_alloc": the estimate (7.96 GB: sizeof(System), 796 B with the GPU profile,
-# as with max_workload_bytes = 1e9 below) is held against the memory the process may use,
+# built every variant, 2.4 GB, then "internal error: std::bad_alloc": the estimate (8.36 GB,
+# sizeof(System) 836 B with the GPU and input profiles, as with max_workload_bytes = 1e9 below) is held against the memory the process may use,
 # here 6 GB (ulimit -v); refused at once (10 s: a generous bound, about 0.05 s idle)
 printf '%s\n' '[sweep]' 'model = resnet50' 'dataset = imagenet' 'system = dgx-a100' 'strategy = data' \
   'gpus = 8' 'batch = 256' 'network_bandwidth_gbps = 1..4000 +1' 'network_latency_us = 1..2500 +1' \
@@ -144,11 +144,11 @@ rc=0
 (ulimit -v 6000000 && exec "$paradise" sweep huge.ini --dry-run) >out 2>&1 || rc=$?
 took=$((($(date +%s%N) - begun) / 1000000))
 [ "$rc" = 2 ] && [ "$took" -lt 10000 ] &&
-  grep -q "error: huge.ini: the sweep's 1 workload .* in 10,000,000 network variants .* need about 7.96 GB per rank .*, more than the memory this process may use, [0-9.]* GB (max_workload_bytes is larger): give those axes fewer values" out &&
+  grep -q "error: huge.ini: the sweep's 1 workload .* in 10,000,000 network variants .* need about 8.36 GB per rank .*, more than the memory this process may use, [0-9.]* GB (max_workload_bytes is larger): give those axes fewer values" out &&
   ok || bad "a huge dry run: exit $rc after $took ms: $(cat out)"
 sed 's/1e308/1e9/' huge.ini >huge9.ini
 "$paradise" sweep huge9.ini --dry-run >out 2>&1
-grep -q "need about 7.96 GB per rank .* more than max_workload_bytes = 1.00 GB" out && ok ||
+grep -q "need about 8.36 GB per rank .* more than max_workload_bytes = 1.00 GB" out && ok ||
   bad "the estimate under max_workload_bytes = 1e9: $(cat out)"
 
 echo "output_safety_test: $passed passed, $failed failed"

@@ -57,7 +57,9 @@ for r, out, p in zip(rows, v["rows"], predicted):
     assert close(out["projected_overlapped_s"], p["epoch_overlapped_s"] / it)
     exposed = out["projected_communication_s"] - out["projected_overlapped_s"]
     assert close(out["projected_exposed_communication_s"], exposed)
-    assert abs(out["projected_compute_s"] + exposed - out["projected_s"]) <= 1e-12 * out["projected_s"]
+    assert close(out["projected_input_wait_s"], p["epoch_input_wait_s"] / it)
+    total = out["projected_compute_s"] + exposed + out["projected_input_wait_s"]
+    assert abs(total - out["projected_s"]) <= 1e-12 * out["projected_s"]
     # ImageNet's 1,281,167 samples are no multiple of these batches: the epoch's mean compute
     # (the partial last batch) is below one whole batch's
     assert out["projected_compute_s"] > p["epoch_compute_s"] / it, (out, p)

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "paradise/model/dataset.hpp"
 #include "paradise/strategy/kernels.hpp"
 #include "paradise/system/catalog.hpp"
 #include "paradise_test_helpers.hpp"
@@ -141,6 +142,63 @@ TEST(FixedCosts, SystemFileCapacityKeys) {
             "x.system:5: section 'gpu': missing key 'memory_GiB' (or 'memory_GB', in 10^9 bytes)");
   EXPECT_EQ(error("memory_GiB = 32\nefficiency_max_conv3d_tf32 = 1.5\n"),
             "x.system:9: efficiency_max_conv3d_tf32 '1.5': must be <= 1 (implausible)");
+}
+
+}  // namespace
+}  // namespace paradise::strategy
+
+namespace paradise::strategy {
+namespace {
+
+// Bytes a sample takes on storage, by hand: ImageNet's 140 GB of 1,281,167 + 50,000 JPEGs
+// (Dell EMC's reference guide, §3.1); CosmoFlow's 4 x 128^3 int16 particle counts.
+TEST(InputPipeline, StoredBytesPerSample) {
+  EXPECT_DOUBLE_EQ(model::find_dataset("imagenet").stored_bytes(), 140e9 / 1331167);
+  EXPECT_EQ(model::find_dataset("cosmoflow").stored_bytes(), 4.0 * 128 * 128 * 128 * 2);
+  // at another resolution (a sweep's resolution axis) a built-in keeps its storage
+  EXPECT_EQ(model::find_dataset(model::dataset_at_side("cosmoflow", 512)).stored_bytes(),
+            4.0 * 512 * 512 * 512 * 2);
+  EXPECT_EQ(model::find_dataset("x:10:3x8x8").stored_bytes(), 3 * 8 * 8 * 4.0);  // fp32
+}
+
+// A JPEG run fed by too few cores waits for them, and is marked input-bound: 128 cores at 100
+// images/s each deliver 12,800 images/s to a node, so 2,048 images take 0.16 s, more than
+// the 8 A100s' mixed-precision step (about 0.1 s).
+TEST(InputPipeline, ADecodeBoundRunIsMarkedInput) {
+  auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
+  auto c = paradise_config(Kind::Data, 8, 2048);
+  c.precision = Precision::Mixed;
+  const auto fed = predict(w, c);
+  ASSERT_EQ(fed.limit, Limit::Compute);
+  EXPECT_EQ(fed.epoch_input_s, 0);
+  w.system.input.cpu_cores_per_node = 128;
+  w.system.input.jpeg_samples_per_core_s = 100;
+  const auto starved = predict(w, c);
+  EXPECT_EQ(starved.limit, Limit::Input);
+  EXPECT_DOUBLE_EQ(starved.iteration_time_s, 2048.0 / 12800);
+  const double iterations = static_cast<double>(starved.iterations_per_epoch);
+  EXPECT_NEAR(starved.epoch_input_s, (2048.0 / 12800 - fed.iteration_time_s) * iterations,
+              1e-9 * starved.epoch_time_s);
+  EXPECT_NEAR(starved.epoch_time_s, fed.epoch_time_s + starved.epoch_input_s,
+              1e-9 * starved.epoch_time_s);
+  // ParaDL's model has no input pipeline
+  c.variant = Variant::Paradl;
+  c.precision = Precision::Fp32;
+  const auto paradl = predict(w, c);
+  EXPECT_EQ(paradl.epoch_input_s, 0);
+  EXPECT_NE(paradl.limit, Limit::Input);
+}
+
+// A 3-D volume run is bound by the file system's aggregate rate: CosmoFlow at 512^3 stores
+// 1 GiB a sample (4 x 512^3 int16), so 64 samples at 50 GB/s take 1.37 s per iteration, more
+// than one sample's step on an A100 (the ParaDL-sized 512^3 needs 28 GB: no V100 holds it).
+TEST(InputPipeline, AFileSystemBoundVolumeRun) {
+  auto w = make_workload({"cosmoflow", "cosmoflow512", "dgx-a100", "", 0});
+  w.system.input.filesystem_Bps = 50e9;
+  const auto p = predict(w, paradise_config(Kind::Data, 64, 64));
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  EXPECT_EQ(p.limit, Limit::Input);
+  EXPECT_DOUBLE_EQ(p.iteration_time_s, 64 * 1073741824.0 / 50e9);
 }
 
 }  // namespace

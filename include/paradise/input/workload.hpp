@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "paradise/model/dataset.hpp"
 #include "paradise/model/stats.hpp"
 #include "paradise/system/system.hpp"
 
@@ -29,6 +30,8 @@ struct WorkloadSpec {
 struct LoadedWorkload {
   model::ModelStats model;  ///< at the dataset's sample shape
   std::int64_t dataset_samples = 0;
+  model::SampleFormat sample_format = model::SampleFormat::Raw;  ///< how the dataset is stored
+  double sample_stored_bytes = 0;  ///< one sample on storage; 0: not known (a .net file's)
   system::System system;
   /// A layer-times file's forward + backward seconds per sample per layer, at its largest
   /// batch (layers the file lacks at 0); empty without one.

@@ -10,11 +10,20 @@
 
 namespace paradise::model {
 
+/// How a sample is stored: decoded from a JPEG file (ImageNet), or read as raw elements.
+enum class SampleFormat : std::uint8_t { Raw, Jpeg };
+
 struct Dataset {
   std::string name;
   std::int64_t samples = 0;  ///< samples per epoch (ParaDL's D)
   Shape sample;              ///< channels x [depth x] height x width
   std::string source;
+  SampleFormat format = SampleFormat::Raw;
+  double jpeg_bytes = 0;     ///< JPEG: the mean file size (at its own resolution)
+  double element_bytes = 4;  ///< raw: bytes per stored element (CosmoFlow's int16: 2)
+
+  /// Bytes one sample takes on storage: the JPEG file, or its raw elements.
+  double stored_bytes() const;
 };
 
 /// The built-in datasets, in the order `paradise datasets` would print them.

@@ -11,7 +11,7 @@
 namespace paradise::strategy {
 
 enum class Status : std::uint8_t { Ok = 0, OutOfMemory = 1, Invalid = 2 };
-enum class Limit : std::uint8_t { None = 0, Compute = 1, Communication = 2, Memory = 3 };
+enum class Limit : std::uint8_t { None = 0, Compute = 1, Communication = 2, Memory = 3, Input = 4 };
 
 std::string_view status_name(Status s);
 std::string_view limit_name(Limit l);
@@ -40,8 +40,11 @@ struct Prediction {
   std::int64_t iterations_per_epoch = 0;
   double epoch_compute_s = 0;
   double epoch_communication_s = 0;
-  double epoch_overlapped_s = 0;   ///< communication hidden behind compute (paradise variant)
-  double epoch_time_s = 0;         ///< compute + communication - overlapped
+  double epoch_overlapped_s = 0;  ///< communication hidden behind compute (paradise variant)
+  /// The GPUs' wait for the input pipeline per epoch: what it needs beyond the step it
+  /// overlaps (prefetching), 0 where it keeps up (paradise variant)
+  double epoch_input_s = 0;
+  double epoch_time_s = 0;         ///< compute + communication - overlapped + input wait
   double iteration_time_s = 0;     ///< one iteration of the whole batch, exposed communication in
   double iteration_compute_s = 0;  ///< its compute (the epoch's mean is lower: a partial batch)
   double memory_per_gpu_bytes = 0;

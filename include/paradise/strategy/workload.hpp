@@ -37,6 +37,8 @@ struct Workload {
   /// The model's parameter tensors and elements: what an optimizer step launches kernels over
   /// (kernels.hpp), counted once here.
   double parameter_tensors = 0, parameter_elements = 0;
+  model::SampleFormat sample_format = model::SampleFormat::Raw;  ///< the dataset's storage
+  double sample_stored_bytes = 0;  ///< one sample on storage (0: not known)
   system::System system;
   /// With the default layer config only (every convolution parallel): the shorter splits a
   /// spatial strategy falls back to when the later, narrower layers cannot be split as many

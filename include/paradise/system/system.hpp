@@ -70,6 +70,17 @@ struct NetworkLevel {
   bool node_bandwidth = false;
 };
 
+/// A node's input pipeline (docs/gpu-profiles.md §input): the CPU cores that decode and
+/// augment samples and the rates that bound it. A rate of 0 does not bound the pipeline;
+/// without cores no CPU rate applies.
+struct InputPipeline {
+  std::int64_t cpu_cores_per_node = 0;
+  double jpeg_samples_per_core_s = 0;  ///< JPEG decode + augmentation, per core
+  double raw_Bps_per_core = 0;         ///< raw samples (3-D volumes) read and augmented, per core
+  double node_read_Bps = 0;            ///< what one node reads from storage
+  double filesystem_Bps = 0;           ///< the shared file system's aggregate read rate
+};
+
 struct System {
   std::string name;
   std::string description;
@@ -84,6 +95,7 @@ struct System {
   /// Network adapters a node's GPUs share on the levels above the node; a level's
   /// bandwidth is that of one adapter. 0: one per GPU (DGX). ABCI: 2 EDR HCAs for 4 GPUs.
   std::int64_t nics_per_node = 0;
+  InputPipeline input;
 
   /// Device memory less the margin kept free: what a configuration's memory per GPU must
   /// not exceed (strategy::predict's out-of-memory test).
