@@ -105,8 +105,8 @@ Shape windowed(const Graph& g, const Layer& l, const Shape& in, std::int64_t out
       if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && 2 * w.padding[u] > w.kernel[u]) {
         fail_layer(g, l, "padding must be at most half the kernel");
       }
-      out.size[u] = window_extent(in.size[u], w.kernel[u], w.stride[u], w.padding[u], w.dilation[u],
-                                  l.ceil_mode);
+      out.size[u] = window_extent(in.size[u] + w.padding_end_extra[u], w.kernel[u], w.stride[u],
+                                  w.padding[u], w.dilation[u], l.ceil_mode);
     }
     if (out.size[u] < 1) {
       fail_layer(

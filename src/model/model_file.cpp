@@ -26,7 +26,7 @@ struct OpSpec {
 const std::map<std::string, OpSpec>& op_specs() {
   static const std::map<std::string, OpSpec> specs = [] {
     std::map<std::string, OpSpec> m;
-    m["conv"] = {Op::Conv, {"out", "k", "s", "p", "d", "groups", "bias"}, {"out", "k"}};
+    m["conv"] = {Op::Conv, {"out", "k", "s", "p", "pend", "d", "groups", "bias"}, {"out", "k"}};
     m["conv_transpose"] = {
         Op::ConvTranspose, {"out", "k", "s", "p", "d", "outpad", "groups", "bias"}, {"out", "k"}};
     m["maxpool"] = {Op::MaxPool, {"k", "s", "p", "ceil"}, {"k"}};
@@ -127,6 +127,8 @@ void apply_key(Layer& l, const std::string& key, const std::string& value, int r
     stride_given = true;
   } else if (key == "p") {
     l.window.padding = per_dim(value, rank, o, key, true);
+  } else if (key == "pend") {  // the end's padding; the extra over p is set in finish_layer
+    l.window.padding_end_extra = per_dim(value, rank, o, key, true);
   } else if (key == "d") {
     l.window.dilation = per_dim(value, rank, o, key, false);
   } else if (key == "outpad") {
@@ -169,6 +171,13 @@ void finish_layer(Layer& l, const OpSpec& spec, const std::set<std::string>& see
   }
   if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && !stride_given)
     l.window.stride = l.window.kernel;
+  for (std::size_t u = 0; u < 3; ++u) {
+    auto& extra = l.window.padding_end_extra[u];
+    if (!seen.contains("pend")) extra = l.window.padding[u];
+    if (extra < l.window.padding[u])
+      fail_input(o, "pend", std::to_string(extra), "must be at least p (the start's padding)");
+    extra -= l.window.padding[u];
+  }
   // PyTorch's ConvTranspose: output padding must be smaller than the stride or the dilation
   for (std::size_t u = 0; u < l.window.output_padding.size(); ++u) {
     if (l.window.output_padding[u] >= std::max(l.window.stride[u], l.window.dilation[u]))

@@ -11,6 +11,7 @@
 #include "paradise/core/error.hpp"
 #include "paradise/model/model_file.hpp"
 #include "paradise/model/stats.hpp"
+#include "paradise/model/zoo.hpp"
 
 namespace paradise::model {
 namespace {
@@ -170,6 +171,33 @@ TEST(CropConcat, CropsToTheSmallestInputAndMakesTheCroppedOnesGradient) {
   EXPECT_EQ(layer(m, "x").backward_gradient_elements, 1376);
   EXPECT_NE(error_of(net + "x concat from=a,b\n", "4x12x12").find("differ in spatial size"),
             std::string::npos);
+}
+
+TEST(ConvPadding, PendPadsTheEndAsTensorflowsSameDoesForAnEvenKernel) {
+  // 'same' with k=2: 0 zeros before, 1 after; the output keeps the 6x10 extent
+  const auto m = stats_of("c conv out=4 k=2 p=0 pend=1\n");
+  EXPECT_EQ(layer(m, "c").output, Shape::image(4, 6, 10));
+  EXPECT_EQ(layer(m, "c").macs, 4LL * 6 * 10 * 8 * 4);  // every output sums 8 channels x 2x2
+  EXPECT_EQ(layer(stats_of("c conv out=4 k=2\n"), "c").output, Shape::image(4, 5, 9));
+  EXPECT_NE(error_of("c conv out=4 k=3 p=1 pend=0\n").find("must be at least p"),
+            std::string::npos);
+}
+
+TEST(ZooSegmentation, Unet2dMapsRonnebergers572InputTo388) {
+  // Ronneberger et al. 2015, Fig. 1: 572x572 in, 388x388 out; the first crop takes the
+  // 64x568x568 map to the 56x56 of the deepest up-convolution
+  const auto m = analyze(build_zoo_model("unet2d"), Shape::image(1, 572, 572));
+  EXPECT_EQ(layer(m, "out").output, Shape::image(2, 388, 388));
+  EXPECT_EQ(layer(m, "up4.cat").output, Shape::image(1024, 56, 56));
+  EXPECT_EQ(layer(m, "up1.cat").output, Shape::image(128, 392, 392));
+}
+
+TEST(ZooSegmentation, MlperfCosmoflowKeepsTheExtentThroughItsSameConvolutions) {
+  // cosmo.yaml: 4x128^3, five 'same' 2^3 convolutions each halved by a 2^3 max pool:
+  // 512 x 4^3 = 32,768 features into the first dense layer
+  const auto m = analyze(build_zoo_model("mlperf_cosmoflow"), Shape::volume(4, 128, 128, 128));
+  EXPECT_EQ(layer(m, "conv1").output, Shape::volume(32, 128, 128, 128));
+  EXPECT_EQ(layer(m, "flatten").output, Shape::flat(32768));
 }
 
 }  // namespace

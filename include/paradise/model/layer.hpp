@@ -63,6 +63,9 @@ struct Window {
   std::array<std::int64_t, 3> padding{0, 0, 0};
   std::array<std::int64_t, 3> dilation{1, 1, 1};
   std::array<std::int64_t, 3> output_padding{0, 0, 0};  ///< transposed convolution only
+  /// Convolution only: zeros padded after the end beyond `padding` (TensorFlow's 'same'
+  /// for an even kernel pads one more after than before: CosmoFlow's 2^3 convolutions).
+  std::array<std::int64_t, 3> padding_end_extra{0, 0, 0};
 
   static Window cube(std::int64_t k, std::int64_t s = 1, std::int64_t p = 0, std::int64_t d = 1) {
     return Window{{k, k, k}, {s, s, s}, {p, p, p}, {d, d, d}, {0, 0, 0}};
