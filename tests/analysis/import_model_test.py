@@ -39,7 +39,7 @@ TORCHVISION = ["alexnet", "vgg11", "vgg16_bn", "resnet18", "resnet50", "resnet15
                "efficientnet_b0"]
 SHAPE = (3, 112, 112)
 IN_ZOO = {"alexnet", "vgg11", "vgg16_bn", "resnet18", "resnet50", "resnext50_32x4d",
-          "wide_resnet50_2", "densenet121", "mobilenet_v2"}
+          "wide_resnet50_2", "densenet121", "mobilenet_v2", "efficientnet_b0"}
 
 SMALL_3D = '''
 import torch
