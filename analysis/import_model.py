@@ -145,6 +145,7 @@ def trace(model, shape):
     shape in meta['shape'] (None for what is no tensor)."""
     import torch
     import torch.fx as fx
+    import torch.nn as nn
     from torch.fx.passes.shape_prop import ShapeProp
 
     class ScopedTracer(fx.Tracer):
@@ -158,6 +159,10 @@ def trace(model, shape):
                 return super().call_module(m, forward, args, kwargs)
             finally:
                 self.scope.pop()
+
+        def is_leaf_module(self, m, qualified_name):
+            # a layer norm subclass (ConvNeXt's LayerNorm2d) is one layer, not its permutes
+            return isinstance(m, nn.LayerNorm) or super().is_leaf_module(m, qualified_name)
 
         def create_node(self, *args, **kwargs):
             node = super().create_node(*args, **kwargs)
@@ -201,9 +206,12 @@ def module_layer(m, node):
             raise InputError(f"node '{node}' ({type(m).__name__}): affine=False is not "
                              "supported (paradise's batchnorm has a scale and a shift)")
         return "batchnorm", {}
+    norm = norm_layer(m, node)
+    if norm is not None:
+        return norm
     for cls, op in ((nn.ReLU, "relu"), (nn.ReLU6, "relu6"), (nn.LeakyReLU, "leaky_relu"),
                     (nn.Sigmoid, "sigmoid"), (nn.Tanh, "tanh"), (nn.GELU, "gelu"),
-                    (nn.SiLU, "silu")):
+                    (nn.SiLU, "silu"), (nn.Hardswish, "hardswish")):
         if type(m) is cls:
             return op, {"inplace": int(getattr(m, "inplace", False))}
     if isinstance(m, (nn.MaxPool2d, nn.MaxPool3d)):
@@ -228,14 +236,52 @@ def module_layer(m, node):
     if isinstance(m, nn.Identity):
         return None
     if isinstance(m, nn.Upsample):
-        scale = m.scale_factor
-        scales = set(scale) if isinstance(scale, (tuple, list)) else {scale}
-        if m.mode != "nearest" or len(scales) != 1 or float(next(iter(scales))) % 1:
-            raise InputError(f"node '{node}' (Upsample, mode '{m.mode}', scale_factor {scale}): "
-                             "only nearest upsampling by one integer factor is supported")
-        return "upsample", {"scale": int(next(iter(scales)))}
+        return upsample_layer(node, m.mode, m.scale_factor)
     raise InputError(f"node '{node}': module {type(m).__name__} is not supported "
                      f"(docs/models-and-systems.md lists the layer types)")
+
+
+UPSAMPLE_MODES = ("nearest", "bilinear", "trilinear")
+
+
+def upsample_layer(node, mode, scale):
+    """(op, keys) of an upsampling by one integer factor, nearest or (bi/tri)linear."""
+    scales = set(scale) if isinstance(scale, (tuple, list)) else {scale}
+    factor = next(iter(scales)) if len(scales) == 1 else None
+    if mode not in UPSAMPLE_MODES or factor is None or float(factor) % 1 or factor < 1:
+        raise InputError(f"node '{node}' (upsample, mode '{mode}', scale {scale}): only "
+                         "nearest, bilinear or trilinear upsampling by one integer factor is "
+                         "supported")
+    keys = {"scale": int(factor)}
+    if mode != "nearest":
+        keys["mode"] = mode
+    return "upsample", keys
+
+
+def norm_layer(m, node):
+    """(op, keys) of a group, instance or layer norm module; None for another module."""
+    import torch.nn as nn
+    if isinstance(m, nn.GroupNorm):
+        return "groupnorm", {"groups": m.num_groups, "affine": int(m.affine)}
+    if isinstance(m, (nn.InstanceNorm2d, nn.InstanceNorm3d)):
+        return "instancenorm", {"affine": int(m.affine)}
+    if isinstance(m, nn.LayerNorm):
+        # over the channels at every position: ConvNeXt's LayerNorm2d (it permutes inside),
+        # or nn.LayerNorm(C) on a flat (batch, C) input (node.meta: the input's shape)
+        src = node_input_shape(node)
+        per_position = type(m).__name__ == "LayerNorm2d" or (src is not None and len(src) == 2)
+        if len(m.normalized_shape) != 1 or not per_position:
+            raise InputError(f"node '{node}' (LayerNorm{tuple(m.normalized_shape)}): only a "
+                             "layer norm over the channels is supported (nn.LayerNorm(C) on a "
+                             "flat input, or torchvision's LayerNorm2d)")
+        return "layernorm", {"affine": int(m.elementwise_affine)}
+    return None
+
+
+def node_input_shape(node):
+    """The shape of an fx node's first tensor input (None if unknown or a name string)."""
+    args = [a for a in getattr(node, "args", ()) if hasattr(a, "op")]
+    return args[0].meta.get("shape") if args else None
 
 
 def pool_keys(m):
@@ -257,8 +303,8 @@ def function_layer(node):
     name = target if isinstance(target, str) else getattr(target, "__name__", str(target))
     activations = {F.relu: "relu", torch.relu: "relu", F.relu6: "relu6", torch.sigmoid: "sigmoid",
                    F.sigmoid: "sigmoid", torch.tanh: "tanh", F.gelu: "gelu", F.silu: "silu",
-                   F.leaky_relu: "leaky_relu", "relu": "relu", "relu_": "relu",
-                   "sigmoid": "sigmoid", "tanh": "tanh"}
+                   F.leaky_relu: "leaky_relu", F.hardswish: "hardswish", "relu": "relu",
+                   "relu_": "relu", "sigmoid": "sigmoid", "tanh": "tanh"}
     if target in (operator.add, operator.iadd, torch.add, "add", "add_"):
         if len(tensors) == 2 and len(args) == 2 and "alpha" not in kw:
             return "add", {}, tensors
@@ -289,8 +335,42 @@ def function_layer(node):
         return spatial_mean(node, tensors)
     if target in ("contiguous",):
         return None
+    more = scale_or_resize_layer(node, name, tensors)
+    if more != "unknown":
+        return more
     raise InputError(f"node '{node.name}': operation {name} is not supported "
                      "(docs/models-and-systems.md lists the layer types)")
+
+
+def scale_or_resize_layer(node, name, tensors):
+    """The squeeze-and-excitation product (channel_scale, the feature map first), stochastic
+    depth (None where it drops nothing: p = 0 or not training), F.interpolate; 'unknown' for
+    anything else."""
+    import torch
+    import torch.nn.functional as F
+    args, kw = node.args, node.kwargs
+    if node.target in (operator.mul, operator.imul, torch.mul, "mul", "mul_") and len(tensors) == 2:
+        shapes = [t.meta.get("shape") or () for t in tensors]
+        per_channel = [len(sh) > 2 and prod(sh[2:]) == 1 and len(sh) == len(shapes[0])
+                       for sh in shapes]
+        if per_channel.count(True) == 1 and shapes[0][1] == shapes[1][1]:
+            x, scale = (tensors[1], tensors[0]) if per_channel[0] else tensors
+            return "channel_scale", {}, [x, scale]
+        raise InputError(f"node '{node.name}' ({name}): only the product of a tensor and a "
+                         f"per-channel scale [N, C, 1, ...] is supported, not {shapes}")
+    if name == "stochastic_depth":
+        given = dict(zip(["input", "p", "mode", "training"], args), **kw)
+        if not given.get("training", True) or float(given.get("p", 0)) == 0:
+            return None
+        return "stochastic_depth", {}, tensors[:1]
+    if node.target in (F.interpolate, F.upsample):
+        given = dict(zip(["input", "size", "scale_factor", "mode"], args), **kw)
+        src, out = tensors[0].meta.get("shape"), node.meta["shape"]
+        ratios = {int(o) / int(i) for o, i in zip(out[2:], src[2:])} if src else {None}
+        return upsample_layer(node.name, given.get("mode", "nearest"),
+                              tuple(ratios) if len(ratios) == 1 else given.get("scale_factor")) \
+            + (tensors[:1],)
+    return "unknown"
 
 
 def functional_pool(node, name, tensors):
@@ -342,7 +422,7 @@ def torch_layers(model, shape):
         if node.op in ("placeholder", "output", "get_attr"):
             continue
         if node.op == "call_module":
-            layer = module_layer(modules[node.target], node.name)
+            layer = module_layer(modules[node.target], node)
             inputs, key = [a for a in node.args if hasattr(a, "op")][:1], node.target
         else:
             layer = function_layer(node)
@@ -352,6 +432,8 @@ def torch_layers(model, shape):
                 op, keys, inputs = layer
                 scope = node.meta.get("scope", "")
                 key = f"{scope}.{op_word(op)}" if scope else op_word(op)
+                if scope.rpartition(".")[2] == op_word(op):  # StochasticDepth's module
+                    key = scope
                 layer = (op, keys)
             else:
                 inputs = [a for a in node.args if hasattr(a, "op")][:1]
@@ -388,23 +470,39 @@ def named_layers(found, inputs, unread):
 
 def op_word(op):
     """The word an operation outside a module is named by (zoo: `layer1.0.add`, `...cat`)."""
-    return {"concat": "cat", "adaptive_avgpool": "avgpool"}.get(op, op)
+    return {"concat": "cat", "adaptive_avgpool": "avgpool", "channel_scale": "mul"}.get(op, op)
 
 
 # ---------------------------------------------------------------------------------------------
 # ONNX
 
-ONNX_ACTIVATIONS = {"Relu": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "LeakyRelu": "leaky_relu"}
+ONNX_ACTIVATIONS = {"Relu": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "LeakyRelu": "leaky_relu",
+                    "HardSwish": "hardswish"}
 
 
 def onnx_scope_path(node_name):
     """'/layer1/layer1.0/relu_1/Relu' -> ('layer1.0.relu_1', 'Relu'): the module path the
     exporter's scoped node name spells, each scope either a full path or a child's name."""
     parts = [p for p in node_name.split("/") if p]
-    path = ""
-    for comp in parts[:-1]:
-        path = comp if not path or comp.startswith(path + ".") else f"{path}.{comp}"
-    return path, (parts[-1] if parts else node_name)
+    paths = scope_paths(parts[:-1])
+    return (paths[-1] if paths else ""), (parts[-1] if parts else node_name)
+
+
+def scope_paths(components):
+    """The module path after each scope component: a component is a full path
+    ('layer1.0' in 'layer1'), a child's name ('block' in 'features.1.0'), or a path from the
+    same module as the component before it ('block.0' after 'block': features.1.0.block.0)."""
+    paths, path, base, prev = [], "", "", ""
+    for comp in components:
+        if not path or comp.startswith(path + "."):
+            path = comp
+        elif prev and comp.startswith(prev + "."):
+            path = f"{base}.{comp}" if base else comp
+        else:
+            base, path = path, f"{path}.{comp}"
+        prev = comp
+        paths.append(path)
+    return paths
 
 
 def onnx_layers(path, shape):
@@ -421,18 +519,81 @@ def onnx_layers(path, shape):
         raise InputError(f"{path}: expected one data input, found {len(data_inputs)}")
     found, alias = [], {data_inputs[0]: "input"}
     parents = onnx_parents(g.node)
+    shapes = onnx_shapes(proto)
+    silu = onnx_silu_pairs(g.node)
     for n in g.node:
         if n.op_type == "Constant":  # a value (pads, a dropout ratio), no layer
             init.update({o: n for o in n.output})
             continue
-        layer = onnx_node_layer(n, init, path)
+        if n.output[0] in silu.values():
+            continue  # the sigmoid of x * sigmoid(x): part of the silu its Mul becomes
+        layer = onnx_node_layer(n, init, path) if n.op_type != "Mul" else \
+            onnx_mul_layer(n, silu, shapes, path)
         ins = [alias.get(i, i) for i in n.input if i and i not in init]
+        if n.op_type == "Mul":
+            ins = onnx_mul_inputs(n, silu, shapes, alias)
         if layer is None:
             alias[n.output[0]] = ins[0]
             continue
         found.append((onnx_key(n, layer[0], init, parents), layer[0], layer[1], ins, n.output[0]))
     return named_layers(found, {"input": "input"}, lambda out, what: (
         f"{path}: node output '{out}' reads '{what}', which no supported node makes"))
+
+
+def onnx_shapes(proto):
+    """Every value's shape by ONNX's shape inference ({} where it fails)."""
+    import onnx
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto).graph
+    except Exception:  # noqa: BLE001 (inference is a help here, not a requirement)
+        return {}
+    out = {}
+    for v in list(inferred.value_info) + list(inferred.input) + list(inferred.output):
+        dims = v.type.tensor_type.shape.dim
+        out[v.name] = tuple(d.dim_value if d.HasField("dim_value") else None for d in dims)
+    return out
+
+
+def onnx_silu_pairs(nodes):
+    """{Mul's output: the Sigmoid's output} for every x * sigmoid(x) (how SiLU exports) whose
+    sigmoid nothing else reads."""
+    maker = {o: n for n in nodes for o in n.output}
+    readers = {}
+    for n in nodes:
+        for i in n.input:
+            readers[i] = readers.get(i, 0) + 1
+    pairs = {}
+    for n in nodes:
+        if n.op_type != "Mul" or len(n.input) != 2:
+            continue
+        for a, b in (n.input, reversed(n.input)):
+            m = maker.get(b)
+            if m is not None and m.op_type == "Sigmoid" and m.input[0] == a and readers[b] == 1:
+                pairs[n.output[0]] = b
+    return pairs
+
+
+def onnx_mul_layer(n, silu, shapes, path):
+    """A Mul: silu (x * sigmoid(x)) or the squeeze-and-excitation channel_scale."""
+    if n.output[0] in silu:
+        return "silu", {"inplace": 0}
+    dims = [shapes.get(i) for i in n.input]
+    if None not in dims and len(dims) == 2 and len(dims[0]) == len(dims[1]) > 2 \
+            and dims[0][1] == dims[1][1] and [prod(d[2:]) == 1 for d in dims].count(True) == 1:
+        return "channel_scale", {}
+    raise InputError(f"{path}: node '{n.name or n.output[0]}' (Mul): only x * sigmoid(x) "
+                     f"(SiLU) or a tensor times a per-channel scale is supported, not {dims}")
+
+
+def onnx_mul_inputs(n, silu, shapes, alias):
+    """The layer inputs of a Mul: x of a silu; the feature map, then the scale, of a
+    channel_scale."""
+    ins = list(n.input)
+    if n.output[0] in silu:
+        ins = [i for i in ins if i != silu[n.output[0]]]
+    elif prod((shapes.get(ins[0]) or (1, 1, 1))[2:]) == 1:
+        ins.reverse()
+    return [alias.get(i, i) for i in ins]
 
 
 def onnx_key(n, op, init, parents):
@@ -461,10 +622,7 @@ def onnx_parents(nodes):
         parents.update(".".join(parts[:i]) for i in range(1, len(parts)))
     # the exporter's own scopes ('layer1', then 'layer1.0') are parents too
     for n in nodes:
-        path = ""
-        for comp in [p for p in n.name.split("/") if p][:-2]:
-            path = comp if not path or comp.startswith(path + ".") else f"{path}.{comp}"
-            parents.add(path)
+        parents.update(scope_paths([p for p in n.name.split("/") if p][:-2]))
     return parents
 
 
@@ -493,6 +651,11 @@ def onnx_node_layer(n, init, path):
         return ("conv" if n.op_type == "Conv" else "conv_transpose"), keys
     if n.op_type == "BatchNormalization":
         return "batchnorm", {}
+    if n.op_type == "InstanceNormalization":  # an affine module's weight is an initializer
+        return "instancenorm", {"affine": int(n.input[1] in init and
+                                              n.input[1].endswith(".weight"))}
+    if n.op_type == "Resize":
+        return onnx_resize(n, a, init, where)
     if n.op_type in ONNX_ACTIVATIONS:
         return ONNX_ACTIVATIONS[n.op_type], {"inplace": 0}
     if n.op_type in ("MaxPool", "AveragePool"):
@@ -534,11 +697,23 @@ def onnx_node_layer(n, init, path):
                      "(docs/models-and-systems.md lists the layer types)")
 
 
-def constant_values(n, init):
+def onnx_resize(n, a, init, where):
+    """A Resize by constant scales [1, 1, s, s(, s)]: nearest or (bi/tri)linear upsample."""
+    scales = [float(v) for v in constant_values(n, init, 2)] if len(n.input) > 2 else []
+    rank = len(scales) - 2
+    mode = {"nearest": "nearest", "linear": {2: "bilinear", 3: "trilinear"}.get(rank)}.get(
+        a.get("mode", b"nearest").decode() if isinstance(a.get("mode"), bytes) else "nearest")
+    if rank < 1 or scales[:2] != [1.0, 1.0] or mode is None:
+        raise InputError(f"{where}: only a nearest, bilinear or trilinear resize by constant "
+                         f"scales is supported (scales {scales})")
+    return upsample_layer(where, mode, tuple(scales[2:]))
+
+
+def constant_values(n, init, index=1):
     """The pads of a Pad node (its second input, an initializer or a Constant), flattened;
-    [1] (not all zero) when they cannot be read."""
+    [1] (not all zero) when they cannot be read; another input by its index."""
     from onnx import helper, numpy_helper
-    source = init.get(n.input[1]) if len(n.input) > 1 else None
+    source = init.get(n.input[index]) if len(n.input) > index else None
     if source is None:
         return [1]
     if hasattr(source, "op_type"):  # a Constant node: its value attribute
@@ -576,7 +751,8 @@ def main():
     p.add_argument("--input", required=True, help="sample shape CxHxW or CxDxHxW")
     p.add_argument("-o", "--output", required=True, help="the .model file to write")
     p.add_argument("--name", help="the model's name (default: the output file's stem)")
-    p.add_argument("--loss", default="softmax_ce", choices=("softmax_ce", "none"))
+    p.add_argument("--loss", default="softmax_ce",
+                   choices=("softmax_ce", "mse_loss", "l1_loss", "dice_loss", "none"))
     p.add_argument("--inplace", action="store_true",
                    help="ONNX: mark every activation in place (ONNX keeps no in-place flag; "
                         "torchvision's models run their ReLUs in place)")

@@ -5,23 +5,38 @@
 //   batchnorm       fwd 4n (ParaDL's estimate_layer_flop, docs/cost-model.md §paradl-compute);
 //   grad-input 4n;
 //                   grad-weight 2n (sums of dy and dy*xhat)
-//   relu/relu6/leaky fwd n, grad n;   sigmoid/tanh/gelu/silu fwd 4n, grad 2n
+//   group/instance/layer norm: as batchnorm (the same mean, variance, normalise and affine
+//                   steps over other axes); grad-weight 0 without an affine
+//   relu/relu6/leaky fwd n, grad n;   sigmoid/tanh/gelu/silu/hardswish fwd 4n, grad 2n
 //   max/avg pool    fwd n*prod(kernel); grad n*prod(kernel)
 //   adaptive avg    fwd and grad: input elements
 //   add             fwd (k-1)n for k inputs; grad 0 (gradient passes through)
+//   channel scale   fwd n; grad 3n (dx = dy*s: n; ds = sum of dy*x: 2n)
 //   dropout         fwd n, grad n;  softmax-CE fwd 3n, grad n;  upsample grad n; others 0
+//   linear upsample fwd and grad 2*2^rank*n (a multiply and an add per corner)
+//   mse/l1 loss     fwd 3n (difference, square or absolute value, sum), grad 2n
+//   dice loss       fwd 6n (softmax 3n, product with the one-hot n, two sums 2n), grad 4n
 // Saved-for-backward rule (PyTorch autograd in training mode, derivatives.yaml of torch
 // 1.13; checked against saved_tensors_hooks in tests/unit/model_reference_test.cpp):
 //   conv, conv_transpose, dense, batchnorm, avgpool, adaptive_avgpool: the input
+//   groupnorm: the input + float mean and rstd per group (8 B per group);  instancenorm
+//   (batch norm of a [1, N*C, ...] view): the input + mean and invstd per channel (8 B per
+//   channel) + the affine weight repeated per sample (4 B per channel);  layernorm: the
+//   input + mean and rstd per position (8 B per position)
+//   channel scale (mul): both inputs
 //   maxpool: the input + int64 indices of the output size
-//   relu, sigmoid, tanh: the output;  relu6, leaky_relu, gelu, silu: the input
+//   relu, sigmoid, tanh: the output;  relu6, leaky_relu, gelu, silu, hardswish: the input
 //   (in-place relu and leaky_relu: the output, which is the input's buffer; in-place
-//   relu6/silu: a copy of the input, since autograd must keep the original)
-//   dropout: a 1-byte mask per element (CUDA's fused kernel);  softmax-CE: its output
-//   (log-probabilities) and the int64 target per position;  add, concat, flatten,
-//   upsample: nothing.
+//   relu6/silu/hardswish: a copy of the input, since autograd must keep the original)
+//   dropout: a 1-byte mask per element (CUDA's fused kernel), per sample (stochastic
+//   depth's mul by a [N,1,..] noise): 4 B;  softmax-CE: its output (log-probabilities) and
+//   the int64 target per position;  mse: the input and the float target (4 B an element);
+//   l1 (torch 1.13: (x - t).abs()): the difference, its output;  dice: its softmax
+//   probabilities (its output) and the float one-hot target (4 B an element);  add,
+//   concat, flatten, upsample: nothing.
 // Each distinct buffer counts once; in-place activations and flatten alias their input.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -90,8 +105,8 @@ Shape windowed(const Graph& g, const Layer& l, const Shape& in, std::int64_t out
       if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && 2 * w.padding[u] > w.kernel[u]) {
         fail_layer(g, l, "padding must be at most half the kernel");
       }
-      out.size[u] = window_extent(in.size[u], w.kernel[u], w.stride[u], w.padding[u], w.dilation[u],
-                                  l.ceil_mode);
+      out.size[u] = window_extent(in.size[u] + w.padding_end_extra[u], w.kernel[u], w.stride[u],
+                                  w.padding[u], w.dilation[u], l.ceil_mode);
     }
     if (out.size[u] < 1) {
       fail_layer(
@@ -180,9 +195,34 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
     case Op::BatchNorm:
       r.params = 2 * x.channels;  // affine scale and shift
       break;
+    case Op::GroupNorm:
+      if (l.groups < 1 || x.channels % l.groups != 0)
+        fail_layer(g, l,
+                   "groups (" + std::to_string(l.groups) + ") must divide the channels (" +
+                       std::to_string(x.channels) + ")");
+      r.params = l.affine ? 2 * x.channels : 0;
+      break;
+    case Op::InstanceNorm:
+      if (x.rank == 0) fail_layer(g, l, "needs a spatial input, got flat " + x.str());
+      r.params = l.affine ? 2 * x.channels : 0;
+      break;
+    case Op::LayerNorm:
+      r.params = l.affine ? 2 * x.channels : 0;
+      break;
+    case Op::ChannelScale: {
+      const Shape& scale = in.back();
+      if (in.size() != 2 || scale.channels != x.channels || scale.spatial_elements() != 1)
+        fail_layer(g, l,
+                   "needs from=X,S with S of X's channels and one element per channel: got " +
+                       x.str() + " and " + scale.str());
+      break;
+    }
     case Op::Activation:
     case Op::Dropout:
     case Op::SoftmaxCrossEntropy:
+    case Op::MSELoss:
+    case Op::L1Loss:
+    case Op::DiceLoss:
       break;
     case Op::Add:
       for (const Shape& s : in) {
@@ -192,7 +232,12 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
     case Op::Concat:
       r.out.channels = 0;
       for (const Shape& s : in) {
-        if (s.rank != x.rank || s.size != x.size) {
+        // crop=1: U-Net's crop-and-copy, every input centre-cropped to the smallest
+        for (std::size_t u = 0; l.crop && s.rank == x.rank && u < 3; ++u)
+          r.out.size[u] = std::min(r.out.size[u], s.size[u]);
+      }
+      for (const Shape& s : in) {
+        if (s.rank != x.rank || (s.size != x.size && !l.crop)) {
           // an encoder-decoder (unet3d) joins a skip with an upsampled tensor: they agree only
           // if every pooling before halved the input's side evenly
           fail_layer(g, l,
@@ -217,7 +262,7 @@ Inferred infer(const Graph& g, const Layer& l, const std::vector<Shape>& in) {
 // An in-place activation whose gradient needs the input (relu6 = hardtanh_, silu_) makes
 // autograd save a copy of the input first: it costs a new buffer like the out-of-place op.
 bool saves_output(const Layer& l) {
-  if (l.op == Op::SoftmaxCrossEntropy) return true;
+  if (l.op == Op::SoftmaxCrossEntropy || l.op == Op::L1Loss || l.op == Op::DiceLoss) return true;
   if (l.op != Op::Activation) return false;
   return l.activation == Activation::ReLU || l.activation == Activation::Sigmoid ||
          l.activation == Activation::Tanh || (l.inplace && l.activation == Activation::LeakyReLU);
@@ -232,6 +277,11 @@ bool saves_input(const Layer& l) {
     case Op::MaxPool:
     case Op::AvgPool:
     case Op::AdaptiveAvgPool:
+    case Op::GroupNorm:
+    case Op::InstanceNorm:
+    case Op::LayerNorm:
+    case Op::ChannelScale:
+    case Op::MSELoss:
       return true;
     case Op::Activation:
       return !saves_output(l);
@@ -252,6 +302,9 @@ void count_flops(const Layer& l, LayerStats& s, int rank) {
       s.backward_weight_flops = 2 * macs + (l.bias ? n : 0);
       break;
     case Op::BatchNorm:
+    case Op::GroupNorm:
+    case Op::InstanceNorm:
+    case Op::LayerNorm:
       s.forward_flops = 4 * n;
       s.backward_data_flops = 4 * n;
       s.backward_weight_flops = 2 * n;
@@ -286,10 +339,48 @@ void count_flops(const Layer& l, LayerStats& s, int rank) {
       s.backward_data_flops = n;
       break;
     case Op::Upsample:
-      s.backward_data_flops = n;
+      // linear: 2^rank corners per output element, a multiply and an add each
+      s.forward_flops = l.upsample_mode == UpsampleMode::Linear ? 2 * std::ldexp(n, rank) : 0;
+      s.backward_data_flops = l.upsample_mode == UpsampleMode::Linear ? s.forward_flops : n;
+      break;
+    case Op::ChannelScale:
+      s.forward_flops = n;
+      s.backward_data_flops = 3 * n;
+      break;
+    case Op::MSELoss:
+    case Op::L1Loss:
+      s.forward_flops = 3 * n;
+      s.backward_data_flops = 2 * n;
+      break;
+    case Op::DiceLoss:
+      s.forward_flops = 6 * n;
+      s.backward_data_flops = 4 * n;
       break;
     default:
       break;
+  }
+}
+
+// Saved bytes beside the activation buffers, per sample (the rule in the header comment).
+std::int64_t saved_fixed_bytes(const Layer& l, const LayerStats& s) {
+  switch (l.op) {
+    case Op::MaxPool:
+      return 8 * s.output_elements;  // int64 indices
+    case Op::Dropout:
+      return l.per_sample ? 4 : s.output_elements;  // float noise per sample, or uint8 mask
+    case Op::SoftmaxCrossEntropy:
+      return 8 * s.output.spatial_elements();  // int64 target
+    case Op::GroupNorm:
+      return 8 * l.groups;  // float mean and rstd per group
+    case Op::InstanceNorm:  // mean and invstd per channel, the weight repeated per sample
+      return (l.affine ? 12 : 8) * s.input.channels;
+    case Op::LayerNorm:
+      return 8 * s.input.spatial_elements();  // float mean and rstd per position
+    case Op::MSELoss:
+    case Op::DiceLoss:
+      return 4 * s.output_elements;  // the float target (one-hot for dice)
+    default:
+      return 0;
   }
 }
 
@@ -436,6 +527,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
         by.push_back(static_cast<std::int32_t>(i));
     };
     if (saves_input(l)) save(buffer[static_cast<std::size_t>(l.inputs.front())]);
+    if (l.op == Op::ChannelScale) save(buffer[static_cast<std::size_t>(l.inputs.back())]);
     if (saves_output(l)) save(buffer[i]);
     if (l.op == Op::Conv || l.op == Op::ConvTranspose || l.op == Op::MaxPool ||
         l.op == Op::AvgPool) {
@@ -446,9 +538,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
         s.weight_dims.push_back(l.window.kernel[static_cast<std::size_t>(d)]);
       s.halos = window_halos(l.window, s.input.rank, l.op == Op::ConvTranspose);
     }
-    if (l.op == Op::MaxPool) s.saved_fixed_bytes = 8 * s.output_elements;  // int64 indices
-    if (l.op == Op::Dropout) s.saved_fixed_bytes = s.output_elements;      // uint8 mask
-    if (l.op == Op::SoftmaxCrossEntropy) s.saved_fixed_bytes = 8 * s.output.spatial_elements();
+    s.saved_fixed_bytes = saved_fixed_bytes(l, s);
   }
   std::vector<int> first_saver(layers.size(), -1);  // per buffer owner: its earliest saver
   for (std::size_t i = 0; i < layers.size(); ++i) {

@@ -3,7 +3,8 @@
 //   * nodes run in reverse creation order: layer L-1 first, down to layer 1;
 //   * a node's incoming gradient lives while it runs and is freed after it, unless a
 //     pass-through shares its storage: add (alpha 1) and flatten hand the same tensor on,
-//     concat hands on narrow views of it (its storage lives while any view does);
+//     concat hands on narrow views of it (its storage lives while any view does), but
+//     a centre-cropped input's (crop=1) gradient is new: slice_backward zero-fills one;
 //   * every other backward allocates a new gradient of its input's size (none for an input
 //     that needs no gradient: the data);
 //   * a tensor read by several layers accumulates their gradients (InputBuffer::accumulate):
@@ -93,7 +94,10 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
     for (const int ji : layers[k].inputs) {
       const auto j = static_cast<std::size_t>(ji);
       if (!needs_grad[j]) continue;
-      if (passes_through(layers[k].op) || layers[k].op == Op::Concat) {
+      // a centre-cropped concat input (U-Net's crop-and-copy) is a slice of it: slice's
+      // backward makes a zeroed gradient of the whole input
+      const bool cropped = m.layers[j].output.size != m.layers[k].output.size;
+      if (passes_through(layers[k].op) || (layers[k].op == Op::Concat && !cropped)) {
         replay.hold(in.storage);
         made.push_back({j, {in.storage, in.view || layers[k].op == Op::Concat}});
       } else {

@@ -42,6 +42,16 @@ const std::vector<Dataset>& builtin_datasets() {
              "ParaDL's synthetic 256^3 CosmoFlow (COSMOFLOW.net_256)"}),
       int16({"cosmoflow512", 1584, Shape::volume(4, 512, 512, 512),
              "CosmoFlow 512^3 as in ParaDL's COSMOFLOW.net (TR Table IV)"}),
+      // stored as preprocessed fp32 arrays (the default raw storage)
+      {"kits19", 168, Shape::volume(1, 128, 128, 128),
+       "KiTS19 as MLPerf Training's 3D U-Net uses it: 168 training cases, one 128^3 patch "
+       "each an epoch (mlcommons/training image_segmentation)"},
+      {"brats-task01", 484, Shape::volume(4, 128, 128, 128),
+       "Medical Segmentation Decathlon Task01 BrainTumour: 484 training volumes, one 128^3 patch "
+       "each an epoch (NVIDIA DeepLearningExamples nnU-Net)"},
+      {"isbi2012", 30, Shape::image(1, 572, 572),
+       "ISBI 2012 EM segmentation: 30 training images, 572^2 mirrored tiles (Ronneberger et al. "
+       "2015)"},
   };
   return sets;
 }

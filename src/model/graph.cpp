@@ -128,10 +128,44 @@ int Graph::loss(int x, std::string name) {
   return append(std::move(name), Op::SoftmaxCrossEntropy, {x});
 }
 
-int Graph::upsample(int x, std::string name, std::int64_t scale) {
+int Graph::upsample(int x, std::string name, std::int64_t scale, UpsampleMode mode) {
   Layer l;
   l.scale = scale;
+  l.upsample_mode = mode;
   return append(std::move(name), Op::Upsample, {x}, l);
+}
+
+int Graph::group_norm(int x, std::string name, std::int64_t groups, bool affine) {
+  Layer l;
+  l.groups = groups;
+  l.affine = affine;
+  return append(std::move(name), Op::GroupNorm, {x}, l);
+}
+int Graph::instance_norm(int x, std::string name, bool affine) {
+  Layer l;
+  l.affine = affine;
+  return append(std::move(name), Op::InstanceNorm, {x}, l);
+}
+int Graph::layer_norm(int x, std::string name, bool affine) {
+  Layer l;
+  l.affine = affine;
+  return append(std::move(name), Op::LayerNorm, {x}, l);
+}
+int Graph::channel_scale(int x, int s, std::string name) {
+  return append(std::move(name), Op::ChannelScale, {x, s});
+}
+int Graph::stochastic_depth(int x, std::string name) {
+  Layer l;
+  l.per_sample = true;
+  return append(std::move(name), Op::Dropout, {x}, l);
+}
+int Graph::crop_concat(std::vector<int> xs, std::string name) {
+  Layer l;
+  l.crop = true;
+  return append(std::move(name), Op::Concat, std::move(xs), l);
+}
+int Graph::loss(int x, std::string name, Op op) {
+  return append(std::move(name), op, {x});
 }
 
 }  // namespace paradise::model

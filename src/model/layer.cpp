@@ -37,12 +37,26 @@ std::string_view op_name(Op op) {
       return "softmax_ce";
     case Op::Upsample:
       return "upsample";
+    case Op::GroupNorm:
+      return "groupnorm";
+    case Op::InstanceNorm:
+      return "instancenorm";
+    case Op::LayerNorm:
+      return "layernorm";
+    case Op::ChannelScale:
+      return "channel_scale";
+    case Op::MSELoss:
+      return "mse_loss";
+    case Op::L1Loss:
+      return "l1_loss";
+    case Op::DiceLoss:
+      return "dice_loss";
   }
   return "?";
 }
 
 namespace {
-constexpr std::array<std::pair<Activation, std::string_view>, 7> kActivations{{
+constexpr std::array<std::pair<Activation, std::string_view>, 8> kActivations{{
     {Activation::ReLU, "relu"},
     {Activation::ReLU6, "relu6"},
     {Activation::LeakyReLU, "leaky_relu"},
@@ -50,6 +64,7 @@ constexpr std::array<std::pair<Activation, std::string_view>, 7> kActivations{{
     {Activation::Tanh, "tanh"},
     {Activation::GELU, "gelu"},
     {Activation::SiLU, "silu"},
+    {Activation::HardSwish, "hardswish"},
 }};
 }  // namespace
 

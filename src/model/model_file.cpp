@@ -26,7 +26,7 @@ struct OpSpec {
 const std::map<std::string, OpSpec>& op_specs() {
   static const std::map<std::string, OpSpec> specs = [] {
     std::map<std::string, OpSpec> m;
-    m["conv"] = {Op::Conv, {"out", "k", "s", "p", "d", "groups", "bias"}, {"out", "k"}};
+    m["conv"] = {Op::Conv, {"out", "k", "s", "p", "pend", "d", "groups", "bias"}, {"out", "k"}};
     m["conv_transpose"] = {
         Op::ConvTranspose, {"out", "k", "s", "p", "d", "outpad", "groups", "bias"}, {"out", "k"}};
     m["maxpool"] = {Op::MaxPool, {"k", "s", "p", "ceil"}, {"k"}};
@@ -34,15 +34,24 @@ const std::map<std::string, OpSpec>& op_specs() {
     m["adaptive_avgpool"] = {Op::AdaptiveAvgPool, {"size"}, {}};
     m["dense"] = {Op::Dense, {"out", "bias"}, {"out"}};
     m["batchnorm"] = {Op::BatchNorm, {}, {}};
-    for (const char* a : {"relu", "relu6", "leaky_relu", "sigmoid", "tanh", "gelu", "silu"}) {
+    m["groupnorm"] = {Op::GroupNorm, {"groups", "affine"}, {"groups"}};
+    m["instancenorm"] = {Op::InstanceNorm, {"affine"}, {}};
+    m["layernorm"] = {Op::LayerNorm, {"affine"}, {}};
+    for (const char* a :
+         {"relu", "relu6", "leaky_relu", "sigmoid", "tanh", "gelu", "silu", "hardswish"}) {
       m[a] = {Op::Activation, {"inplace"}, {}};
     }
     m["add"] = {Op::Add, {}, {}};
-    m["concat"] = {Op::Concat, {}, {}};
+    m["concat"] = {Op::Concat, {"crop"}, {}};
+    m["channel_scale"] = {Op::ChannelScale, {}, {}};
     m["flatten"] = {Op::Flatten, {}, {}};
     m["dropout"] = {Op::Dropout, {}, {}};
+    m["stochastic_depth"] = {Op::Dropout, {}, {}};
     m["softmax_ce"] = {Op::SoftmaxCrossEntropy, {}, {}};
-    m["upsample"] = {Op::Upsample, {"scale"}, {"scale"}};
+    m["mse_loss"] = {Op::MSELoss, {}, {}};
+    m["l1_loss"] = {Op::L1Loss, {}, {}};
+    m["dice_loss"] = {Op::DiceLoss, {}, {}};
+    m["upsample"] = {Op::Upsample, {"scale", "mode"}, {"scale"}};
     return m;
   }();
   return specs;
@@ -90,6 +99,20 @@ bool flag(std::string_view text, const Origin& o, const std::string& key) {
   fail_input(o, key, text, "expected 0 or 1 (or false / true, no / yes)");
 }
 
+// An upsample's mode= (PyTorch's names): nearest, or bilinear in 2-D and trilinear in 3-D.
+UpsampleMode upsample_mode(const std::string& value, int rank, const Origin& o) {
+  if (value == "nearest") return UpsampleMode::Nearest;
+  if ((value == "bilinear" && rank == 2) || (value == "trilinear" && rank == 3) ||
+      (value == "linear" && rank == 1))
+    return UpsampleMode::Linear;
+  fail_input(o, "mode", value,
+             std::string("expected nearest or ") +
+                 (rank == 3   ? "trilinear"
+                  : rank == 2 ? "bilinear"
+                              : "linear") +
+                 " (a " + std::to_string(rank) + "-D model)");
+}
+
 // One key=value of a layer line (the key allowed for its op), into the layer.
 void apply_key(Layer& l, const std::string& key, const std::string& value, int rank,
                const Origin& o, bool& stride_given) {
@@ -104,6 +127,8 @@ void apply_key(Layer& l, const std::string& key, const std::string& value, int r
     stride_given = true;
   } else if (key == "p") {
     l.window.padding = per_dim(value, rank, o, key, true);
+  } else if (key == "pend") {  // the end's padding; the extra over p is set in finish_layer
+    l.window.padding_end_extra = per_dim(value, rank, o, key, true);
   } else if (key == "d") {
     l.window.dilation = per_dim(value, rank, o, key, false);
   } else if (key == "outpad") {
@@ -124,6 +149,12 @@ void apply_key(Layer& l, const std::string& key, const std::string& value, int r
     l.ceil_mode = flag(value, o, key);
   } else if (key == "inplace") {
     l.inplace = flag(value, o, key);
+  } else if (key == "affine") {
+    l.affine = flag(value, o, key);
+  } else if (key == "crop") {
+    l.crop = flag(value, o, key);
+  } else if (key == "mode") {
+    l.upsample_mode = upsample_mode(value, rank, o);
   }
 }
 
@@ -140,6 +171,13 @@ void finish_layer(Layer& l, const OpSpec& spec, const std::set<std::string>& see
   }
   if ((l.op == Op::MaxPool || l.op == Op::AvgPool) && !stride_given)
     l.window.stride = l.window.kernel;
+  for (std::size_t u = 0; u < 3; ++u) {
+    auto& extra = l.window.padding_end_extra[u];
+    if (!seen.contains("pend")) extra = l.window.padding[u];
+    if (extra < l.window.padding[u])
+      fail_input(o, "pend", std::to_string(extra), "must be at least p (the start's padding)");
+    extra -= l.window.padding[u];
+  }
   // PyTorch's ConvTranspose: output padding must be smaller than the stride or the dilation
   for (std::size_t u = 0; u < l.window.output_padding.size(); ++u) {
     if (l.window.output_padding[u] >= std::max(l.window.stride[u], l.window.dilation[u]))
@@ -151,7 +189,11 @@ void finish_layer(Layer& l, const OpSpec& spec, const std::set<std::string>& see
   if (l.op == Op::Add && l.inputs.size() < 2) {
     fail_input(o, "layer", l.name, "op '" + op_name + "' needs from=A,B with at least two layers");
   }
-  if (l.op != Op::Add && l.op != Op::Concat && l.inputs.size() != 1) {
+  if (l.op == Op::ChannelScale && l.inputs.size() != 2) {
+    fail_input(o, "layer", l.name,
+               "op '" + op_name + "' needs from=X,S: the tensor and its per-channel scale");
+  }
+  if (l.op != Op::Add && l.op != Op::Concat && l.op != Op::ChannelScale && l.inputs.size() != 1) {
     fail_input(o, "layer", l.name, "op '" + op_name + "' takes exactly one input");
   }
 }
@@ -203,6 +245,8 @@ ModelFile parse_model_file(std::istream& in, const std::string& file_name) {
     if (graph->find(l.name) >= 0) fail_input(o, "layer", l.name, "duplicate layer name");
     if (spec.op == Op::Activation) l.activation = *activation_from_name(w[1]);
     if (spec.op == Op::ConvTranspose || spec.op == Op::Dense) l.bias = true;
+    if (spec.op == Op::InstanceNorm) l.affine = false;  // PyTorch's InstanceNorm default
+    l.per_sample = w[1] == "stochastic_depth";
     const int rank = input->rank;
     std::set<std::string> seen;
     bool stride_given = false;

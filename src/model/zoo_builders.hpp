@@ -15,5 +15,11 @@ Graph mobilenet_v2();
 Graph preact_resnet_cifar(const std::string& name, int depth);
 Graph cosmoflow();
 Graph unet3d();
+Graph mlperf_cosmoflow();
+Graph efficientnet(const std::string& name, double width, double depth);
+Graph unet2d();
+Graph unet2d_medical();
+Graph mlperf_unet3d();
+Graph nnunet(const std::string& name, int rank);
 
 }  // namespace paradise::model::zoo_detail

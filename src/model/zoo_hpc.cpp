@@ -78,6 +78,36 @@ Graph cosmoflow() {
   return g;
 }
 
+// MLPerf HPC's CosmoFlow (mlcommons/hpc, cosmoflow/models/cosmoflow.py with
+// configs/cosmo.yaml): five 2^3 convolutions with bias and 'same' padding (TensorFlow pads
+// the one extra zero after), 32-64-128-256-512 filters, each with LeakyReLU(0.3, Keras's
+// default) and 2^3 max pooling; flatten (512x4^3 at 128^3), dense 128 and 64 with LeakyReLU
+// and dropout 0.5, dense 4 with tanh (times 1.2: no cost); mean squared error.
+Graph mlperf_cosmoflow() {
+  Graph g("mlperf_cosmoflow", 3);
+  int x = g.input();
+  for (int i = 0; i < 5; ++i) {
+    const std::string p = "conv" + std::to_string(i + 1);
+    Layer conv;
+    conv.name = p;
+    conv.op = Op::Conv;
+    conv.inputs = {x};
+    conv.out_channels = std::int64_t{32} << i;
+    conv.window = Window::cube(2);
+    conv.window.padding_end_extra = {1, 1, 1};
+    conv.bias = true;
+    x = g.add(conv);
+    x = g.act(x, p + ".act", Activation::LeakyReLU, false);
+    x = g.max_pool(x, p + ".pool", 2, 2);
+  }
+  x = g.flatten(x, "flatten");
+  x = g.dropout(g.act(g.dense(x, "fc1", 128), "fc1.act", Activation::LeakyReLU, false), "drop1");
+  x = g.dropout(g.act(g.dense(x, "fc2", 64), "fc2.act", Activation::LeakyReLU, false), "drop2");
+  x = g.act(g.dense(x, "fc3", 4), "tanh", Activation::Tanh, false);
+  g.loss(x, "loss", Op::MSELoss);
+  return g;
+}
+
 // 3D U-Net (Cicek et al., MICCAI 2016): 3 poolings, 3^3 convolutions with batch norm and
 // ReLU (32/64, 64/128, 128/256, 256/512 filters), 2^3 up-convolutions with stride 2,
 // skip concatenations, and a 1^3 convolution to 3 labels (19,069,955 parameters with

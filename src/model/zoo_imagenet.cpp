@@ -75,7 +75,21 @@ struct ResNetSpec {
   int blocks[4];
   std::int64_t groups;
   std::int64_t width_per_group;
+  std::int64_t se_channels = 0;  ///< squeeze-and-excitation to this many channels; 0: none
 };
+
+// NVIDIA DeepLearningExamples' SqueezeAndExcitation (PyTorch/Classification/ConvNets,
+// models/common.py): global average pool, 1x1 convolutions with bias to `squeeze` channels
+// and back, ReLU, sigmoid; the block's output times it (Hu et al. 2018).
+int squeeze_excitation(Graph& g, int x, const std::string& p, std::int64_t channels,
+                       std::int64_t squeeze) {
+  int s = g.adaptive_avg_pool(x, p + ".squeeze.pooling", 1);
+  s = g.conv(s, p + ".squeeze.squeeze", squeeze, 1, 1, 0, true);
+  s = g.act(s, p + ".squeeze.activation");
+  s = g.conv(s, p + ".squeeze.expand", channels, 1, 1, 0, true);
+  s = g.act(s, p + ".squeeze.sigmoid", Activation::Sigmoid, false);
+  return g.channel_scale(x, s, p + ".mul");
+}
 
 // One BasicBlock or Bottleneck of torchvision resnet.py (stride on the 3x3 conv, v1.5).
 int resnet_block(Graph& g, int x, const std::string& p, std::int64_t& inplanes, std::int64_t planes,
@@ -106,6 +120,8 @@ int resnet_block(Graph& g, int x, const std::string& p, std::int64_t& inplanes, 
     shortcut = g.batch_norm(shortcut, p + ".downsample.1");
   }
   inplanes = out_planes;
+  // NVIDIA's fused torch.addcmul(residual, out, se): the same saved tensors as mul and add
+  if (spec.se_channels > 0) y = squeeze_excitation(g, y, p, out_planes, spec.se_channels);
   y = g.add({y, shortcut}, p + ".add");
   return g.act(y, p + ".relu");
 }
@@ -123,6 +139,9 @@ Graph resnet(const std::string& name) {
   // Xie et al. 2017: 101 layers of grouped bottlenecks, 32 groups of 4 or 8 channels
   if (name == "resnext101_32x4d") spec = {true, {3, 4, 23, 3}, 32, 4};
   if (name == "resnext101_32x8d") spec = {true, {3, 4, 23, 3}, 32, 8};
+  // NVIDIA DeepLearningExamples' se-resnext101-32x4d (models/resnet.py): SEBottleneck with
+  // se_squeeze = 16 channels
+  if (name == "se_resnext101_32x4d") spec = {true, {3, 4, 23, 3}, 32, 4, 16};
   Graph g(name, 2);
   int x = g.input();
   x = g.conv(x, "conv1", 64, 7, 2, 3);

@@ -27,18 +27,25 @@ int gemm_layer_kernels(const model::LayerStats& l) {
   return 1 + (l.backward_data_flops > 0 ? 1 : 0) + (l.params > 0 ? 1 : 0) + bias;
 }
 
+bool is_norm(model::Op op) {
+  using model::Op;
+  return op == Op::BatchNorm || op == Op::GroupNorm || op == Op::InstanceNorm ||
+         op == Op::LayerNorm;
+}
+
 }  // namespace
 
 int parameter_tensors(const model::LayerStats& l) {
   if (l.params <= 0) return 0;
-  if (l.op == model::Op::BatchNorm) return 2;  // scale and shift
+  if (is_norm(l.op)) return 2;  // scale and shift
   return has_bias(l) ? 2 : 1;
 }
 
 int layer_kernels(const model::LayerStats& l, Precision p) {
   using model::Op;
-  // autocast casts each weight to half precision in every forward pass (torch.amp)
-  const int cast = p == Precision::Mixed && l.params > 0 && l.op != Op::BatchNorm ? 1 : 0;
+  // autocast casts each weight to half precision in every forward pass (torch.amp); the
+  // normalisations run in fp32 with their own weights
+  const int cast = p == Precision::Mixed && l.params > 0 && !is_norm(l.op) ? 1 : 0;
   switch (l.op) {
     case Op::Input:
     case Op::Flatten:  // a view
@@ -57,6 +64,17 @@ int layer_kernels(const model::LayerStats& l, Precision p) {
       return 2;
     case Op::Add:  // the sum, and autograd's accumulation of the two gradients at the fork
       return 2;
+    case Op::GroupNorm:  // ATen's native kernels: the moments and the affine map, each way
+    case Op::InstanceNorm:
+    case Op::LayerNorm:
+      return 4;
+    case Op::ChannelScale:  // x * s; backward: dL/dx = g * s, dL/ds = sum(g * x)
+      return 3;
+    case Op::MSELoss:  // one fused loss kernel each way
+    case Op::L1Loss:
+      return 2;
+    case Op::DiceLoss:  // composed: softmax, products, three sums and the ratio, each way
+      return 12;
     case Op::Concat:  // the copy; its backward hands out views of dL/dy
       return 1;
     case Op::SoftmaxCrossEntropy:  // log_softmax and nll_loss, each with its backward

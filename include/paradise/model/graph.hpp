@@ -43,7 +43,19 @@ class Graph {
   int flatten(int x, std::string name);
   int dropout(int x, std::string name);
   int loss(int x, std::string name = "loss");
-  int upsample(int x, std::string name, std::int64_t scale);
+  int upsample(int x, std::string name, std::int64_t scale,
+               UpsampleMode mode = UpsampleMode::Nearest);
+  int group_norm(int x, std::string name, std::int64_t groups, bool affine = true);
+  int instance_norm(int x, std::string name, bool affine = true);
+  int layer_norm(int x, std::string name, bool affine = true);
+  /// x times the per-channel s (squeeze-and-excitation): x [C, spatial], s [C, 1..].
+  int channel_scale(int x, int s, std::string name);
+  /// Stochastic depth (Huang et al. 2016): the residual branch dropped per sample.
+  int stochastic_depth(int x, std::string name);
+  /// A concatenation with the larger inputs centre-cropped to the smallest (U-Net).
+  int crop_concat(std::vector<int> xs, std::string name);
+  /// A loss of that op (MSELoss, L1Loss, DiceLoss, SoftmaxCrossEntropy).
+  int loss(int x, std::string name, Op op);
 
  private:
   int append(std::string name, Op op, std::vector<int> inputs, Layer proto = {});
