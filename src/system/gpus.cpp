@@ -34,16 +34,19 @@ Gpu datasheet(std::string name, double fp32, double tf32, double fp16, double ca
   return g;
 }
 
-// e_max of 2-D convolutions and dense layers at one precision (tools/fit-gpu-profiles)
-void fitted(Gpu& g, std::size_t precision, double e_max) {
-  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv2d)][precision] = e_max;
-  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Dense)][precision] = e_max;
+// e_max at one precision (tools/fit-gpu-profiles): of 2-D convolutions with dense layers, and
+// of 3-D convolutions
+void fitted(Gpu& g, std::size_t precision, double conv2d, double conv3d) {
+  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv2d)][precision] = conv2d;
+  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Dense)][precision] = conv2d;
+  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv3d)][precision] = conv3d;
 }
 
-// The A100's fitted tensor-core e_max; fp32 has no A100 fit rows and keeps the default
+// The A100's fitted tensor-core e_max (fit rows: 23 2-D, 6 3-D per precision); fp32 has no
+// A100 fit rows and keeps the default
 void a100_tensor_cores(Gpu& g) {
-  fitted(g, kTf32, 0.296);   // 8 fit rows, mean accuracy 0.875
-  fitted(g, kMixed, 0.446);  // 8 rows, 0.820
+  fitted(g, kTf32, 0.350, 0.446);
+  fitted(g, kMixed, 0.400, 0.582);
 }
 
 }  // namespace
@@ -53,8 +56,9 @@ Gpu v100_sxm2_16gb() {
   // V100-DGXS-32GB: 32 GiB - 34,084,028,416 B; no 16 GB figure, taken as the same
   g.reserved_bytes = 32 * kGiB - 34084028416.0;
   g.memory_bandwidth_efficiency = 814.0 / 900;  // triad 814 GB/s
-  fitted(g, kFp32, 1.0);     // 12 fit rows, mean accuracy 0.869 (at the bound: see the docs)
-  fitted(g, kMixed, 0.578);  // 12 rows, 0.864
+  // fit rows: 30 2-D, 4 3-D per precision; fp32's 2-D value at the bound (docs)
+  fitted(g, kFp32, 1.0, 0.860);
+  fitted(g, kMixed, 0.502, 0.598);
   return g;
 }
 
