@@ -61,7 +61,6 @@ int layer_kernels(const model::LayerStats& l, Precision p) {
     case Op::AdaptiveAvgPool:
     case Op::Dropout:
     case Op::Upsample:
-      return 2;
     case Op::Add:  // the sum, and autograd's accumulation of the two gradients at the fork
       return 2;
     case Op::GroupNorm:  // ATen's native kernels: the moments and the affine map, each way
