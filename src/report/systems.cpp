@@ -74,12 +74,13 @@ void print_system_list(std::ostream& out, const std::vector<system::System>& sys
   t.add_column("GPUs/node");
   t.add_column("max GPUs");
   t.add_column("fp32 TFLOP/s");
-  t.add_column("memory GB");
-  t.add_column("margin");  // the fraction of memory kept free: usable = memory x (1 - margin)
+  t.add_column("memory GiB");  // HBM as sold (ParaDL's ABCI: 16e9 B, 14.9 GiB)
+  t.add_column("margin");      // the fraction of memory kept free: usable = memory x (1 - margin)
   t.add_column("network levels (span GPUs: GB/s, us)", TextTable::Align::Left);
   for (const auto& s : systems) {
     t.add_row({s.name, s.gpu.name, std::to_string(s.gpus_per_node), std::to_string(s.max_gpus),
-               fixed(s.gpu.peak_fp32_flops / 1e12, 1), fixed(s.gpu.memory_bytes / 1e9, 0),
+               fixed(s.gpu.peak_fp32_flops / 1e12, 1),
+               fixed(s.gpu.memory_bytes / (1024.0 * 1024 * 1024), 1),
                fixed(s.memory_margin_fraction, 2), levels_text(s)});
   }
   t.print(out);
