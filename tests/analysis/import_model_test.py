@@ -183,6 +183,41 @@ class PythonFile(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
 
 
+    def test_an_imported_file_runs_through_predict_and_a_sweep_alike(self):
+        # the round trip of issue 38: import, predict, sweep; the sweep engine and predict are
+        # two paths to the same cost model, so each point's epoch time is predict's
+        import h5py
+        import numpy as np
+        path = os.path.join(WORK, "small3d_trip.py")
+        with open(path, "w") as f:
+            f.write(SMALL_3D)
+        model = os.path.join(WORK, "trip.model")
+        r = run_import(f"{path}:Small3d(4, width=6)", "--input", "4x16x16x16", "-o", model)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        dataset = "small:1000:4x16x16x16"
+        predicted = []
+        for gpus in (1, 2):
+            r = subprocess.run([PARADISE, "predict", "--model", model, "--dataset", dataset,
+                                "--system", "dgx-a100", "--strategy", "data", "--gpus",
+                                str(gpus), "--batch", "8", "--format", "json"],
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            predicted.append(json.loads(r.stdout)["epoch_time_s"])
+        ini, out = os.path.join(WORK, "trip.ini"), os.path.join(WORK, "trip.h5")
+        with open(ini, "w") as f:
+            f.write(f"[sweep]\nmodel = {model}\ndataset = {dataset}\nsystem = dgx-a100\n"
+                    "strategy = data\ngpus = 1, 2\nbatch = 8\nvariant = paradise\n"
+                    "[output]\nstorage = full\n")
+        r = subprocess.run([PARADISE, "sweep", ini, "-o", out, "--quiet"], capture_output=True,
+                           text=True, timeout=300, cwd=WORK)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r") as f:
+            swept = np.asarray(f["epoch_time_s"][()], dtype=float).ravel()
+            gpus = list(f["gpus"][()])
+        self.assertEqual(gpus, [1, 2])
+        np.testing.assert_allclose(swept, predicted, rtol=1e-12)
+
+
 class Onnx(unittest.TestCase):
     def test_an_export_in_training_mode_imports_as_the_model_itself(self):
         import torch
