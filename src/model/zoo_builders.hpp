@@ -22,4 +22,14 @@ Graph unet2d_medical();
 Graph mlperf_unet3d();
 Graph nnunet(const std::string& name, int rank);
 
+/// torchvision's classifier of MobileNet and EfficientNet: global average pool, flatten,
+/// dropout ("classifier.0"), a dense layer to 1,000 classes ("classifier.1"), the loss.
+inline void dropout_classifier(Graph& g, int x) {
+  x = g.adaptive_avg_pool(x, "avgpool", 1);
+  x = g.flatten(x, "flatten");
+  x = g.dropout(x, "classifier.0");
+  x = g.dense(x, "classifier.1", 1000);
+  g.loss(x);
+}
+
 }  // namespace paradise::model::zoo_detail

@@ -79,12 +79,7 @@ Graph efficientnet(const std::string& name, double width, double depth) {
     }
     channels = out;
   }
-  x = conv_bn_silu(g, x, "features.8", 4 * channels, 1, 1, 1, true);
-  x = g.adaptive_avg_pool(x, "avgpool", 1);
-  x = g.flatten(x, "flatten");
-  x = g.dropout(x, "classifier.0");
-  x = g.dense(x, "classifier.1", 1000);
-  g.loss(x);
+  dropout_classifier(g, conv_bn_silu(g, x, "features.8", 4 * channels, 1, 1, 1, true));
   return g;
 }
 

@@ -239,12 +239,7 @@ Graph mobilenet_v2() {
       in = st[1];
     }
   }
-  x = conv_bn_act(x, "features.18", 1280, 1, 1, 1, true);
-  x = g.adaptive_avg_pool(x, "avgpool", 1);
-  x = g.flatten(x, "flatten");
-  x = g.dropout(x, "classifier.0");
-  x = g.dense(x, "classifier.1", 1000);
-  g.loss(x);
+  dropout_classifier(g, conv_bn_act(x, "features.18", 1280, 1, 1, 1, true));
   return g;
 }
 

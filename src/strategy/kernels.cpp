@@ -82,15 +82,6 @@ int layer_kernels(const model::LayerStats& l, Precision p) {
   return 0;
 }
 
-int optimizer_kernels(const model::ModelStats& m, Optimizer o, Precision p) {
-  double tensors = 0, elements = 0;
-  for (const auto& l : m.layers) {
-    tensors += parameter_tensors(l);
-    elements += static_cast<double>(l.params);
-  }
-  return optimizer_kernels(tensors, elements, o, p);
-}
-
 int optimizer_kernels(double tensors, double elements, Optimizer o, Precision p) {
   if (tensors == 0) return 0;
   // multi_tensor_apply (ATen MultiTensorApply.cuh): at most 48 tensors (three lists) and

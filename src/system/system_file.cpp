@@ -117,6 +117,8 @@ void check_across_keys(const System& s, const std::vector<IniSection>& sections,
     const IniEntry& e = entry_of(sections, section, key);
     fail_input({file, e.line}, key, e.value, what);
   };
+  if (s.gpu.reserved_bytes >= s.gpu.memory_bytes)
+    fail("gpu", "reserved_MiB", "must be below the capacity (memory_GiB or memory_GB)");
   if (s.max_gpus < s.gpus_per_node)
     fail("system", "max_gpus",
          "must be >= gpus_per_node (" + std::to_string(s.gpus_per_node) + ")");

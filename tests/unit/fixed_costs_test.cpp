@@ -36,8 +36,12 @@ TEST(FixedCosts, KernelsPerLayerCountedByHand) {
   EXPECT_EQ(layer_kernels(w.model.layers[6], Precision::Mixed), 6);
   // 5 parameter tensors (c1's weight, bn's scale and shift, fc's weight and bias) fit one
   // multi-tensor launch: momentum SGD's 3 foreach ops; mixed adds the scaler's 2 kernels
-  EXPECT_EQ(optimizer_kernels(w.model, Optimizer::Momentum, Precision::Fp32), 3);
-  EXPECT_EQ(optimizer_kernels(w.model, Optimizer::Momentum, Precision::Mixed), 5);
+  EXPECT_EQ(w.parameter_tensors, 5);
+  const auto step = [&](Precision p) {
+    return optimizer_kernels(w.parameter_tensors, w.parameter_elements, Optimizer::Momentum, p);
+  };
+  EXPECT_EQ(step(Precision::Fp32), 3);
+  EXPECT_EQ(step(Precision::Mixed), 5);
 }
 
 // At batch 1 a step is bound by issuing its kernels: it costs at least their launches.
@@ -140,6 +144,10 @@ TEST(FixedCosts, SystemFileCapacityKeys) {
             "x.system:9: memory_GB '32': give memory_GiB or memory_GB, not both (line 8)");
   EXPECT_EQ(error(""),
             "x.system:5: section 'gpu': missing key 'memory_GiB' (or 'memory_GB', in 10^9 bytes)");
+  // 32 GiB hold 32,768 MiB: a reservation of all of them leaves nothing
+  EXPECT_EQ(error("memory_GiB = 32\nreserved_MiB = 32768\n"),
+            "x.system:9: reserved_MiB '32768': must be below the capacity (memory_GiB or "
+            "memory_GB)");
   EXPECT_EQ(error("memory_GiB = 32\nefficiency_max_conv3d_tf32 = 1.5\n"),
             "x.system:9: efficiency_max_conv3d_tf32 '1.5': must be <= 1 (implausible)");
 }

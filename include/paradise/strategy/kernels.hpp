@@ -13,10 +13,9 @@ namespace paradise::strategy {
 /// of mixed precision included.
 int layer_kernels(const model::LayerStats& l, Precision p);
 
-/// Kernels of one optimizer step over the model's parameter tensors with PyTorch's default
-/// multi-tensor ("foreach") implementation, plus the gradient scaler's under mixed precision.
-int optimizer_kernels(const model::ModelStats& m, Optimizer o, Precision p);
-/// The same from the model's parameter tensors and elements (Workload keeps them).
+/// Kernels of one optimizer step over the model's parameter tensors and elements (Workload
+/// counts them once) with PyTorch's default multi-tensor ("foreach") implementation, plus the
+/// gradient scaler's under mixed precision.
 int optimizer_kernels(double tensors, double elements, Optimizer o, Precision p);
 
 /// Parameter tensors of a layer (weight, bias, a normalisation's scale and shift).
