@@ -13,7 +13,6 @@
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/report/calibrate.hpp"
-#include "paradise/system/catalog.hpp"
 
 namespace po = boost::program_options;
 
@@ -150,12 +149,7 @@ int run_calibrate(const Args& args) {
                      "Fits network alpha and beta to collective benchmarks and the GEMM efficiency "
                      "curve to per-layer times; writes a calibrated system file."))
     return 0;
-  system::System s;
-  try {
-    s = system::find_system(o.system_name);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--system: ") + e.what());
-  }
+  system::System s = system_option(o.system_name);
   check_options(vm, o);
   std::vector<MeasurementSource> sources;
   for (const auto& n : o.nccl) sources.push_back(parse_source("--nccl", n));

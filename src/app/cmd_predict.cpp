@@ -60,12 +60,9 @@ void describe(po::options_description& desc, PredictOptions& o) {
       "paradise: every dL/dy alive to the end (TensorFlow's tape), not freed as used")(
       "split-marked-layers-only", po::bool_switch(&o.marked_only),
       "paradise: spatial splits divide only the layers marked parallel (ParaDL's .lc rule), "
-      "not every layer up to the split")("layer-config", po::value(&o.spec.layer_config),
-                                         "ParaDL .lc file: which layers are parallel")(
-      "time-per-sample", po::value(&o.spec.time_per_sample_s), "measured FW+BW seconds per sample")(
-      "layer-times", po::value(&o.spec.layer_times),
-      "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
-      "p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
+      "not every layer up to the split");
+  add_measured_compute_options(desc, o.spec);
+  desc.add_options()("p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
       "segments", po::value(&c.segments), "pipeline: micro-batches S")(
       "allreduce", po::value(&o.allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "

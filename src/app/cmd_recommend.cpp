@@ -14,7 +14,6 @@
 #include "paradise/model/model_source.hpp"
 #include "paradise/recommend/recommend.hpp"
 #include "paradise/report/recommend.hpp"
-#include "paradise/system/catalog.hpp"
 
 namespace po = boost::program_options;
 
@@ -47,13 +46,9 @@ void describe(po::options_description& desc, RecommendOptions& o) {
       "top", po::value(&o.top), "configurations to list (default 10)")(
       "strategies", po::value(&o.strategies),
       "comma-separated strategies to consider (default: all; serial only on 1 GPU)")(
-      "variant", po::value(&o.variant), "cost model: paradise (default) or paradl")(
-      "layer-config", po::value(&o.spec.layer_config),
-      "ParaDL .lc file: which layers are parallel")(
-      "time-per-sample", po::value(&o.spec.time_per_sample_s), "measured FW+BW seconds per sample")(
-      "layer-times", po::value(&o.spec.layer_times),
-      "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)")(
-      "format", po::value(&o.format), "table or json");
+      "variant", po::value(&o.variant), "cost model: paradise (default) or paradl");
+  add_measured_compute_options(desc, o.spec);
+  desc.add_options()("format", po::value(&o.format), "table or json");
   add_training_options(desc, o.training);
   add_spatial_split_option(desc, o.spatial_split);
   add_resolution_option(desc, o.side);
@@ -169,11 +164,7 @@ int run_recommend(const Args& args) {
     return 0;
   const auto [c, search] = parse(vm, o);
   // Name the option in the loaders' messages ("unknown system 'x'").
-  try {
-    system::find_system(o.spec.system);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--system: ") + e.what());
-  }
+  system_option(o.spec.system);
   try {
     model::ModelSource::load(o.spec.model);
   } catch (const InputError& e) {

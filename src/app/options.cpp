@@ -8,6 +8,7 @@
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/sweep/checks.hpp"
+#include "paradise/system/catalog.hpp"
 
 namespace paradise::app {
 
@@ -35,6 +36,24 @@ bool parse_options(const Args& args, boost::program_options::options_description
   }
   boost::program_options::notify(vm);
   return true;
+}
+
+void add_measured_compute_options(boost::program_options::options_description& desc,
+                                  strategy::WorkloadSpec& spec) {
+  namespace po = boost::program_options;
+  desc.add_options()("layer-config", po::value(&spec.layer_config),
+                     "ParaDL .lc file: which layers are parallel")(
+      "time-per-sample", po::value(&spec.time_per_sample_s), "measured FW+BW seconds per sample")(
+      "layer-times", po::value(&spec.layer_times),
+      "CSV of measured per-layer times (paradise calibrate --profile, profile_layers.py)");
+}
+
+system::System system_option(const std::string& name) {
+  try {
+    return system::find_system(name);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--system: ") + e.what());
+  }
 }
 
 void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t) {

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/workload.hpp"
+#include "paradise/system/system.hpp"
 
 namespace paradise::app {
 
@@ -30,6 +31,14 @@ void add_training_options(boost::program_options::options_description& desc, Tra
 /// is refused rather than ignored.
 void apply_training_options(const boost::program_options::variables_map& vm,
                             const TrainingOptions& t, strategy::Config& c);
+
+/// Adds --layer-config, --time-per-sample and --layer-times (what parametrises the model's
+/// compute by measurements) to `desc`.
+void add_measured_compute_options(boost::program_options::options_description& desc,
+                                  strategy::WorkloadSpec& spec);
+
+/// The system --system names; InputError with the option's name before the loader's message.
+system::System system_option(const std::string& name);
 
 /// Adds --spatial-split (w, ParaDL's width-only split, or all spatial dimensions) to `desc`.
 void add_spatial_split_option(boost::program_options::options_description& desc, std::string& text);

@@ -73,10 +73,17 @@ Grid make_grid(const SweepSpec& s) {
   std::vector<Axis> axes{Axis{"model", s.models, {}}, Axis{"dataset", s.datasets, {}}};
   if (!s.resolution.empty()) axes.push_back(Axis{"resolution", {}, s.resolution});
   axes.push_back(Axis{"system", s.systems, {}});
-  if (!s.network_bandwidth_gbps.empty())
-    axes.push_back(Axis{"network_bandwidth_gbps", {}, s.network_bandwidth_gbps});
-  if (!s.network_latency_us.empty())
-    axes.push_back(Axis{"network_latency_us", {}, {}, s.network_latency_us});
+  // the network axes' coordinates: their values as the sweep file writes them
+  if (!s.network_bandwidth.empty()) {
+    Axis a{"network_bandwidth_gbps", {}, {}};
+    for (const auto& v : s.network_bandwidth) a.values.push_back(v.gbps);
+    axes.push_back(std::move(a));
+  }
+  if (!s.network_latency.empty()) {
+    Axis a{"network_latency_us", {}, {}, {}};
+    for (const auto& v : s.network_latency) a.reals.push_back(v.us);
+    axes.push_back(std::move(a));
+  }
   axes.push_back(Axis{"strategy", s.strategies, {}});
   // training settings with several values (one value: every point's)
   const auto names = [](const auto& values, auto name_of) {
@@ -214,16 +221,26 @@ void check_network_values(const SweepSpec& spec) {
   for (std::int64_t v : spec.resolution) {
     if (v < 1) throw InputError("resolution '" + std::to_string(v) + "': must be >= 1");
   }
-  for (std::int64_t v : spec.network_bandwidth_gbps) {
-    if (v < 1) throw InputError("network bandwidth '" + std::to_string(v) + "': must be >= 1");
+  for (const auto& v : spec.network_bandwidth) {
+    if (v.gbps < 1 || !(v.Bps > 0) || !std::isfinite(v.Bps))
+      throw InputError("network bandwidth '" + std::to_string(v.gbps) + "': must be >= 1");
   }
-  for (double v : spec.network_latency_us) {
-    if (!(v > 0) || !std::isfinite(v))
-      throw InputError("network latency '" + std::to_string(v) + "': must be > 0");
+  for (const auto& v : spec.network_latency) {
+    if (!(v.s > 0) || !std::isfinite(v.s) || !(v.us > 0) || !std::isfinite(v.us))
+      throw InputError("network latency '" + std::to_string(v.us) + "': must be > 0");
   }
 }
 
 }  // namespace
+
+// Gbit/s -> bytes/s: 10^9 bits of 8
+NetworkBandwidth gbit_per_s(std::int64_t gbps) {
+  return {gbps, static_cast<double>(gbps) * 1e9 / 8};
+}
+// microseconds -> seconds
+NetworkLatency microseconds(double us) {
+  return {us, us * 1e-6};
+}
 
 Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)) {
   kinds_ = strategy_kinds(spec.strategies);
@@ -243,16 +260,17 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   // invalid, with the reason. The network variants (the last of those axes) differ only in
   // the system: they share one base workload's tables, sums and compute memo.
   const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
-  variants_ = count(spec.network_bandwidth_gbps) * count(spec.network_latency_us);
+  variants_ = count(spec.network_bandwidth) * count(spec.network_latency);
   check_workload_bytes(spec, variants_);
   // a network axis, even of one value, overrides the systems' inter-node levels
-  const bool network_axes =
-      !spec.network_bandwidth_gbps.empty() || !spec.network_latency_us.empty();
+  const bool network_axes = !spec.network_bandwidth.empty() || !spec.network_latency.empty();
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
-  const auto& bws = spec.network_bandwidth_gbps.empty() ? keep : spec.network_bandwidth_gbps;
-  const std::vector<double> keep_latency{0};
-  const auto& lats = spec.network_latency_us.empty() ? keep_latency : spec.network_latency_us;
+  // absent: one variant that keeps the system's value (0)
+  const std::vector<NetworkBandwidth> keep_bandwidth{NetworkBandwidth{}};
+  const auto& bws = spec.network_bandwidth.empty() ? keep_bandwidth : spec.network_bandwidth;
+  const std::vector<NetworkLatency> keep_latency{NetworkLatency{}};
+  const auto& lats = spec.network_latency.empty() ? keep_latency : spec.network_latency;
   check_network_values(spec);
   for (const auto& m : spec.models) {
     for (const auto& d : spec.datasets) {
@@ -270,12 +288,11 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           }
           unusable_.push_back(why);
           installed_.push_back(families_.size());
-          for (std::int64_t bw : bws) {
-            for (double lat : lats) {
+          for (const auto& bw : bws) {
+            for (const auto& lat : lats) {
               families_.push_back(family);
-              // Gbit/s -> bytes/s; microseconds -> seconds
-              families_.back().inter_node_bandwidth_Bps = static_cast<double>(bw) * 1e9 / 8;
-              families_.back().inter_node_latency_s = lat * 1e-6;
+              families_.back().inter_node_bandwidth_Bps = bw.Bps;
+              families_.back().inter_node_latency_s = lat.s;
               if (!network_axes) continue;
               systems_.push_back(system::with_inter_node(bases_.back().system,
                                                          families_.back().inter_node_bandwidth_Bps,

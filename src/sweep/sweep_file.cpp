@@ -131,14 +131,18 @@ std::vector<std::int64_t> positive_ints(const SweepEntries& e, const char* key, 
 void read_value_axes(SweepFile& f, const SweepEntries& e) {
   if (e.has("sweep.resolution"))
     f.spec.resolution = positive_ints(e, "sweep.resolution", "resolution");
-  if (e.has("sweep.network_bandwidth_gbps"))
-    f.spec.network_bandwidth_gbps =
-        positive_ints(e, "sweep.network_bandwidth_gbps", "network_bandwidth_gbps");
+  // the network values in SI units from here on; the output keeps them as written
+  if (e.has("sweep.network_bandwidth_gbps")) {
+    for (std::int64_t v :
+         positive_ints(e, "sweep.network_bandwidth_gbps", "network_bandwidth_gbps"))
+      f.spec.network_bandwidth.push_back(gbit_per_s(v));
+  }
   if (e.has("sweep.network_latency_us")) {
     const std::string text = e.value("sweep.network_latency_us");
     const Origin at = e.at("sweep.network_latency_us");
-    f.spec.network_latency_us = parse_positive_real_values(text, at, "network_latency_us");
-    refuse_repeats(f.spec.network_latency_us, at, "network_latency_us", text);
+    const auto us = parse_positive_real_values(text, at, "network_latency_us");
+    refuse_repeats(us, at, "network_latency_us", text);
+    for (double v : us) f.spec.network_latency.push_back(microseconds(v));
   }
 }
 

@@ -404,8 +404,10 @@ TEST(Evaluator, WorkloadsPastMaxWorkloadBytesAreRefused) {
   s.strategies = {"data"};
   s.gpus = {8};
   s.batch = {64};
-  s.network_bandwidth_gbps = {100, 200, 300, 400, 500, 600, 700, 800, 900, 1000};
-  s.network_latency_us = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  for (int v = 1; v <= 10; ++v) {
+    s.network_bandwidth.push_back(gbit_per_s(100 * v));
+    s.network_latency.push_back(microseconds(v));
+  }
   const double system = sizeof(system::System);
   s.max_workload_bytes = 2 * f + 200 * system - 1;
   try {
@@ -433,8 +435,8 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
   s.models = {"resnet50"};
   s.datasets = {"imagenet"};
   s.systems = {"abci", "dgx-a100"};
-  s.network_bandwidth_gbps = {100, 400};
-  s.network_latency_us = {0.5, 20};  // a real axis: sub-microsecond latencies
+  s.network_bandwidth = {gbit_per_s(100), gbit_per_s(400)};
+  s.network_latency = {microseconds(0.5), microseconds(20)};  // real: sub-microsecond
   s.strategies = {"data", "data+filter", "daso"};
   s.gpus = {8, 64};
   s.batch = {512};
@@ -453,8 +455,8 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
     e.grid().decode(i, c);  // model, dataset, system, bandwidth, latency, strategy, gpus, batch
     auto w = strategy::make_workload({s.models[c[0]], s.datasets[c[1]], s.systems[c[2]], "", 0});
     w.system = system::with_inter_node(
-        w.system, static_cast<double>(s.network_bandwidth_gbps[c[3]]) * 1e9 / 8,
-        s.network_latency_us[c[4]] * 1e-6);
+        w.system, static_cast<double>(s.network_bandwidth[c[3]].gbps) * 1e9 / 8,
+        s.network_latency[c[4]].us * 1e-6);
     strategy::Config cfg;
     cfg.kind = *strategy::kind_from_name(s.strategies[c[5]]);
     cfg.gpus = s.gpus[c[6]];
@@ -484,16 +486,19 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
 // on 64 GPUs (8 nodes) slower at 1 Gbit/s or 10 ms than on its own EDR network.
 TEST(Evaluator, ANetworkAxisOfOneValueOverridesTheSystem) {
   struct Case {
-    std::vector<std::int64_t> bandwidth;
-    std::vector<double> latency;
+    std::vector<NetworkBandwidth> bandwidth;
+    std::vector<NetworkLatency> latency;
   };
-  for (const auto& [bandwidth, latency] : {Case{{1}, {}}, Case{{}, {10000}}, Case{{1}, {10000}}}) {
+  const auto slow = gbit_per_s(1);
+  const auto far = microseconds(10000);
+  for (const auto& [bandwidth, latency] :
+       {Case{{slow}, {}}, Case{{}, {far}}, Case{{slow}, {far}}}) {
     SweepSpec s;
     s.models = {"resnet50"};
     s.datasets = {"imagenet"};
     s.systems = {"abci"};
-    s.network_bandwidth_gbps = bandwidth;
-    s.network_latency_us = latency;
+    s.network_bandwidth = bandwidth;
+    s.network_latency = latency;
     s.strategies = {"data", "filter"};
     s.gpus = {64};
     s.batch = {64};
@@ -502,9 +507,9 @@ TEST(Evaluator, ANetworkAxisOfOneValueOverridesTheSystem) {
     ASSERT_EQ(e.grid().points(), 2u);
     const auto own = strategy::make_workload({"resnet50", "imagenet", "abci", "", 0});
     auto w = own;
-    w.system = system::with_inter_node(
-        w.system, bandwidth.empty() ? 0 : static_cast<double>(bandwidth[0]) * 1e9 / 8,
-        latency.empty() ? 0 : latency[0] * 1e-6);
+    w.system =
+        system::with_inter_node(w.system, bandwidth.empty() ? 0 : 1e9 / 8,  // 1 Gbit/s in bytes/s
+                                latency.empty() ? 0 : 10000e-6);            // 10,000 us in seconds
     for (std::uint64_t i = 0; i < 2; ++i) {
       strategy::Config cfg;
       cfg.kind = *strategy::kind_from_name(s.strategies[i]);

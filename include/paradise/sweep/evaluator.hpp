@@ -17,6 +17,21 @@
 
 namespace paradise::sweep {
 
+/// A value of the network bandwidth axis: as the sweep file writes it (the output's
+/// coordinate, Gbit/s per GPU) and in bytes per second, converted once where it is read.
+struct NetworkBandwidth {
+  std::int64_t gbps = 0;
+  double Bps = 0;
+};
+/// A value of the network latency axis: as written (microseconds, real) and in seconds.
+struct NetworkLatency {
+  double us = 0;
+  double s = 0;
+};
+/// The sweep file's units to SI: Gbit/s -> bytes/s (x 1e9 / 8); microseconds -> seconds.
+NetworkBandwidth gbit_per_s(std::int64_t gbps);
+NetworkLatency microseconds(double us);
+
 struct SweepSpec {
   std::vector<std::string> models, datasets, systems, strategies;
   std::vector<std::int64_t> gpus, batch;
@@ -26,9 +41,10 @@ struct SweepSpec {
   bool spatial_all_dims = false;
   /// Optional axes (empty: absent from the grid). resolution: every spatial extent of the
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
-  /// one node at that per-GPU bandwidth (Gbit/s) and latency (microseconds, > 0, real).
-  std::vector<std::int64_t> resolution, network_bandwidth_gbps;
-  std::vector<double> network_latency_us;
+  /// one node at that per-GPU bandwidth and latency, each in SI units and as written.
+  std::vector<std::int64_t> resolution;
+  std::vector<NetworkBandwidth> network_bandwidth;
+  std::vector<NetworkLatency> network_latency;
   /// The training run's settings (paradise variant; empty: the default, fp32, momentum,
   /// ZeRO stage 0, no recomputation): one value is every point's; several make an axis,
   /// precision, optimizer, zero_stage, recompute, between strategy and gpus.
