@@ -15,6 +15,10 @@
 
 namespace paradise::io {
 
+/// Seconds a rank whose own collective step failed waits for the others to agree on it
+/// before it ends the job (they are then stuck in the call it left; issue 35, item 6).
+inline constexpr double kFailedRankGrace_s = 5;
+
 // The innermost description on HDF5's error stack (e.g. "file write failed: ... errno = 28,
 // error message = 'No space left on device'"), or "" (automatic printing is off).
 std::string h5_error_cause();
@@ -141,6 +145,9 @@ struct SweepFileWriter::Impl {
   // Called on the watchdog's thread when a collective step runs past `seconds`: says so
   // (through the deadline's report), removes PATH.tmp unless kept, and ends the process.
   [[noreturn]] void give_up_inside(double seconds, const std::string& waiting_for) noexcept;
+  /// Reports `why` (and what is kept), removes an unfinished temporary and ends the process
+  /// with exit 2, which makes the launcher end the other ranks.
+  [[noreturn]] void end_job(const std::string& why) noexcept;
   // What an error message adds about PATH.tmp: kept as a checkpoint, as a finished file, or
   // nothing (removed).
   std::string kept() const;
@@ -164,13 +171,23 @@ void SweepFileWriter::Impl::agreed(Step&& step, double seconds, const std::strin
   }
   // this rank's own failure (a full disk) is said at once when the others do not agree
   // within a second: they may be stuck in a collective call, up to the deadline (issue 35)
-  std::optional<Watchdog> tell;
+  std::optional<Watchdog> tell, end;
   if (!error.empty() && comm_.size() > 1 && deadline_.report)
     tell.emplace(std::min(1.0, seconds), [&] {
       deadline_.report(error +
                        " (said now: the other ranks have not yet agreed on the failure; "
                        "they are given up to " +
                        std::to_string(static_cast<long>(seconds)) + " s, --io-timeout)");
+    });
+  // ... and a few seconds on, this rank ends the job: the others are then most likely inside
+  // the collective call this rank left, which cannot end without it, and would wait out the
+  // whole deadline. The run has failed either way; only the wait is saved.
+  if (!error.empty() && comm_.size() > 1)
+    end.emplace(std::min(kFailedRankGrace_s, seconds), [&] {
+      end_job(error + " (the other ranks did not agree on the failure within " +
+              std::to_string(static_cast<long>(std::min(kFailedRankGrace_s, seconds))) +
+              " s: they are stuck in a collective HDF5 call that needs this rank; ending the "
+              "job)");
     });
   const auto give_up = [&]() {
     abandon(true);
@@ -186,6 +203,7 @@ void SweepFileWriter::Impl::agreed(Step&& step, double seconds, const std::strin
     deadline_.report(why);
   };
   const bool failed = comm_.allreduce_or_within(!error.empty(), seconds, give_up);
+  end.reset();
   tell.reset();
   if (!failed) return;
   failed_ = true;

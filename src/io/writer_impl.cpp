@@ -261,14 +261,20 @@ void SweepFileWriter::Impl::abandon(bool here) noexcept {
 
 void SweepFileWriter::Impl::give_up_inside(double seconds,
                                            const std::string& waiting_for) noexcept {
+  std::string why;
   try {
-    if (deadline_.report)
-      deadline_.report("a collective step did not end within " +
-                       std::to_string(static_cast<long>(seconds)) + " s (--io-timeout): " +
-                       (waiting_for.empty()
-                            ? "a collective HDF5 call on " + tmp_ + " (a rank stopped or stuck?)"
-                            : waiting_for) +
-                       kept());
+    why = "a collective step did not end within " + std::to_string(static_cast<long>(seconds)) +
+          " s (--io-timeout): " +
+          (waiting_for.empty() ? "a collective HDF5 call on " + tmp_ + " (a rank stopped or stuck?)"
+                               : waiting_for);
+  } catch (...) {  // the process ends all the same
+  }
+  end_job(why);
+}
+
+void SweepFileWriter::Impl::end_job(const std::string& why) noexcept {
+  try {
+    if (deadline_.report) deadline_.report(why + kept());
   } catch (...) {  // the process ends all the same
   }
   if (!flushed_ && !complete_) ::unlink(tmp_.c_str());
