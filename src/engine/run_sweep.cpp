@@ -60,8 +60,8 @@ std::string count(std::uint64_t n) {
 }  // namespace
 
 int SweepRun::run() {
-  if (failed_input(comm_, [&] { build(); })) return 2;
   if (failed_input(comm_, [&] { size_output(); })) return 2;
+  if (failed_input(comm_, [&] { build(); })) return 2;
   if (!o_.output.empty() && failed_on_root(comm_, [&] { guard_output(); })) return 2;
   plan_chunks();
   if (o_.resume && failed_input(comm_, [&] { resume(); })) return 2;

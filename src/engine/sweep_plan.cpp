@@ -2,6 +2,7 @@
 // file's limits, the work chunks, and the checkpoint a resume starts from.
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "guard.hpp"
 #include "paradise/core/error.hpp"
@@ -22,26 +23,24 @@ std::string count(std::uint64_t n) {
 
 }  // namespace
 
-void SweepRun::build() {
+// The output's shape from the grid's axes alone: the reduction, the maps' size and the
+// memory-limit tables' sizes, each held against the sweep file's limits before any workload
+// is built (10^7 network variants built 10 GB of systems before max_searches refused them).
+void SweepRun::size_output() {
+  std::optional<sweep::Grid> grid;
   try {
-    evaluator_.emplace(f_.spec);
-  } catch (const InputError& e) {  // the grid or its workloads: said of the sweep file
+    grid.emplace(sweep::make_grid(f_.spec));
+  } catch (const InputError& e) {  // said of the sweep file, as the evaluator's errors
     throw InputError(f_.path + ": " + e.what());
   }
   if (!f_.reduce.empty() && f_.storage != Storage::summary)  // the reader refuses it too
     throw InputError(f_.path + ": maps are reduced only with storage = summary");
-  if (!f_.reduce.empty()) reduction_.emplace(evaluator_->grid(), f_.reduce);
-  search_.emplace(*evaluator_, f_.memlimit);
-  mine_.emplace(evaluator_->grid(), f_.pareto);
-  if (!o_.output.empty()) refuse_replacing(o_.output, f_);
-}
-
-void SweepRun::size_output() {
-  units_ = reduction_ ? reduction_->cells() : evaluator_->grid().points();
+  if (!f_.reduce.empty()) reduction_.emplace(*grid, f_.reduce);
+  units_ = reduction_ ? reduction_->cells() : grid->points();
   maps_ = f_.storage != Storage::summary || reduction_.has_value();
   out_bytes_ = maps_ ? static_cast<double>(units_) * bytes_per_cell(f_.storage) : 0;
   std::uint64_t largest_table = 0;
-  for (const auto& t : search_->tables()) {
+  for (const auto& t : sweep::memlimit_tables(*grid, f_.memlimit)) {
     searches_ += t.entries;
     largest_table = std::max(largest_table, t.entries);
   }
@@ -63,6 +62,18 @@ void SweepRun::size_output() {
                      " entries, more than max_searches = " +
                      with_commas(static_cast<std::int64_t>(f_.max_searches)) +
                      " ([memlimit] batch = none, fewer sides, or a larger max_searches)");
+}
+
+// The evaluator (every workload), the searches and the summary, once the sizes are known.
+void SweepRun::build() {
+  try {
+    evaluator_.emplace(f_.spec);
+  } catch (const InputError& e) {  // the grid or its workloads: said of the sweep file
+    throw InputError(f_.path + ": " + e.what());
+  }
+  search_.emplace(*evaluator_, f_.memlimit);
+  mine_.emplace(evaluator_->grid(), f_.pareto);
+  if (!o_.output.empty()) refuse_replacing(o_.output, f_);
 }
 
 // Rank 0 alone, before any work: the side files' paths, then the output's lock (a dry run

@@ -1,6 +1,7 @@
 #include "paradise/sweep/memlimit_tables.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "paradise/core/error.hpp"
 #include "paradise/strategy/predict.hpp"
@@ -19,14 +20,15 @@ std::vector<Axis> without(const std::vector<Axis>& axes, const std::string& name
 
 }  // namespace
 
-MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e_(e), spec_(spec) {
-  const auto& axes = e.grid().axes();
-  const auto add = [&](std::string name, std::string description, std::vector<Axis> a,
-                       std::size_t kind) {
-    MemlimitTable t{std::move(name), std::move(description), std::move(a), 1, kind != 2};
+std::vector<MemlimitTable> memlimit_tables(const Grid& grid, const MemlimitSpec& spec) {
+  using Kind = MemlimitTable::Kind;
+  const auto& axes = grid.axes();
+  std::vector<MemlimitTable> tables;
+  const auto add = [&](std::string name, std::string description, std::vector<Axis> a, Kind kind) {
+    MemlimitTable t{
+        std::move(name), std::move(description), std::move(a), 1, kind != Kind::FewestGpus, kind};
     for (const auto& x : t.axes) t.entries *= x.size();
-    tables_.push_back(std::move(t));
-    kinds_.push_back(kind);
+    tables.push_back(std::move(t));
   };
   if (spec.batch) {
     if (spec.batch_lo < 1 || spec.batch_hi < spec.batch_lo)
@@ -36,7 +38,7 @@ MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e
         "largest feasible global batch in " + std::to_string(spec.batch_lo) + ".." +
             std::to_string(spec.batch_hi) +
             " (0: none fits; -1: the model cannot take the samples, e.g. at this resolution)",
-        without(axes, "batch"), 0);
+        without(axes, "batch"), Kind::LargestBatch);
   }
   if (spec.resolution) {
     if (spec.resolution_lo < 1 || spec.resolution_hi < spec.resolution_lo ||
@@ -47,7 +49,7 @@ MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e
             std::to_string(spec.resolution_lo) + ".." + std::to_string(spec.resolution_hi) +
             " step " + std::to_string(spec.resolution_step) +
             " (0: none fits; -1: the model takes no side of the range)",
-        without(axes, "resolution"), 1);
+        without(axes, "resolution"), Kind::LargestResolution);
   }
   if (!spec.sides.empty()) {
     for (std::int64_t s : spec.sides) {
@@ -58,14 +60,20 @@ MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec) : e
     add("fewest_gpus",
         "fewest GPUs of the gpus axis at which the side fits (0: none; -1: the model cannot "
         "take the side)",
-        std::move(a), 2);
-    for (const auto& x : axes) {
-      if (x.name == "gpus") gpus_ascending_ = x.values;
-    }
-    std::sort(gpus_ascending_.begin(), gpus_ascending_.end());
-    gpus_ascending_.erase(std::unique(gpus_ascending_.begin(), gpus_ascending_.end()),
-                          gpus_ascending_.end());
+        std::move(a), Kind::FewestGpus);
   }
+  return tables;
+}
+
+MemlimitSearch::MemlimitSearch(const Evaluator& e, const MemlimitSpec& spec)
+    : e_(e), spec_(spec), tables_(memlimit_tables(e.grid(), spec)) {
+  if (spec.sides.empty()) return;
+  for (const auto& x : e.grid().axes()) {
+    if (x.name == "gpus") gpus_ascending_ = x.values;
+  }
+  std::sort(gpus_ascending_.begin(), gpus_ascending_.end());
+  gpus_ascending_.erase(std::unique(gpus_ascending_.begin(), gpus_ascending_.end()),
+                        gpus_ascending_.end());
 }
 
 std::uint64_t MemlimitSearch::grid_index(const MemlimitTable& t, std::uint64_t e,
@@ -132,8 +140,8 @@ bool MemlimitSearch::takes_a_side(std::uint64_t workload) {
 std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
   std::int64_t side = 0;
   const auto p = e_.point(grid_index(tables_[t], entry, &side));
-  switch (kinds_[t]) {
-    case 0: {  // largest batch
+  switch (tables_[t].kind) {
+    case MemlimitTable::Kind::LargestBatch: {
       // not "nothing fits": the model cannot take the samples (the status map: invalid)
       if (!e_.unusable_reason(p.workload).empty()) return -1;
       const auto r = largest_batch(e_.workload(p.workload), p.config, spec_.batch_lo,
@@ -141,7 +149,7 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
       return r.value;
     }
-    case 1: {  // largest resolution
+    case MemlimitTable::Kind::LargestResolution: {
       // a family with no side at all (2-D model, 3-D data; none of the range's sides) would
       // be tried side by side: -1, not "nothing fits" (once per workload, then cached)
       if (!takes_a_side(p.workload)) return -1;
@@ -157,7 +165,7 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
       evaluations_ += static_cast<std::uint64_t>(r.evaluations);
       return r.value;
     }
-    default: {  // fewest GPUs at a side
+    case MemlimitTable::Kind::FewestGpus: {  // at a side
       const strategy::Workload* w = at(p.workload, side);
       if (!w) return -1;  // not "nothing fits": the model cannot take the side at all
       const auto r = fewest_gpus(*w, p.config, gpus_ascending_);
@@ -165,20 +173,22 @@ std::int64_t MemlimitSearch::value(std::size_t t, std::uint64_t entry) {
       return r.value;
     }
   }
+  throw std::logic_error("memory-limit table of no known kind");
 }
 
 bool MemlimitSearch::at_search_end(std::size_t t, std::uint64_t entry, std::int64_t value) {
   std::int64_t side = 0;
   const auto p = e_.point(grid_index(tables_[t], entry, &side));
-  switch (kinds_[t]) {
-    case 0:
+  switch (tables_[t].kind) {
+    case MemlimitTable::Kind::LargestBatch:
       return batch_at_search_end(e_.workload(p.workload), p.config, value, spec_.batch_hi);
-    case 1:
+    case MemlimitTable::Kind::LargestResolution:
       return side_at_search_end(value, spec_.resolution_hi, spec_.resolution_step,
                                 [&](std::int64_t s) { return side_taken(p.workload, s); });
-    default:  // fewest GPUs: a search downwards
+    case MemlimitTable::Kind::FewestGpus:  // a search downwards
       return false;
   }
+  throw std::logic_error("memory-limit table of no known kind");
 }
 
 }  // namespace paradise::sweep

@@ -133,12 +133,24 @@ cd .. || exit 1
 
 # --- 6. Work bounded before it is done ------------------------------------------------------
 # max_workload_bytes = 1e308 and 10^7 network variants (4,000 bandwidths x 2,500 latencies)
-# built every variant, 2.4 GB, then "internal error: std::bad_alloc": the estimate (8.36 GB,
-# sizeof(System) 836 B with the GPU and input profiles, as with max_workload_bytes = 1e9 below) is held against the memory the process may use,
-# here 6 GB (ulimit -v); refused at once (10 s: a generous bound, about 0.05 s idle)
+# built every variant, 2.4 GB, then "internal error: std::bad_alloc". The grid's sizes are
+# checked from its axes first: its 10^7 memory-limit searches (one per point without the batch
+# axis) are refused before any workload is built (10 s: a generous bound, 0.13 s idle; it
+# took 42 s and 10 GB when the check came after the workloads).
 printf '%s\n' '[sweep]' 'model = resnet50' 'dataset = imagenet' 'system = dgx-a100' 'strategy = data' \
   'gpus = 8' 'batch = 256' 'network_bandwidth_gbps = 1..4000 +1' 'network_latency_us = 1..2500 +1' \
   'max_workload_bytes = 1e308' >huge.ini
+begun=$(date +%s%N)
+rc=0
+"$paradise" sweep huge.ini --dry-run >out 2>&1 || rc=$?
+took=$((($(date +%s%N) - begun) / 1000000))
+[ "$rc" = 2 ] && [ "$took" -lt 10000 ] &&
+  grep -q "error: huge.ini: the memory-limit searches have 10,000,000 entries, more than max_searches = 1,000,000" out &&
+  ok || bad "a huge dry run's searches: exit $rc after $took ms: $(cat out)"
+# Without the searches, the workloads' estimate (8.36 GB: sizeof(System) 836 B with the GPU
+# and input profiles, as with max_workload_bytes = 1e9 below) is held against the memory the
+# process may use, here 6 GB (ulimit -v), and refused at once.
+printf '%s\n' '[memlimit]' 'batch = none' >>huge.ini
 begun=$(date +%s%N)
 rc=0
 (ulimit -v 6000000 && exec "$paradise" sweep huge.ini --dry-run) >out 2>&1 || rc=$?

@@ -33,7 +33,13 @@ struct MemlimitTable {
   /// The values come from a search upwards (largest batch, largest side): one at the top of
   /// the search is a lower bound, flagged by at_search_end (the sweep's NAME_at_search_end).
   bool upward = false;
+  enum class Kind { LargestBatch, LargestResolution, FewestGpus } kind = Kind::LargestBatch;
 };
+
+/// The tables `spec` asks for over `grid`'s axes, with their sizes, from the axes alone: a
+/// sweep's size is checked against its limits before any workload is built. InputError for
+/// an empty range or a side below 1.
+std::vector<MemlimitTable> memlimit_tables(const Grid& grid, const MemlimitSpec& spec);
 
 class MemlimitSearch {
  public:
@@ -60,7 +66,6 @@ class MemlimitSearch {
   const Evaluator& e_;
   MemlimitSpec spec_;
   std::vector<MemlimitTable> tables_;
-  std::vector<std::size_t> kinds_;  // per table: 0 batch, 1 resolution, 2 gpus
   std::vector<std::int64_t> gpus_ascending_;
   struct Sized {
     std::optional<strategy::Workload> workload;
