@@ -190,8 +190,9 @@ int run_predict(const Args& args) {
   if (!parse_options(args, desc, vm,
                      "Predicts time and memory per GPU of one training configuration."))
     return 0;
-  const strategy::Config c = parse(desc, vm, o);
+  strategy::Config c = parse(desc, vm, o);
   const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side);
+  resolve_default_precision(c, w);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + o.spec.layer_times + "' and --precision " +
                      o.training.precision + ": " + why +

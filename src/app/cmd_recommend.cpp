@@ -162,7 +162,7 @@ int run_recommend(const Args& args) {
                      "Ranks every strategy, GPU count and batch by an objective and says why the "
                      "other strategies lost."))
     return 0;
-  const auto [c, search] = parse(vm, o);
+  auto [c, search] = parse(vm, o);
   // Name the option in the loaders' messages ("unknown system 'x'").
   system_option(o.spec.system);
   try {
@@ -171,6 +171,7 @@ int run_recommend(const Args& args) {
     throw InputError(std::string("--model: ") + e.what());
   }
   const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side);
+  resolve_default_precision(c, w);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + o.spec.layer_times + "' and --precision " +
                      o.training.precision + ": " + why +

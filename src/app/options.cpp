@@ -59,9 +59,10 @@ system::System system_option(const std::string& name) {
 void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t) {
   namespace po = boost::program_options;
   desc.add_options()("precision", po::value(&t.precision),
-                     "paradise: fp32 (default), tf32 or mixed (fp16/bf16 with fp32 master "
-                     "weights)")("optimizer", po::value(&t.optimizer),
-                                 "paradise: sgd, momentum (default) or adam")(
+                     "paradise: fp32, tf32 or mixed (fp16/bf16 with fp32 master weights); "
+                     "default: PyTorch's, tf32 on GPUs with TF32 units (A100, H100), else "
+                     "fp32, or the precision --layer-times were measured in")(
+      "optimizer", po::value(&t.optimizer), "paradise: sgd, momentum (default) or adam")(
       "zero", po::value(&t.zero),
       "paradise: ZeRO stage 0-3 (sharded optimizer state, gradients, "
       "weights)")("recompute", po::bool_switch(&t.recompute),
@@ -71,7 +72,9 @@ void add_training_options(boost::program_options::options_description& desc, Tra
 void apply_training_options(const boost::program_options::variables_map& vm,
                             const TrainingOptions& t, strategy::Config& c) {
   const auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
-  const auto precision = strategy::precision_from_name(t.precision);
+  const bool by_default = t.precision.empty();
+  const auto precision = by_default ? strategy::Precision::Fp32  // resolved with the workload
+                                    : strategy::precision_from_name(t.precision);
   if (!precision)
     throw InputError("--precision '" + t.precision +
                      "': expected fp32, tf32 or mixed (fp16 and bf16 are taken as mixed)");
@@ -95,9 +98,14 @@ void apply_training_options(const boost::program_options::variables_map& vm,
   if (t.zero < 0 || t.zero > 3)
     throw InputError("--zero '" + std::to_string(t.zero) + "': expected 0 to 3");
   c.precision = *precision;
+  c.precision_by_default = by_default && c.variant == strategy::Variant::Paradise;
   c.optimizer = *optimizer;
   c.zero_stage = t.zero;
   c.recompute_activations = t.recompute;
+}
+
+void resolve_default_precision(strategy::Config& c, const strategy::Workload& w) {
+  if (c.precision_by_default) c.precision = strategy::default_precision(w);
 }
 
 void add_spatial_split_option(boost::program_options::options_description& desc,

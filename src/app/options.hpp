@@ -20,7 +20,7 @@ bool parse_options(const Args& args, boost::program_options::options_description
 /// memlimit share (paradise variant only): arithmetic precision, optimizer, ZeRO stage and
 /// activation recomputation (strategy::Config::precision and Policies).
 struct TrainingOptions {
-  std::string precision = "fp32", optimizer = "momentum";
+  std::string precision, optimizer = "momentum";  ///< precision "": the GPU's default
   int zero = 0;
   bool recompute = false;
 };
@@ -39,6 +39,10 @@ void add_measured_compute_options(boost::program_options::options_description& d
 
 /// The system --system names; InputError with the option's name before the loader's message.
 system::System system_option(const std::string& name);
+
+/// Sets c.precision to the workload's default_precision when --precision was not given
+/// (c.precision_by_default, set by apply_training_options).
+void resolve_default_precision(strategy::Config& c, const strategy::Workload& w);
 
 /// Adds --spatial-split (w, ParaDL's width-only split, or all spatial dimensions) to `desc`.
 void add_spatial_split_option(boost::program_options::options_description& desc, std::string& text);

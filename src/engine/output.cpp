@@ -69,7 +69,7 @@ std::string creation_time(const mpi::Comm& comm) {
 
 // Root attributes: where the file comes from, and the training settings with one value,
 // every point's (several: an axis).
-void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f,
+void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f, const sweep::Evaluator& e,
                            const std::vector<std::string>& args, const std::string& now) {
   std::string command = "paradise sweep";
   for (const auto& a : args) command += " " + a;
@@ -84,9 +84,16 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f,
   out.attribute("storage", std::string(storage_name(f.storage)));
   const auto& s = f.spec;
   const strategy::Config shared = sweep::one_valued_settings(s);
-  if (s.precisions.size() <= 1)
+  // none given (paradise variant): each GPU's default, "tf32" or "fp32 on abci, tf32 on ..."
+  if (shared.precision_by_default) {
+    out.attribute("precision", e.default_precision_text());
+  } else if (s.precisions.size() <= 1) {
     out.attribute("precision", std::string(strategy::precision_name(shared.precision)));
+  }
   if (s.variant == strategy::Variant::Paradise) {
+    if (s.precisions.size() <= 1)
+      out.attribute("precision_source",
+                    std::string(shared.precision_by_default ? "default" : "given"));
     const strategy::Training& pol = shared;
     if (s.optimizers.size() <= 1)
       out.attribute("optimizer", std::string(strategy::optimizer_name(pol.optimizer)));
@@ -160,16 +167,16 @@ void declare_maps(io::SweepFileWriter& out, const SweepFile& f,
 
 io::SweepFileWriter open_output(const std::string& path, const SweepFile& f,
                                 const std::vector<std::string>& args, const mpi::Comm& comm,
-                                const sweep::Grid& grid,
+                                const sweep::Evaluator& e,
                                 const std::optional<sweep::Reduction>& reduction, bool resume,
                                 std::uint64_t chunk_points,
                                 io::SweepFileWriter::Deadline deadline) {
   io::SweepFileWriter out(
       path, comm, resume ? io::SweepFileWriter::Mode::Resume : io::SweepFileWriter::Mode::Create,
       std::move(deadline));
-  write_root_attributes(out, f, args, creation_time(comm));
+  write_root_attributes(out, f, e, args, creation_time(comm));
   out.chunk_points(chunk_points);
-  write_axes(out, grid);
+  write_axes(out, e.grid());
   declare_maps(out, f, reduction);
   return out;
 }

@@ -22,7 +22,7 @@ namespace paradise::engine {
 /// `args`: the command line after "paradise sweep", recorded in the file.
 io::SweepFileWriter open_output(const std::string& path, const SweepFile& f,
                                 const std::vector<std::string>& args, const mpi::Comm& comm,
-                                const sweep::Grid& grid,
+                                const sweep::Evaluator& e,
                                 const std::optional<sweep::Reduction>& reduction, bool resume,
                                 std::uint64_t chunk_points, io::SweepFileWriter::Deadline deadline);
 

@@ -54,12 +54,18 @@ std::string count(double x) {
 
 }  // namespace
 
-std::string training_text(const SweepFile& f) {
+std::string training_text(const SweepFile& f, const sweep::Evaluator& e) {
   const auto& s = f.spec;
   const strategy::Config c = sweep::one_valued_settings(s);
   if (c.variant != strategy::Variant::Paradise) return strategy::training_summary(c);
   // predict's parts, each replaced by its axis where the setting is swept
-  const auto parts = strategy::training_parts(c);
+  auto parts = strategy::training_parts(c);
+  if (c.precision_by_default) {
+    const std::string text = e.default_precision_text();
+    parts[0] = text.find(" on ") == std::string::npos
+                   ? text + " precision (each system's default)"
+                   : "each system's default precision (" + text + ")";
+  }
   const std::array<std::pair<std::size_t, const char*>, 4> axes{
       {{s.precisions.size(), "the precision axis"},
        {s.optimizers.size(), "the optimizer axis"},
@@ -80,7 +86,7 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
   for (const auto& a : grid.axes()) out << "  " << describe(a) << "\n";
   out << "cost model: " << strategy::variant_name(f.spec.variant)
       << (f.spec.spatial_all_dims ? "; spatial split over every spatial dimension" : "") << "\n"
-      << "training: " << training_text(f) << "\n"
+      << "training: " << training_text(f, e) << "\n"
       << "points: " << count(points) << "\n"
       << "storage: " << storage_name(f.storage);
   if (!f.reduce.empty()) {
@@ -109,8 +115,9 @@ double peak_rss_bytes() {
 }
 
 void print_summary(std::ostream& out, const std::string& file, const std::string& output,
-                   const SweepFile& f, const sweep::Grid& grid, const sweep::Summary& s,
+                   const SweepFile& f, const sweep::Evaluator& e, const sweep::Summary& s,
                    const RunStats& run) {
+  const auto& grid = e.grid();
   const double points = static_cast<double>(grid.points());
   const auto& c = s.counts();
   const double compute_s = std::max(run.seconds - run.write_seconds, 1e-9);
@@ -130,7 +137,7 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
       out << ", " << human_bytes(run.output_bytes / run.write_seconds) << "/s";
     out << ", of which " << fixed(run.copy_seconds, 2) << " s canonical copy)\n";
   }
-  out << "training: " << training_text(f) << "\n\n";
+  out << "training: " << training_text(f, e) << "\n\n";
   TextTable t;
   for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);
   t.add_column("epoch time s");

@@ -34,14 +34,15 @@ struct RunStats {
 double peak_rss_bytes();
 
 /// The sweep's training settings in words (predict's `training` line): "mixed precision,
-/// adam optimizer, ...", with "the precision axis" etc. for a setting swept over several.
-std::string training_text(const SweepFile& f);
+/// adam optimizer, ...", with "the precision axis" etc. for a setting swept over several,
+/// and the systems' default precision (Evaluator::default_precision_text) where none is given.
+std::string training_text(const SweepFile& f, const sweep::Evaluator& e);
 
 /// Points, ranks, time and rate, feasible fraction, the output path with its size and write
 /// rate, peak memory per rank, the training settings, and the fastest feasible configuration
 /// per model.
 void print_summary(std::ostream& out, const std::string& file, const std::string& output,
-                   const SweepFile& f, const sweep::Grid& grid, const sweep::Summary& s,
+                   const SweepFile& f, const sweep::Evaluator& e, const sweep::Summary& s,
                    const RunStats& run);
 
 }  // namespace paradise::engine

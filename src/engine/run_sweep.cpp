@@ -89,7 +89,7 @@ void SweepRun::open() {
       std::cerr << ("paradise sweep: error: -o " + o_.output + ": rank " +
                     std::to_string(comm_.rank()) + ": " + why + "\n");
     };
-    out_.emplace(open_output(o_.output, f_, o_.command_line, comm_, evaluator_->grid(), reduction_,
+    out_.emplace(open_output(o_.output, f_, o_.command_line, comm_, *evaluator_, reduction_,
                              o_.resume, unit_chunk_,
                              {o_.io_timeout_s, report, &OutputLock::release_held}));
   });
@@ -255,7 +255,7 @@ int SweepRun::print_summary_on_root() {
   if (!comm_.is_root()) return 0;
   if (out_) run.output_bytes = static_cast<double>(std::filesystem::file_size(o_.output));
   if (!o_.quiet && run.seconds > 1) std::cerr << '\n';
-  print_summary(std::cout, f_.path, o_.output, f_, evaluator_->grid(), *merged_, run);
+  print_summary(std::cout, f_.path, o_.output, f_, *evaluator_, *merged_, run);
   return 0;
 }
 

@@ -44,8 +44,10 @@ std::vector<Setting> memory_settings(const strategy::Workload& w, const strategy
   // mixed precision halves activations (not with layer times measured at another precision)
   if (paradise && c.precision != strategy::Precision::Mixed &&
       strategy::precision_mismatch(w, strategy::Precision::Mixed).empty())
-    out.push_back({"--precision mixed",
-                   [](strategy::Config& x) { x.precision = strategy::Precision::Mixed; }});
+    out.push_back({"--precision mixed", [](strategy::Config& x) {
+                     x.precision = strategy::Precision::Mixed;
+                     x.precision_by_default = false;
+                   }});
   if (paradise && !c.recompute_activations)
     out.push_back({"--recompute", [](strategy::Config& x) { x.recompute_activations = true; }});
   const bool parallel =

@@ -8,6 +8,8 @@ namespace paradise::report {
 void write_training_json(JsonWriter& j, const strategy::Config& c) {
   j.key("precision").value(strategy::precision_name(c.precision));
   if (c.variant == strategy::Variant::Paradl) return;
+  // not given: PyTorch's default on the GPU (strategy::default_precision)
+  j.key("precision_default").value(c.precision_by_default);
   j.key("optimizer").value(strategy::optimizer_name(c.optimizer));
   j.key("zero_stage").value(c.zero_stage);
   j.key("recompute").value(c.recompute_activations);

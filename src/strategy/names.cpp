@@ -83,7 +83,8 @@ std::optional<Precision> precision_from_name(std::string_view name) {
 }
 std::array<std::string, 4> training_parts(const Config& c) {
   const Training& p = c;
-  return {std::string(precision_name(c.precision)) + " precision",
+  return {std::string(precision_name(c.precision)) + " precision" +
+              (c.precision_by_default ? " (default)" : ""),
           std::string(optimizer_name(p.optimizer)) + " optimizer",
           p.zero_stage > 0 ? "ZeRO stage " + std::to_string(p.zero_stage) : "no ZeRO",
           p.recompute_activations ? "activation recomputation" : "every activation kept"};

@@ -181,6 +181,11 @@ std::string precision_mismatch(const Workload& w, Precision p) {
          std::string(precision_name(p));
 }
 
+Precision default_precision(const Workload& w) {
+  if (const auto measured = precision_from_name(w.measured_precision)) return *measured;
+  return w.system.gpu.peak_tf32_flops > 0 ? Precision::Tf32 : Precision::Fp32;
+}
+
 Workload build_workload(input::LoadedWorkload loaded) {
   Workload w;
   w.system = std::move(loaded.system);

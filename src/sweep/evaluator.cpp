@@ -37,16 +37,19 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
       key.find('@') == std::string::npos ? s.systems.front() : key.substr(key.find('@') + 1);
   const strategy::WorkloadSpec w{model, strategy::own_input_dataset(model), system, "", 0, path};
   try {
-    // every precision of the sweep's (fp32 by default) must be the measured one
+    // every precision of the sweep's must be the measured one; without one, the paradise
+    // variant takes it (strategy::default_precision) and the paradl variant models fp32
     const auto workload = strategy::make_workload(w);
-    for (const auto p :
-         s.precisions.empty() ? std::vector{strategy::Config{}.precision} : s.precisions) {
+    const bool paradl = s.variant == strategy::Variant::Paradl;
+    const std::vector<strategy::Precision> used = !s.precisions.empty() ? s.precisions
+                                                  : paradl ? std::vector{strategy::Precision::Fp32}
+                                                           : std::vector<strategy::Precision>{};
+    for (const auto p : used) {
       const auto why = strategy::precision_mismatch(workload, p);
       if (!why.empty()) {
         std::string message = path;
         message.append(": ").append(why);
-        message += s.precisions.empty() ? " (a sweep without precision models fp32: profile in "
-                                          "fp32, or set precision in [sweep])"
+        message += s.precisions.empty() ? " (the paradl variant models fp32: profile in fp32)"
                                         : " (precision must be the measured one alone)";
         throw InputError(message);
       }
@@ -63,6 +66,8 @@ strategy::Config one_valued_settings(const SweepSpec& s) {
   c.variant = s.variant;
   c.spatial_all_dims = s.spatial_all_dims;
   if (s.precisions.size() == 1) c.precision = s.precisions[0];
+  // none given: each workload's default (Evaluator::set_default_precision)
+  c.precision_by_default = s.precisions.empty() && s.variant == strategy::Variant::Paradise;
   if (s.optimizers.size() == 1) c.optimizer = s.optimizers[0];
   if (s.zero_stages.size() == 1) c.zero_stage = static_cast<int>(s.zero_stages[0]);
   if (s.recomputes.size() == 1) c.recompute_activations = s.recomputes[0] != 0;
@@ -281,10 +286,12 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           try {
             bases_.push_back(side > 0 ? family.make(side) : family.native());
             sums_.push_back(strategy::sum_layers(bases_.back()));
+            default_precisions_.push_back(strategy::default_precision(bases_.back()));
           } catch (const InputError& e) {
             why = e.what();
             bases_.emplace_back();
             sums_.emplace_back();
+            default_precisions_.push_back(strategy::Precision::Fp32);  // invalid points
           }
           unusable_.push_back(why);
           installed_.push_back(families_.size());
@@ -307,6 +314,32 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (std::size_t b = 0; b < bases_.size() && network_axes; ++b)
     bases_[b].system = systems_[b * variants_];
   memos_.resize(bases_.size());
+}
+
+std::string Evaluator::default_precision_text() const {
+  if (settings_.empty() || !settings_.front().precision_by_default) return "";
+  // per system value, in the sweep's order: the precision of its usable workloads
+  std::vector<std::string> per_system(spec_.systems.size());
+  const std::size_t ns = spec_.systems.size();
+  for (std::size_t b = 0; b < bases_.size(); ++b) {
+    if (!unusable_[b].empty()) continue;
+    auto& text = per_system[b % ns];  // system is the fastest of the base axes
+    const std::string name(strategy::precision_name(default_precisions_[b]));
+    if (text.empty()) {
+      text = name;
+    } else if (text.find(name) == std::string::npos) {
+      text += "/" + name;  // measured layer times of another precision for one model
+    }
+  }
+  std::string all, first;
+  bool same = true;
+  for (std::size_t i = 0; i < ns; ++i) {
+    if (per_system[i].empty()) continue;
+    if (first.empty()) first = per_system[i];
+    same = same && per_system[i] == first;
+    all += (all.empty() ? "" : ", ") + per_system[i] + " on " + spec_.systems[i];
+  }
+  return same ? first : all;
 }
 
 const strategy::Workload& Evaluator::workload(std::uint64_t w) const {
@@ -332,6 +365,7 @@ Evaluator::Point Evaluator::point(std::uint64_t index) const {
   p.config.gpus = gpus;
   p.config.kind = kinds_[index % nk];
   p.workload = index / nk;
+  set_default_precision(p.config, p.workload / variants_);
   return p;
 }
 
@@ -355,6 +389,7 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   PointResult r;
   // the base workload (one division only with network variants: this is the per-point loop)
   const std::uint64_t base = variants_ == 1 ? index : index / variants_;
+  set_default_precision(c, base);
   if (!unusable_[base].empty()) {  // the model cannot take the dataset: no figures
     constexpr double none = std::numeric_limits<double>::quiet_NaN();
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);

@@ -336,20 +336,21 @@ void read_layer_times_entry(SweepFile& f, const SweepEntries& e, const IniDotted
     fail_input(o, key, file, x.what());
   }
   // times measured at one precision time only that one: every value of the precision axis
-  // (fp32 without one) must be it
+  // must be it. Without one, the paradise variant takes the measured precision
+  // (strategy::default_precision) and the paradl variant models fp32.
   const auto at_measured = strategy::precision_from_name(measured);
-  const std::vector<strategy::Precision> used =
-      f.spec.precisions.empty() ? std::vector{strategy::Precision::Fp32} : f.spec.precisions;
+  const bool paradl = f.spec.variant == strategy::Variant::Paradl;
+  const std::vector<strategy::Precision> used = !f.spec.precisions.empty() ? f.spec.precisions
+                                                : paradl ? std::vector{strategy::Precision::Fp32}
+                                                         : std::vector<strategy::Precision>{};
   for (const auto p : used) {
     if (measured.empty() || *at_measured == p) continue;
-    fail_input(o, key, file,
-               "measured in " + measured + ", not " + std::string(strategy::precision_name(p)) +
-                   (f.spec.precisions.empty()
-                        ? " (a sweep without precision models fp32: profile in fp32, or set "
-                          "precision = " +
-                              std::string(strategy::precision_name(*at_measured)) + " in [sweep])"
-                        : " (line " + std::to_string(e.at("sweep.precision").line) +
-                              ": precision must be the measured one alone)"));
+    fail_input(
+        o, key, file,
+        "measured in " + measured + ", not " + std::string(strategy::precision_name(p)) +
+            (f.spec.precisions.empty() ? " (the paradl variant models fp32: profile in fp32)"
+                                       : " (line " + std::to_string(e.at("sweep.precision").line) +
+                                             ": precision must be the measured one alone)"));
   }
   if (!f.spec.resolution.empty())
     fail_input(o, key, file,

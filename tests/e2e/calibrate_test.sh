@@ -116,6 +116,11 @@ PY
 "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 --system abci --strategy data --gpus 1 \
   --batch 16 --layer-times "$tmp/tiny-layers.csv" >"$tmp/source.out" && grep -q "measured per-layer times" "$tmp/source.out" \
   && ok || bad "time source"
+bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `calibrate`
+  local want=$1; shift 2
+  expect_rc 2 "calibrate $*" -- "$paradise" calibrate "$@"
+  grep -qF -- "$want" "$tmp/err" && ok || bad "calibrate $*: message lacks '$want': $(cat "$tmp/err")"
+}
 # issue 35: a convolution timed at 0 s was skipped and the rest fitted e_max 0.055 at 126%
 # held-out error: refused with the file, line and value
 printf 'batch,layer,backward_s,forward_s\n8,stem,0.002,0.001\n8,fc,0.0002,0.0001\n16,stem,0,0\n16,fc,0.00016,0.00008\n' >"$tmp/zero_conv.csv"
@@ -142,13 +147,20 @@ grep -qF "the layer times were measured in fp32, not mixed" "$tmp/err" && ok || 
 sed 's/,fp32,/,mixed,/' "$tmp/tiny-layers.csv" >"$tmp/mixed-layers.csv"
 expect_rc 0 "mixed layer times, --precision mixed" -- "$paradise" predict --model "$tmp/tiny.model" --dataset cifar10 \
   --system abci --strategy data --gpus 1 --batch 16 --layer-times "$tmp/mixed-layers.csv" --precision mixed
-expect_rc 2 "mixed layer times in recommend" -- "$paradise" recommend --model "$tmp/tiny.model" --dataset cifar10 \
+# measured in mixed, the times make mixed the default precision: recommend and a sweep that
+# give none run in mixed and say so (issue 36: the default follows the measurement)
+expect_rc 0 "mixed layer times in recommend" -- "$paradise" recommend --model "$tmp/tiny.model" --dataset cifar10 \
   --system abci --max-gpus 2 --batch 16 --layer-times "$tmp/mixed-layers.csv"
-grep -qF "the layer times were measured in mixed, not fp32" "$tmp/err" && ok || bad "recommend precision mismatch: $(cat "$tmp/err")"
+grep -q "training   mixed precision (default)" "$tmp/out" && ok || bad "recommend takes the measured precision: $(cat "$tmp/out")"
 printf '[sweep]\nmodel = %s\ndataset = cifar10\nsystem = abci\nstrategy = data\ngpus = 1\nbatch = 16\n[layer_times]\n%s = %s\n' \
   "$tmp/tiny.model" "$tmp/tiny.model" "$tmp/mixed-layers.csv" >"$tmp/mixed.ini"
-expect_rc 2 "mixed layer times in a sweep" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
-grep -qF "mixed.ini:9: layer_times.$tmp/tiny.model '$tmp/mixed-layers.csv': measured in mixed, not fp32 (a sweep without precision models fp32: profile in fp32, or set precision = mixed in [sweep])" "$tmp/err" \
+expect_rc 0 "mixed layer times in a sweep" -- "$paradise" sweep "$tmp/mixed.ini" --dry-run
+grep -q "training: mixed precision (each system's default)" "$tmp/out" && ok || bad "sweep takes the measured precision: $(cat "$tmp/out")"
+# ParaDL's variant models fp32 alone: there they are refused at their line
+printf '[sweep]\nmodel = %s\ndataset = cifar10\nsystem = abci\nstrategy = data\ngpus = 1\nbatch = 16\nvariant = paradl\n[layer_times]\n%s = %s\n' \
+  "$tmp/tiny.model" "$tmp/tiny.model" "$tmp/mixed-layers.csv" >"$tmp/paradl-mixed.ini"
+expect_rc 2 "mixed layer times in a paradl sweep" -- "$paradise" sweep "$tmp/paradl-mixed.ini" --dry-run
+grep -qF "paradl-mixed.ini:10: layer_times.$tmp/tiny.model '$tmp/mixed-layers.csv': measured in mixed, not fp32 (the paradl variant models fp32: profile in fp32)" "$tmp/err" \
   && ok || bad "sweep precision mismatch at its line: $(cat "$tmp/err")"
 # ... but at the measured precision they do: recommend --precision mixed, and a sweep whose
 # precision is mixed alone; its point is predict's (an axis of fp32 and mixed is
@@ -181,12 +193,7 @@ expect_rc 2 "amp layer times" -- "$paradise" predict --model "$tmp/tiny.model" -
 grep -qF "amp-layers.csv:3: column precision 'amp': expected fp32, tf32, mixed, fp16 or bf16" "$tmp/err" && ok ||
   bad "amp layer times: $(cat "$tmp/err")"
 
-# bad input
-bad_input() {  # bad_input WANTED_IN_MESSAGE -- arguments after `calibrate`
-  local want=$1; shift 2
-  expect_rc 2 "calibrate $*" -- "$paradise" calibrate "$@"
-  grep -qF -- "$want" "$tmp/err" && ok || bad "calibrate $*: message lacks '$want': $(cat "$tmp/err")"
-}
+# bad input (bad_input is defined above, before its first use)
 # tables calibrate must not fit: an unsupported collective by its name; a 64-GPU table whose
 # busbw / algbw (63/64) fits allgather and sendrecv alike; two runs in one file; a zero time;
 # times that do not grow with the size (the fit's bandwidth would be refused by predict)

@@ -339,6 +339,23 @@ assert f["memory_per_gpu_bytes"].attrs["units"] == b"byte"
 assert f.attrs.get_id("sweep_file").get_type().get_cset() == h5py.h5t.CSET_UTF8
 assert "\u2014" in f.attrs["sweep_file"].decode("utf-8")
 PY
+# the default precision (issue 36 point 5): PyTorch's on each GPU, TF32 on the A100 and FP32
+# on ABCI's V100 (no TF32 units), named with where it came from; --precision fp32 stays strict
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci, dgx-a100\nstrategy = data\ngpus = 8\nbatch = 256\n[output]\nstorage = full\n' >"$h5dir/default.ini"
+"$paradise" sweep "$h5dir/default.ini" --quiet -o "$h5dir/default.h5" >/dev/null 2>&1 &&
+  "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 8 --batch 256 --format json >"$tmp/tf32.json" &&
+  "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --gpus 8 --batch 256 --format json --precision fp32 >"$tmp/fp32.json" &&
+  $py - "$h5dir/default.h5" "$tmp/tf32.json" "$tmp/fp32.json" <<'PY' && ok || bad "the default precision"
+import json, sys, h5py
+f = h5py.File(sys.argv[1])
+given, strict = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+assert f.attrs["precision"] == b"fp32 on abci, tf32 on dgx-a100", f.attrs["precision"]
+assert f.attrs["precision_source"] == b"default"
+assert (given["precision"], given["precision_default"]) == ("tf32", True), given
+assert (strict["precision"], strict["precision_default"]) == ("fp32", False), strict
+a100 = f["epoch_time_s"][0, 0, 1, 0, 0, 0]  # model, dataset, system (dgx-a100), strategy, gpus, batch
+assert a100 == given["epoch_time_s"] < strict["epoch_time_s"], (a100, given["epoch_time_s"])
+PY
 # the network axes' units: Gbit/s and us, on the axes and the Pareto columns; latencies are
 # real numbers (sub-microsecond ones too), float64 coordinates in every group
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 8, 64\nbatch = 256\nnetwork_bandwidth_gbps = 100, 400\nnetwork_latency_us = 0.5, 5\n' >"$h5dir/net.ini"
@@ -437,7 +454,7 @@ sweep_refuses '[sweep]\nmodel = resnet50\ndataset = foo:0:3x32x32\nstrategy = da
 sweep_refuses "${base}system = $tmp/nope.system\n" "cli_sweep.ini:7: system '$tmp/nope.system': $tmp/nope.system: no such system file"
 # 3,000 x 3,000 network values are 9 million variants of one workload (each a system of
 # about 1.2 KB on ABCI with its GPU profile; resnet50's 48 KB tables shared): refused before any is built
-sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 1..3000 +1\n" \
+sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 1..3000 +1\n[memlimit]\nbatch = none\n" \
   "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 10.8"
 sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e7\n" \
   "per rank (a model's per-layer tables each, a system per network variant), more than max_workload_bytes = 10.00 MB"

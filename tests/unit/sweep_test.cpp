@@ -462,6 +462,8 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
     cfg.gpus = s.gpus[c[6]];
     cfg.batch = s.batch[c[7]];
     cfg.variant = strategy::Variant::Paradise;
+    // no precision in the sweep: each GPU's default, fp32 on ABCI's V100, tf32 on the A100
+    cfg.precision = c[2] == 0 ? strategy::Precision::Fp32 : strategy::Precision::Tf32;
     const auto direct = strategy::predict(w, cfg);
     const auto r = e.evaluate(i);
     EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;

@@ -144,8 +144,11 @@ struct Point {
 /// How the network is trained: arithmetic, optimizer, sharding, recomputation, and the
 /// gradient allreduce's algorithm where none is chosen.
 struct Training {
-  int activation_bytes = 4;                   ///< delta (fp32)
-  Precision precision = Precision::Fp32;      ///< paradise variant only (paradl: fp32)
+  int activation_bytes = 4;               ///< delta (fp32)
+  Precision precision = Precision::Fp32;  ///< paradise variant only (paradl: fp32)
+  /// Precision was not given: it is the workload's default_precision (set where the workload
+  /// is known; paradise variant only), and outputs say so.
+  bool precision_by_default = false;
   Optimizer optimizer = Optimizer::Momentum;  ///< paradise variant only
   int zero_stage = 0;  ///< 0-3: shard optimizer state / gradients / weights (paradise only)
   /// Activation recomputation (gradient checkpointing; Chen et al. 2016): cut the layers

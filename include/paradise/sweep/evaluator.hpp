@@ -103,8 +103,16 @@ class Evaluator {
   /// The system of the spec's i-th `systems` value as read when the sweep started (a
   /// catalogue entry or a system file), before any network axis changes it.
   const system::System& system(std::size_t i) const { return named_systems_[i]; }
+  /// Without a precision in the sweep (paradise variant): each system's default precision
+  /// (strategy::default_precision), "tf32" when every workload takes the same, else
+  /// "fp32 on abci, tf32 on dgx-a100"; empty when the sweep gives a precision.
+  std::string default_precision_text() const;
 
  private:
+  // The point's precision when the sweep gives none: its base workload's default.
+  void set_default_precision(strategy::Config& c, std::uint64_t base) const {
+    if (c.precision_by_default) c.precision = default_precisions_[base];
+  }
   SweepSpec spec_;
   Grid grid_;
   std::vector<strategy::Kind> kinds_;
@@ -114,11 +122,12 @@ class Evaluator {
   std::vector<strategy::Config> settings_;
   std::uint64_t variants_ = 1;  // network variants per base (bandwidth x latency values)
   // per base (model x dataset x resolution x system), shared by its network variants
-  mutable std::vector<strategy::Workload> bases_;     // the system: installed_'s variant
-  mutable std::vector<std::uint64_t> installed_;      // the workload whose system bases_ holds
-  std::vector<std::string> unusable_;                 // why its points are invalid
-  std::vector<strategy::LayerSums> sums_;             // computed once
-  mutable std::vector<strategy::ComputeMemo> memos_;  // compute: the same on any network
+  mutable std::vector<strategy::Workload> bases_;        // the system: installed_'s variant
+  mutable std::vector<std::uint64_t> installed_;         // the workload whose system bases_ holds
+  std::vector<std::string> unusable_;                    // why its points are invalid
+  std::vector<strategy::LayerSums> sums_;                // computed once
+  std::vector<strategy::Precision> default_precisions_;  // strategy::default_precision
+  mutable std::vector<strategy::ComputeMemo> memos_;     // compute: the same on any network
   // per workload (base x network variant)
   std::vector<system::System> systems_;  // empty without network axes
   std::vector<ResolutionFamily> families_;
