@@ -66,7 +66,10 @@ void add_training_options(boost::program_options::options_description& desc, Tra
       "zero", po::value(&t.zero),
       "paradise: ZeRO stage 0-3 (sharded optimizer state, gradients, "
       "weights)")("recompute", po::bool_switch(&t.recompute),
-                  "paradise: activation recomputation (Chen's greedy checkpoint plan)");
+                  "paradise: activation recomputation (Chen's greedy checkpoint plan)")(
+      "eval-samples", po::value(&t.eval_samples),
+      "paradise: an evaluation pass per epoch over N samples (forward only, at the training "
+      "batch; e.g. 50000 for ImageNet's validation set)");
 }
 
 void apply_training_options(const boost::program_options::variables_map& vm,
@@ -86,7 +89,8 @@ void apply_training_options(const boost::program_options::variables_map& vm,
     for (const auto& [option, value] :
          {std::pair<const char*, std::string>{"optimizer", t.optimizer},
           {"zero", zero},
-          {"recompute", ""}}) {
+          {"recompute", ""},
+          {"eval-samples", std::to_string(t.eval_samples)}}) {
       if (given(option))
         throw InputError(std::string("--") + option + (value.empty() ? "" : " '" + value + "'") +
                          ": " + sweep::paradl_policy_refusal("--variant paradise"));
@@ -102,6 +106,9 @@ void apply_training_options(const boost::program_options::variables_map& vm,
   c.optimizer = *optimizer;
   c.zero_stage = t.zero;
   c.recompute_activations = t.recompute;
+  if (t.eval_samples < 0)
+    throw InputError("--eval-samples '" + std::to_string(t.eval_samples) + "': must be >= 0");
+  c.eval_samples = t.eval_samples;
 }
 
 void resolve_default_precision(strategy::Config& c, const strategy::Workload& w) {

@@ -23,6 +23,7 @@ struct TrainingOptions {
   std::string precision, optimizer = "momentum";  ///< precision "": the GPU's default
   int zero = 0;
   bool recompute = false;
+  std::int64_t eval_samples = 0;
 };
 /// Adds --precision, --optimizer, --zero and --recompute to `desc`.
 void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t);

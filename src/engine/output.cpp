@@ -100,6 +100,7 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f, const s
     if (s.zero_stages.size() <= 1) out.attribute("zero_stage", std::int64_t{pol.zero_stage});
     if (s.recomputes.size() <= 1)
       out.attribute("recompute", std::string(pol.recompute_activations ? "true" : "false"));
+    out.attribute("eval_samples", pol.eval_samples);
   }
 }
 

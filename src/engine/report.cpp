@@ -74,7 +74,7 @@ std::string training_text(const SweepFile& f, const sweep::Evaluator& e) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i)
     out += (i ? ", " : "") + (axes[i].first > 1 ? axes[i].second : parts[i]);
-  return out;
+  return out + strategy::evaluation_text(c);
 }
 
 void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& f,

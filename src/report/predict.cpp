@@ -131,6 +131,9 @@ void print_times(std::ostream& out, const strategy::Prediction& p, const strateg
   if (p.epoch_input_s > 0)
     t.add_row({"waiting for input (beyond prefetch)", "", "", fixed(p.epoch_input_s, 3),
                share(p.epoch_input_s)});
+  if (p.epoch_eval_s > 0)
+    t.add_row({"evaluation pass (forward only)", "", "", fixed(p.epoch_eval_s, 3),
+               share(p.epoch_eval_s)});
   t.add_row({"total", "", "", fixed(p.epoch_time_s, 3), "100.0%"});
   t.print(out);
   out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
@@ -178,6 +181,7 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("epoch_communication_s").value(p.epoch_communication_s);
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("epoch_input_wait_s").value(p.epoch_input_s);
+  j.key("epoch_eval_s").value(p.epoch_eval_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
   write_split_layer(j, w, p.split_layer, p.split_parts);
   const auto plan = recompute_plan(w, c);

@@ -33,7 +33,13 @@ class Builder {
       : w_(w), d_(step.element_bytes), p_(out) {
     // the extended model's input pipeline, prefetched behind the step (input_pipeline.hpp)
     input_s_ = c.variant == Variant::Paradise ? input_iteration_s(w, c.gpus, c.batch) : 0;
+    // ceil(samples / B) forward-only iterations: the training batch, no optimizer step
+    eval_iterations_ = c.variant == Variant::Paradise && c.eval_samples > 0 && c.batch > 0
+                           ? static_cast<double>(c.eval_samples / c.batch +
+                                                 (c.eval_samples % c.batch != 0 ? 1 : 0))
+                           : 0;
     scale_ = 1 + step.forward_again;
+    forward_share_ = (1 - s.backward_share) / scale_;
     backward_share_ = (s.backward_share + step.forward_again) / scale_;
     p_.status = Status::Ok;
     p_.reason.clear();
@@ -44,6 +50,7 @@ class Builder {
     p_.iteration_compute_s = 0;
     p_.epoch_overlapped_s = 0;
     p_.epoch_input_s = 0;
+    p_.epoch_eval_s = 0;
     p_.memory_per_gpu_bytes = 0;
     p_.split_layer = -1;
     p_.split_parts = {1, 1, 1};
@@ -99,7 +106,7 @@ class Builder {
       p_.split_layer = -1;
       p_.split_parts = {1, 1, 1};
       p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
-      p_.epoch_input_s = none;
+      p_.epoch_input_s = p_.epoch_eval_s = none;
       p_.epoch_time_s = p_.iteration_time_s = p_.iteration_compute_s = none;
       p_.memory_per_gpu_bytes = none;
       p_.limit = Limit::None;
@@ -124,6 +131,7 @@ class Builder {
       p_.epoch_time_s += p_.epoch_input_s;
       p_.iteration_time_s = input_s_;
     }
+    evaluation();
     const double capacity = w_.system.usable_memory_bytes();
     if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
       p_.status = Status::OutOfMemory;
@@ -139,9 +147,26 @@ class Builder {
   }
 
  private:
+  // The evaluation pass (Training::eval_samples): per iteration, the forward share of the
+  // step's compute (no recomputation, no optimizer) and half of the per-layer exchanges (FB:
+  // each forward exchange has a backward mirror of its size, as ParaDL's phases pair them),
+  // or the input pipeline where it is slower; no gradient exchange.
+  void evaluation() {
+    if (eval_iterations_ <= 0 || p_.iterations_per_epoch <= 0) return;
+    double per_layer_s = 0;
+    for (const auto& c : p_.communication) {
+      if (c.phase == "FB") per_layer_s += c.epoch_s / iterations();
+    }
+    const double step_s = iteration_compute_s() * forward_share_ + per_layer_s / 2;
+    p_.epoch_eval_s = eval_iterations_ * std::max(step_s, input_s_);
+    p_.epoch_time_s += p_.epoch_eval_s;
+  }
+
   const Workload& w_;
   double d_;
   double scale_ = 1, backward_share_ = 0;
+  double forward_share_ = 1.0 / 3;  ///< the forward pass's share of the step's compute
+  double eval_iterations_ = 0;      ///< forward-only iterations of the evaluation pass
   double full_iterations_ = 0;
   double input_s_ = 0;  ///< seconds the input pipeline needs per iteration
   Prediction& p_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "paradise/core/table.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
 
@@ -89,10 +90,14 @@ std::array<std::string, 4> training_parts(const Config& c) {
           p.zero_stage > 0 ? "ZeRO stage " + std::to_string(p.zero_stage) : "no ZeRO",
           p.recompute_activations ? "activation recomputation" : "every activation kept"};
 }
+std::string evaluation_text(const Config& c) {
+  if (c.variant != Variant::Paradise || c.eval_samples <= 0) return "";
+  return "; an evaluation pass over " + with_commas(c.eval_samples) + " samples per epoch";
+}
 std::string training_summary(const Config& c) {
   if (c.variant == Variant::Paradl) return "fp32 (ParaDL: weights, gradients and activations only)";
   const auto parts = training_parts(c);
-  return parts[0] + ", " + parts[1] + ", " + parts[2] + ", " + parts[3];
+  return parts[0] + ", " + parts[1] + ", " + parts[2] + ", " + parts[3] + evaluation_text(c);
 }
 std::string_view optimizer_name(Optimizer o) {
   return name_in(kOptimizers, o);

@@ -71,6 +71,7 @@ strategy::Config one_valued_settings(const SweepSpec& s) {
   if (s.optimizers.size() == 1) c.optimizer = s.optimizers[0];
   if (s.zero_stages.size() == 1) c.zero_stage = static_cast<int>(s.zero_stages[0]);
   if (s.recomputes.size() == 1) c.recompute_activations = s.recomputes[0] != 0;
+  c.eval_samples = s.variant == strategy::Variant::Paradise ? s.eval_samples : 0;
   return c;
 }
 

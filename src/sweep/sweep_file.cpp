@@ -193,6 +193,14 @@ void read_training_settings(SweepFile& f, const SweepEntries& e) {
         return static_cast<std::uint8_t>(n == "true");
       },
       "expected true or false");
+  if (e.has("sweep.eval_samples")) {  // one value: every point's
+    const std::string t = e.value("sweep.eval_samples");
+    const Origin at = e.at("sweep.eval_samples");
+    const double v = parse_double(t, at, "eval_samples");
+    if (!(v >= 0) || v != std::floor(v) || v > 9e18)
+      fail_input(at, "eval_samples", t, "must be a whole number of samples >= 0");
+    f.spec.eval_samples = static_cast<std::int64_t>(v);
+  }
 }
 
 // A list of the sweep's axes (or optional ones it lacks), each named once.
@@ -304,7 +312,8 @@ void read_variant(SweepFile& f, const SweepEntries& e) {
     if (!paradl_takes(p))
       fail_input(e.at("sweep.precision"), "precision", e.value("sweep.precision"), kParadlFp32Only);
   }
-  for (const char* key : {"sweep.optimizer", "sweep.zero", "sweep.recompute"}) {
+  for (const char* key :
+       {"sweep.optimizer", "sweep.zero", "sweep.recompute", "sweep.eval_samples"}) {
     if (e.has(key))
       fail_input(e.at(key), std::string(key).substr(6), trim(e.value(key)),
                  paradl_policy_refusal("variant = paradise"));

@@ -17,7 +17,7 @@ namespace {
 // order the required ones are checked; [layer_times] keys are the user's (model names).
 constexpr std::array<std::string_view, 5> kRequired = {"sweep.batch", "sweep.dataset", "sweep.gpus",
                                                        "sweep.model", "sweep.strategy"};
-constexpr std::array<std::string_view, 18> kOptional = {"sweep.system",
+constexpr std::array<std::string_view, 19> kOptional = {"sweep.system",
                                                         "sweep.variant",
                                                         "sweep.spatial_split",
                                                         "sweep.resolution",
@@ -28,6 +28,7 @@ constexpr std::array<std::string_view, 18> kOptional = {"sweep.system",
                                                         "sweep.optimizer",
                                                         "sweep.zero",
                                                         "sweep.recompute",
+                                                        "sweep.eval_samples",
                                                         "output.storage",
                                                         "output.max_bytes",
                                                         "output.reduce",

@@ -356,6 +356,28 @@ assert (strict["precision"], strict["precision_default"]) == ("fp32", False), st
 a100 = f["epoch_time_s"][0, 0, 1, 0, 0, 0]  # model, dataset, system (dgx-a100), strategy, gpus, batch
 assert a100 == given["epoch_time_s"] < strict["epoch_time_s"], (a100, given["epoch_time_s"])
 PY
+# an evaluation pass per epoch (issue 36 point 1), asked for: predict's part equals the
+# sweep's epoch time less training's; refused under the paradl variant and below 0
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 32\nbatch = 256\neval_samples = 50000\n[output]\nstorage = full\n' >"$h5dir/eval.ini"
+"$paradise" sweep "$h5dir/eval.ini" --quiet -o "$h5dir/eval.h5" >/dev/null 2>&1 &&
+  "$paradise" predict --model resnet50 --dataset imagenet --system abci --gpus 32 --batch 256 --eval-samples 50000 --format json >"$tmp/eval.json" &&
+  "$paradise" predict --model resnet50 --dataset imagenet --system abci --gpus 32 --batch 256 --format json >"$tmp/noeval.json" &&
+  $py - "$h5dir/eval.h5" "$tmp/eval.json" "$tmp/noeval.json" <<'PY' && ok || bad "the evaluation pass"
+import json, sys, h5py
+f = h5py.File(sys.argv[1])
+e, n = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+assert f.attrs["eval_samples"] == 50000
+assert f["epoch_time_s"][()].item() == e["epoch_time_s"]
+assert n["epoch_eval_s"] == 0 < e["epoch_eval_s"]
+assert abs(e["epoch_time_s"] - n["epoch_time_s"] - e["epoch_eval_s"]) <= 1e-9 * e["epoch_time_s"]
+PY
+expect_rc 2 "--eval-samples under paradl" -- "$paradise" predict --model resnet50 --dataset imagenet --variant paradl --gpus 8 --batch 64 --eval-samples 5
+grep -qF -- "--eval-samples '5': a policy of the paradise variant" "$tmp/err" && ok || bad "--eval-samples under paradl: $(cat "$tmp/err")"
+expect_rc 2 "--eval-samples -1" -- "$paradise" predict --model resnet50 --dataset imagenet --gpus 8 --batch 64 --eval-samples -1
+grep -qF -- "--eval-samples '-1': must be >= 0" "$tmp/err" && ok || bad "--eval-samples -1: $(cat "$tmp/err")"
+sed 's/^eval_samples = 50000$/eval_samples = 1.5/' "$h5dir/eval.ini" >"$h5dir/badeval.ini"
+expect_rc 2 "eval_samples 1.5" -- "$paradise" sweep "$h5dir/badeval.ini" --dry-run
+grep -qF "badeval.ini:8: eval_samples '1.5': must be a whole number of samples >= 0" "$tmp/err" && ok || bad "eval_samples 1.5: $(cat "$tmp/err")"
 # the network axes' units: Gbit/s and us, on the axes and the Pareto columns; latencies are
 # real numbers (sub-microsecond ones too), float64 coordinates in every group
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 8, 64\nbatch = 256\nnetwork_bandwidth_gbps = 100, 400\nnetwork_latency_us = 0.5, 5\n' >"$h5dir/net.ini"

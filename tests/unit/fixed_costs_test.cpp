@@ -209,5 +209,57 @@ TEST(InputPipeline, AFileSystemBoundVolumeRun) {
   EXPECT_DOUBLE_EQ(p.iteration_time_s, 64 * 1073741824.0 / 50e9);
 }
 
+// The evaluation pass (per-epoch fixed cost, asked for): ImageNet's 50,000 validation images
+// at the training batch of 256 are ceil(50,000 / 256) = 196 forward-only iterations. Data
+// parallelism has no per-layer exchange, so each costs the forward share of the step's
+// compute, 1 - backward_share (sum_layers: backward FLOPs / all); no gradient exchange.
+TEST(EvaluationPass, DataParallelIsTheForwardShareOfTheStep) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::Data, 32, 256);
+  const auto train = predict(w, c);
+  c.eval_samples = 50000;
+  const auto both = predict(w, c);
+  const double forward = 1 - sum_layers(w).backward_share;
+  EXPECT_GT(forward, 0.2);  // about a third: backward is dL/dx and dL/dW
+  EXPECT_LT(forward, 0.5);
+  const double want = 196 * train.iteration_compute_s * forward;
+  EXPECT_NEAR(both.epoch_eval_s, want, 1e-12 * want);
+  EXPECT_NEAR(both.epoch_time_s, train.epoch_time_s + want, 1e-12 * both.epoch_time_s);
+  EXPECT_EQ(both.iteration_time_s, train.iteration_time_s);  // training steps unchanged
+  EXPECT_EQ(both.limit, train.limit);
+  EXPECT_EQ(train.epoch_eval_s, 0);
+}
+
+// Filter parallelism exchanges activations in every layer, forward (allgather of y) and
+// backward (reduction of dL/dx) alike: the evaluation pays half of those (FB) parts.
+TEST(EvaluationPass, ModelParallelPaysTheForwardHalfOfItsExchanges) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::Filter, 4, 64);
+  c.eval_samples = 1000;  // ceil(1000 / 64) = 16 iterations
+  const auto p = predict(w, c);
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  double per_layer_s = 0;
+  for (const auto& part : p.communication) {
+    if (part.phase == "FB")
+      per_layer_s += part.epoch_s / static_cast<double>(p.iterations_per_epoch);
+  }
+  ASSERT_GT(per_layer_s, 0);
+  const double want =
+      16 * (p.iteration_compute_s * (1 - sum_layers(w).backward_share) + per_layer_s / 2);
+  EXPECT_NEAR(p.epoch_eval_s, want, 1e-12 * want);
+}
+
+// An input-bound evaluation waits for the pipeline as training does: 1,280 JPEGs per second
+// per node (128 cores at 10) feed a node's 2,048 samples in 1.6 s, more than its forward pass.
+TEST(EvaluationPass, WaitsForASlowInputPipeline) {
+  auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
+  w.system.input.cpu_cores_per_node = 128;
+  w.system.input.jpeg_samples_per_core_s = 10;
+  auto c = paradise_config(Kind::Data, 8, 2048);
+  c.eval_samples = 4096;  // 2 iterations
+  const auto p = predict(w, c);
+  EXPECT_DOUBLE_EQ(p.epoch_eval_s, 2 * 2048.0 / 1280);
+}
+
 }  // namespace
 }  // namespace paradise::strategy

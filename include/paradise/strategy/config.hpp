@@ -149,6 +149,9 @@ struct Training {
   /// Precision was not given: it is the workload's default_precision (set where the workload
   /// is known; paradise variant only), and outputs say so.
   bool precision_by_default = false;
+  /// An evaluation pass per epoch over this many samples (paradise variant; 0: none): the
+  /// forward pass alone at the training batch, Builder::finish.
+  std::int64_t eval_samples = 0;
   Optimizer optimizer = Optimizer::Momentum;  ///< paradise variant only
   int zero_stage = 0;  ///< 0-3: shard optimizer state / gradients / weights (paradise only)
   /// Activation recomputation (gradient checkpointing; Chen et al. 2016): cut the layers
@@ -179,5 +182,7 @@ std::string training_summary(const Config& c);
 /// training_summary's four parts under the paradise variant: precision, optimizer, ZeRO
 /// stage, recomputation.
 std::array<std::string, 4> training_parts(const Config& c);
+/// "; an evaluation pass over 50,000 samples per epoch" when one is asked (paradise), else "".
+std::string evaluation_text(const Config& c);
 
 }  // namespace paradise::strategy

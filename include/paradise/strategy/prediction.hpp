@@ -44,8 +44,11 @@ struct Prediction {
   /// The GPUs' wait for the input pipeline per epoch: what it needs beyond the step it
   /// overlaps (prefetching), 0 where it keeps up (paradise variant)
   double epoch_input_s = 0;
-  double epoch_time_s = 0;         ///< compute + communication - overlapped + input wait
-  double iteration_time_s = 0;     ///< one iteration of the whole batch, exposed communication in
+  /// An evaluation pass per epoch, when asked (Training::eval_samples): forward compute and
+  /// half the per-layer exchanges at the training batch, or the input pipeline if slower
+  double epoch_eval_s = 0;
+  double epoch_time_s = 0;      ///< compute + communication - overlapped + input wait + evaluation
+  double iteration_time_s = 0;  ///< one iteration of the whole batch, exposed communication in
   double iteration_compute_s = 0;  ///< its compute (the epoch's mean is lower: a partial batch)
   double memory_per_gpu_bytes = 0;
   int split_layer = -1;  ///< spatial strategies: the last layer split (into the model's layers)

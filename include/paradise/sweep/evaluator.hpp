@@ -52,6 +52,8 @@ struct SweepSpec {
   std::vector<strategy::Optimizer> optimizers;
   std::vector<std::int64_t> zero_stages;
   std::vector<std::uint8_t> recomputes;  ///< 0 or 1
+  /// An evaluation pass per epoch over this many samples (paradise; 0: none), every point's.
+  std::int64_t eval_samples = 0;
   /// Measured per-layer times (layer-times CSV) by "MODEL@SYSTEM" or, for every system,
   /// "MODEL"; the model's compute is then parametrised by them (docs/cost-model.md
   /// §paradl-compute).
