@@ -1,6 +1,7 @@
 // The writer's HDF5 plumbing: file creation/reopening, attributes, collective hyperslab
 // writes, dimension scales and chunked, deflated variables.
 #include <hdf5_hl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -45,9 +46,20 @@ SweepFileWriter::Impl::Impl(std::string path, const mpi::Comm& comm, bool resume
   if (entry_status(tmp_).kind == EntryKind::link)
     throw Error(tmp_ + ": a symbolic link is in its place, never followed: remove it");
   if (resume) {
-    const hid_t f = H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.id);
+    struct stat checked {};
+    const bool regular = ::lstat(tmp_.c_str(), &checked) == 0 && S_ISREG(checked.st_mode);
+    const hid_t f = regular ? H5Fopen(tmp_.c_str(), H5F_ACC_RDWR, fapl.id) : -1;
     if (f < 0) throw Error("cannot reopen " + tmp_ + " to resume (missing or damaged)");
     file_ = Handle(f, H5Fclose);
+    // HDF5 opens by name and follows links: the name must still hold the file checked just
+    // before (a link or another file swapped in meanwhile is refused before anything is
+    // written through it; one swapped in and back again within the open is not seen)
+    struct stat opened {};
+    const bool same = ::lstat(tmp_.c_str(), &opened) == 0 && S_ISREG(opened.st_mode) &&
+                      opened.st_dev == checked.st_dev && opened.st_ino == checked.st_ino;
+    if (comm_.allreduce_or(!same))
+      throw Error(tmp_ + " was replaced while it was reopened (a link or another file in its " +
+                  "place): not resumed through it");
     flushed_ = true;  // it held a checkpoint: keep it if this run fails too
     // not finished while this run works on it (a commit whose copy failed left the mark;
     // every rank calls: a collective metadata change)
