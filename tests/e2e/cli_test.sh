@@ -271,7 +271,7 @@ expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-
 grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
 # storage = maps: status (1 byte) and memory per GPU (8 bytes) a point, 7,392 x 9 = 66,528 B
 grep -q "^storage: maps, 66.53 kB of maps before compression" "$tmp/out" && ok || bad "dry run's map size: $(cat "$tmp/out")"
-grep -qx "cost model: paradl" "$tmp/out" && ok || bad "dry run names the quickstart's variant = paradl: $(cat "$tmp/out")"
+grep -qx "cost model: paradise" "$tmp/out" && ok || bad "dry run names the quickstart's model, the default: $(cat "$tmp/out")"
 # the documented example sweep file (docs/sweep-files.md, its first ini block) is valid
 awk '/^A sweep file is an INI file/ {f = 1} f && /^```ini/ {p = 1; next} p && /^```/ {exit} p' \
   "$sweeps/../docs/sweep-files.md" > "$tmp/readme.ini"
@@ -413,7 +413,7 @@ done
 $py -c 'import sys, h5py, math; s = h5py.File(sys.argv[1])["status"]; assert s.size > 2 * math.prod(s.chunks), (s.shape, s.chunks)' \
   "$h5dir/c1/c.h5" && ok || bad "chunks.ini: not several chunks"
 cmp -s "$h5dir/c1/c.h5" "$h5dir/c2/c.h5" && ok || bad "the same 270,336-point sweep on 1 and 2 ranks: $(cmp -l "$h5dir/c1/c.h5" "$h5dir/c2/c.h5" | wc -l) bytes differ"
-"$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 64 --batch 2048 --variant paradl --format json > "$h5dir/p.json"
+"$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy data --gpus 64 --batch 2048 --format json > "$h5dir/p.json"
 $py - "$h5dir/three.h5" "$h5dir/p.json" <<'PY' && ok || bad "xarray reading of the sweep file"
 import json, sys
 import xarray as xr
@@ -424,7 +424,7 @@ p = json.load(open(sys.argv[2]))
 pt = dict(model="resnet50", dataset="imagenet", system="dgx-a100", strategy="data", gpus=64, batch=2048)
 assert int(ds.status.sel(**pt)) == 0 and float(ds.memory_per_gpu_bytes.sel(**pt)) == p["memory_per_gpu_bytes"]
 assert "ranks" not in ds.attrs and "[sweep]" in ds.attrs["sweep_file"]  # how it ran: not in the file
-assert ds.attrs["variant"] == "paradl"  # quickstart.ini: variant = paradl
+assert ds.attrs["variant"] == "paradise"  # quickstart.ini: the default model
 assert ds.attrs["spatial_split"] == "w"  # quickstart.ini: the default
 # the pareto group: per (model, dataset, batch) (the default group's axes the grid has) no
 # row dominates another in the default objectives, epoch time, GPUs and memory per GPU
