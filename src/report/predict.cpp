@@ -56,7 +56,12 @@ void print_setup(std::ostream& out, const strategy::Prediction& p, const strateg
       << "  system    " << printable(w.system.name, false) << " ("
       << printable(w.system.gpu.name, false) << ")\n"
       << "  strategy  " << strategy::kind_name(c.kind) << " on " << c.gpus << " GPUs, global batch "
-      << c.batch << " (" << with_commas(p.iterations_per_epoch) << " iterations per epoch)\n"
+      << c.batch << " (" << with_commas(p.iterations_per_epoch) << " iterations per epoch)"
+      << (strategy::changes_training_algorithm(c.kind)
+              ? "; changes the training algorithm (stale global averages between "
+                "synchronisations): an epoch may not train as far as data parallelism's"
+              : "")
+      << "\n"
       << "  training  " << strategy::training_summary(c) << "\n"
       << "  compute   " << strategy::compute_source(w, c) << "\n";
   const auto plan = recompute_plan(w, c);
@@ -165,6 +170,7 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("system").value(w.system.name);
   j.key("system_source").value(asked.system);
   j.key("strategy").value(strategy::kind_name(c.kind));
+  j.key("changes_training_algorithm").value(strategy::changes_training_algorithm(c.kind));
   j.key("gpus").value(c.gpus);
   j.key("batch").value(c.batch);
   j.key("input").value(w.model.input.str());  // a sample, C x spatial (--resolution)

@@ -31,6 +31,7 @@ void write_ranked_json(JsonWriter& j, const strategy::Workload& w,
     j.begin_object();
     j.key("rank").value(static_cast<std::int64_t>(i + 1));
     j.key("strategy").value(strategy::kind_name(e.kind));
+    j.key("changes_training_algorithm").value(strategy::changes_training_algorithm(e.kind));
     j.key("gpus").value(e.gpus);
     j.key("batch").value(e.batch);
     j.key("epoch_time_s").value(e.epoch_s);
@@ -101,10 +102,14 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
   if (headroom) t.add_column("headroom");
   t.add_column("GPU-h/epoch");
   t.add_column("limited by", TextTable::Align::Left);
+  bool flagged = false;
   for (std::size_t i = 0; i < r.ranked.size(); ++i) {
     const Eval& e = r.at(i);
+    // a strategy that trains another algorithm is marked, and said below the table
+    const bool other = strategy::changes_training_algorithm(e.kind);
+    flagged = flagged || other;
     std::vector<std::string> row{
-        std::to_string(i + 1),       std::string(strategy::kind_name(e.kind)),
+        std::to_string(i + 1),       std::string(strategy::kind_name(e.kind)) + (other ? " *" : ""),
         std::to_string(e.gpus),      std::to_string(e.batch),
         fixed(e.epoch_s, 2),         fixed(e.compute_s, 2),
         fixed(e.communication_s, 2), human_bytes(e.memory_bytes)};
@@ -114,6 +119,10 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
     t.add_row(std::move(row));
   }
   t.print(out);
+  if (flagged)
+    out << "* changes the training algorithm: DASO averages the replicas globally only every few "
+           "batches (Coquelin et al. 2021), so an epoch may not train as far as data "
+           "parallelism's; compare it on time to accuracy, not on epoch time alone\n";
 }
 
 void print_losers(std::ostream& out, const recommend::Recommendation& r) {

@@ -356,6 +356,17 @@ assert (strict["precision"], strict["precision_default"]) == ("fp32", False), st
 a100 = f["epoch_time_s"][0, 0, 1, 0, 0, 0]  # model, dataset, system (dgx-a100), strategy, gpus, batch
 assert a100 == given["epoch_time_s"] < strict["epoch_time_s"], (a100, given["epoch_time_s"])
 PY
+# DASO trains another algorithm than synchronous SGD (Coquelin et al. 2021): flagged in
+# recommend's table and JSON and in predict's header (issue 39 point 4)
+expect_rc 0 "recommend with daso" -- "$paradise" recommend --model resnet50 --dataset imagenet --system dgx-a100 --max-gpus 64 --batch 2048 --strategies data,daso
+grep -qE "^ +[0-9]+  daso \*" "$tmp/out" && grep -q "^\* changes the training algorithm: DASO" "$tmp/out" && ! grep -qE "data \*" "$tmp/out" && ok || bad "daso flagged in recommend: $(cat "$tmp/out")"
+"$paradise" recommend --model resnet50 --dataset imagenet --system dgx-a100 --max-gpus 64 --batch 2048 --strategies data,daso --format json >"$tmp/daso.json" &&
+  $py - "$tmp/daso.json" <<'PY' && ok || bad "daso flagged in recommend's JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))["ranked"]
+assert {x["strategy"]: x["changes_training_algorithm"] for x in r} == {"data": False, "daso": True}, r
+PY
+"$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 --strategy daso --gpus 64 --batch 2048 | grep -q "^  strategy  daso on 64 GPUs.*changes the training algorithm" && ok || bad "daso flagged in predict"
 # an evaluation pass per epoch (issue 36 point 1), asked for: predict's part equals the
 # sweep's epoch time less training's; refused under the paradl variant and below 0
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 32\nbatch = 256\neval_samples = 50000\n[output]\nstorage = full\n' >"$h5dir/eval.ini"

@@ -30,6 +30,12 @@ enum class Kind : std::uint8_t {
 /// "serial", "data", "spatial", "filter", "channel", "pipeline", "data+filter", "data+spatial",
 /// "data+pipeline", "daso".
 std::string_view kind_name(Kind k);
+/// Whether the strategy trains another algorithm than synchronous SGD (DASO: stale global
+/// averages between synchronisations, Coquelin et al. 2021): its epochs are not data
+/// parallelism's and it may need more of them to reach the same accuracy.
+inline bool changes_training_algorithm(Kind k) {
+  return k == Kind::Daso;
+}
 std::optional<Kind> kind_from_name(std::string_view name);
 const std::vector<Kind>& all_kinds();
 /// "serial, data, ..., daso": every strategy's name, for messages.
