@@ -48,6 +48,26 @@ double sample_rate(const sweep::Evaluator& e) {
   return static_cast<double>(runs * run) / std::max(s, 1e-9);
 }
 
+// Seconds one rank would spend in the memory-limit searches: per table, the mean time of up
+// to 16 entries spread evenly over it (a bisection's cost varies along the table: larger
+// sides and batches take more steps), times its entries. Returns the entries timed too.
+std::pair<double, std::uint64_t> sample_searches(sweep::MemlimitSearch& search) {
+  using Clock = std::chrono::steady_clock;
+  double total = 0;
+  std::uint64_t timed = 0;
+  for (std::size_t t = 0; t < search.tables().size(); ++t) {
+    const std::uint64_t n = search.tables()[t].entries;
+    const std::uint64_t k = std::min<std::uint64_t>(n, 16);
+    if (k == 0) continue;
+    const auto t0 = Clock::now();
+    for (std::uint64_t i = 0; i < k; ++i) search.value(t, i * n / k);
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    total += s / static_cast<double>(k) * static_cast<double>(n);
+    timed += k;
+  }
+  return {total, timed};
+}
+
 std::string count(double x) {
   return with_commas(static_cast<std::int64_t>(x));
 }
@@ -78,7 +98,8 @@ std::string training_text(const SweepFile& f, const sweep::Evaluator& e) {
 }
 
 void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& f,
-                   const sweep::Evaluator& e, double output_bytes, std::uint64_t searches) {
+                   const sweep::Evaluator& e, sweep::MemlimitSearch& search, double output_bytes,
+                   std::uint64_t searches) {
   const auto& grid = e.grid();
   const double points = static_cast<double>(grid.points());
   const double rate = sample_rate(e);
@@ -100,6 +121,10 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
       << "memory-limit searches: " << count(static_cast<double>(searches)) << " entries\n"
       << "estimated time: " << fixed(points / rate, 1) << " s on one rank (" << count(rate)
       << " points/s measured on a sample; searches not included)\n";
+  const auto [search_s, timed] = sample_searches(search);
+  out << "estimated search time: " << fixed(search_s, 1) << " s on one rank ("
+      << count(static_cast<double>(timed)) << " of the " << count(static_cast<double>(searches))
+      << " entries timed)\n";
 }
 
 void report_progress(std::ostream& err, double seconds, double done, double total) {

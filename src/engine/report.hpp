@@ -7,14 +7,16 @@
 
 #include "paradise/engine/sweep_request.hpp"
 #include "paradise/sweep/evaluator.hpp"
+#include "paradise/sweep/memlimit_tables.hpp"
 #include "paradise/sweep/summary.hpp"
 
 namespace paradise::engine {
 
-/// Axes, point count, output size, memory-limit searches and the time estimated from a
-/// timed sample of points.
+/// Axes, point count, output size, memory-limit searches and the times estimated from a
+/// timed sample of points and one of each table's search entries.
 void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& f,
-                   const sweep::Evaluator& e, double output_bytes, std::uint64_t searches);
+                   const sweep::Evaluator& e, sweep::MemlimitSearch& search, double output_bytes,
+                   std::uint64_t searches);
 
 /// "\r<done> / <total> points, <rate> points/s, ETA <s> s".
 void report_progress(std::ostream& err, double seconds, double done, double total);

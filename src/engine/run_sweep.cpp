@@ -67,7 +67,8 @@ int SweepRun::run() {
   if (o_.resume && failed_input(comm_, [&] { resume(); })) return 2;
   // after --resume's checks: a dry run says whether the real one would resume
   if (o_.dry_run) {
-    if (comm_.is_root()) print_dry_run(std::cout, f_.path, f_, *evaluator_, out_bytes_, searches_);
+    if (comm_.is_root())
+      print_dry_run(std::cout, f_.path, f_, *evaluator_, *search_, out_bytes_, searches_);
     return 0;
   }
   // from here a signal waits for the next agreement (the first one is right after the

@@ -36,6 +36,19 @@ PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 1 one.ini one.h5 >one.log 2>&1 && 
   fail "a one-point sweep: $(cat one.log)"
 grep -q ' 1 point on 1 rank in ' one.log || fail "the one-point summary changed: $(cat one.log)"
 
+# the site's environment (issue 39): PARADISE_ENV is sourced before the binary is looked for
+# (here it names the binary), a failing one stops the job with exit 2 naming it, a missing
+# one is refused
+printf 'export PARADISE_BIN=%q\ntouch sourced.flag\n' "$bin" >site.env
+PARADISE_ENV=$dir/site.env "$root/jobs/local/sweep" -n 1 one.ini env.h5 >env.log 2>&1 && [ -e sourced.flag ] && [ -e env.h5 ] &&
+  grep -q "^run-sweep: sourcing the site environment $dir/site.env" env.log || fail "the site environment: $(cat env.log)"
+printf 'false\n' >failing.env
+rc=0; PARADISE_ENV=$dir/failing.env PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 1 one.ini f.h5 >fenv.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "the site environment '$dir/failing.env' failed (exit 1)" fenv.log && [ ! -e f.h5 ] ||
+  fail "a failing site environment: exit $rc, $(cat fenv.log)"
+rc=0; PARADISE_ENV=$dir/nope.env PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 1 one.ini f.h5 >menv.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "PARADISE_ENV '$dir/nope.env' is not a readable file" menv.log || fail "a missing site environment: exit $rc, $(cat menv.log)"
+
 # 2. bad input: exit code 2 from paradise, and from the runner's own checks
 printf '[sweep]\nmodel = resnet50\n' >bad.ini
 rc=0; PARADISE_BIN=$bin "$root/jobs/local/sweep" -n 2 bad.ini bad.h5 >bad.log 2>&1 || rc=$?
@@ -91,6 +104,26 @@ printf '#!/usr/bin/env bash\necho "grid: 10 cells"\necho "estimated time: 1.0 s 
 chmod +x oldbin
 rc=0; PARADISE_BIN=$dir/oldbin "$root/jobs/suggest" small.ini >old.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "format changed" old.log || fail "jobs/suggest on an unknown dry-run format: exit $rc, $(cat old.log)"
+# the memory-limit searches count in the walltime (issue 39): a stub whose dry run says 100 s
+# of points and 500 s of searches, at 100 s per rank, gets ceil(600 / 100) = 6 ranks and
+# 3 x 600 / 6 + 120 = 420 s, 7 minutes
+printf '#!/usr/bin/env bash\necho "points: 1,000,000"\necho "estimated time: 100.0 s on one rank (x)"\necho "estimated search time: 500.0 s on one rank (y)"\n' >searchbin
+chmod +x searchbin
+PARADISE_TARGET_S=100 PARADISE_BIN=$dir/searchbin "$root/jobs/suggest" --shell small.ini >search.log 2>&1 || fail "suggest with searches: $(cat search.log)"
+grep -qx "PARADISE_RANKS=6" search.log && grep -qx "PARADISE_WALLTIME=00:07:00" search.log ||
+  fail "suggest leaves the searches out: $(cat search.log)"
+# ranks per node from the scheduler: a sinfo on PATH saying 48 CPUs per node (the smallest
+# of the partition's node kinds); without one, 64 and said to be assumed
+mkdir -p fakebin
+printf '#!/usr/bin/env bash\necho 96\necho 48+\n' >fakebin/sinfo
+chmod +x fakebin/sinfo
+PATH=$dir/fakebin:$PATH PARADISE_RANKS=100 PARADISE_BIN=$dir/searchbin "$root/jobs/suggest" small.ini >sinfo.log 2>&1 || fail "suggest with sinfo: $(cat sinfo.log)"
+grep -q "on 3 node(s) (48 ranks per node: sinfo: CPUs per node)" sinfo.log || fail "suggest ignores sinfo: $(cat sinfo.log)"
+PARADISE_BIN=$dir/searchbin "$root/jobs/suggest" small.ini >nosinfo.log 2>&1 || fail "suggest without sinfo: $(cat nosinfo.log)"
+if ! command -v sinfo >/dev/null 2>&1; then
+  grep -q "(64 ranks per node: assumed: no scheduler to ask; set PARADISE_RANKS_PER_NODE)" nosinfo.log ||
+    fail "suggest does not say 64 is assumed: $(cat nosinfo.log)"
+fi
 # 5. paths the scheduler lines must carry whole: a space (quoted for pasting), a comma
 # (qsub -v splits its list there: refused by name)
 cp small.ini "with space.ini"
