@@ -138,9 +138,21 @@ rc=0; "$root/jobs/submit" --print --scheduler pbs "a,b.ini" out.h5 >comma.log 2>
   fail "submit with a comma for PBS: exit $rc, $(cat comma.log)"
 # 6. a rank count set by the user: nodes for it (64 ranks per node: 130 on 3), and no more
 # nodes than ranks
-PARADISE_RANKS=130 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >ranks.log 2>&1 ||
+PARADISE_RANKS=130 PARADISE_RANKS_PER_NODE=64 PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >ranks.log 2>&1 ||
   fail "submit with PARADISE_RANKS: $(cat ranks.log)"
 grep -q "^sbatch -N 3 -n 130 " ranks.log || fail "submit with PARADISE_RANKS=130: $(cat ranks.log)"
+# memory per node and cores per rank (issue 39): Slurm's --mem and --cpus-per-task; PBS's
+# -l mem in its lower-case units and ppn = ranks per node x cores per rank (130 on 3: 44 x 4)
+PARADISE_MEM=64G PARADISE_CPUS_PER_TASK=4 PARADISE_RANKS=130 PARADISE_RANKS_PER_NODE=64 PARADISE_BIN=$bin \
+  "$root/jobs/submit" --print small.ini out.h5 >mem.log 2>&1 || fail "submit with PARADISE_MEM: $(cat mem.log)"
+grep -q "^sbatch --mem=64G --cpus-per-task=4 -N 3 -n 130 " mem.log || fail "submit's memory and cores for Slurm: $(cat mem.log)"
+PARADISE_MEM=64G PARADISE_CPUS_PER_TASK=4 PARADISE_RANKS=130 PARADISE_RANKS_PER_NODE=64 PARADISE_BIN=$bin \
+  "$root/jobs/submit" --print --scheduler pbs small.ini out.h5 >pmem.log 2>&1 || fail "submit with PARADISE_MEM for PBS: $(cat pmem.log)"
+grep -q "^qsub -l mem=64gb -l nodes=3:ppn=176 " pmem.log || fail "submit's memory and cores for PBS: $(cat pmem.log)"
+for bad in PARADISE_MEM=lots PARADISE_CPUS_PER_TASK=0; do
+  rc=0; env "$bad" PARADISE_BIN=$bin "$root/jobs/submit" --print small.ini out.h5 >badmem.log 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "${bad%%=*} = '${bad#*=}' is not" badmem.log || fail "submit with $bad: exit $rc, $(cat badmem.log)"
+done
 # the job finds jobs/run-sweep whatever the submit directory; a missing output directory is
 # refused before the queue wait
 grep -qF "PARADISE_ROOT=$root " ranks.log || fail "submit does not pass PARADISE_ROOT to sbatch: $(cat ranks.log)"
