@@ -124,6 +124,25 @@ if ! command -v sinfo >/dev/null 2>&1; then
   grep -q "(64 ranks per node: assumed: no scheduler to ask; set PARADISE_RANKS_PER_NODE)" nosinfo.log ||
     fail "suggest does not say 64 is assumed: $(cat nosinfo.log)"
 fi
+# array jobs (issue 39): jobs/run-sweep --list runs the entry of the task's index (the
+# scheduler's variable, or --index); a malformed line and a missing index are named;
+# jobs/submit --array sizes one job for all entries (Slurm --array, PBS Pro -J), refuses one
+printf '# a study\none.ini a0.h5\n\nsmall.ini a1.h5  # the second\n' >study.txt
+SLURM_ARRAY_TASK_ID=1 PARADISE_BIN=$bin "$root/jobs/run-sweep" --launcher none --list study.txt >task.log 2>&1 &&
+  [ -e a1.h5 ] && [ ! -e a0.h5 ] || fail "array task 1: $(cat task.log)"
+rc=0; PARADISE_BIN=$bin "$root/jobs/run-sweep" --launcher none --list study.txt >task.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "no --index and no array task id" task.log || fail "a task without an index: exit $rc, $(cat task.log)"
+printf 'one.ini a0.h5\none.ini a1.h5 extra\n' >badstudy.txt
+rc=0; PARADISE_BIN=$bin "$root/jobs/run-sweep" --launcher none --list badstudy.txt --index 1 >task.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "badstudy.txt:2: expected 'SWEEP.ini OUT.h5', got 3 field(s)" task.log || fail "a malformed list: exit $rc, $(cat task.log)"
+rm -f a1.h5
+PARADISE_RANKS_PER_NODE=64 PARADISE_BIN=$bin "$root/jobs/submit" --print --array study.txt --qos=normal >array.log 2>&1 || fail "submit --array: $(cat array.log)"
+grep -qF "sbatch --array=0-1 -N 1 -n 1 " array.log && grep -qF "PARADISE_LIST=$dir/study.txt --qos=normal " array.log || fail "submit --array for Slurm: $(cat array.log)"
+PARADISE_RANKS_PER_NODE=64 PARADISE_BIN=$bin "$root/jobs/submit" --print --scheduler pbs --array study.txt >parray.log 2>&1 || fail "submit --array for PBS: $(cat parray.log)"
+grep -q "^qsub -J 0-1 " parray.log && grep -qF "PARADISE_LIST=$dir/study.txt" parray.log || fail "submit --array for PBS: $(cat parray.log)"
+printf 'one.ini a0.h5\n' >single.txt
+rc=0; PARADISE_BIN=$bin "$root/jobs/submit" --print --array single.txt >single.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "holds 1 entry: submit one sweep" single.log || fail "submit --array of one entry: exit $rc, $(cat single.log)"
 # 5. paths the scheduler lines must carry whole: a space (quoted for pasting), a comma
 # (qsub -v splits its list there: refused by name)
 cp small.ini "with space.ini"

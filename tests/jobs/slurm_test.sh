@@ -169,6 +169,20 @@ grep -q 'run-sweep: .*srun -n 2' "$dir"/out/slurm-*.out || fail "the Slurm job d
 check_h5 "$dir/out/slurm.h5"
 echo "slurm_test: Slurm job ok at $((SECONDS - t0)) s"
 
+# 1b. an array job for a parameter study (issue 39): jobs/submit --array's line (its sizing
+# taken as printed, run here with one task each), each task its entry of the list
+printf '%s %s\n' "$dir/small.ini" "$dir/out/array0.h5" "$dir/small.ini" "$dir/out/array1.h5" >"$dir/study.txt"
+line=$("$root/jobs/submit" --print --array "$dir/study.txt" --output="$dir/out/array-%A_%a.out" --wait) ||
+  fail "jobs/submit --array: $line"
+grep -q -- "--array=0-1 " <<<"$line" && grep -q "PARADISE_LIST=$dir/study.txt" <<<"$line" || fail "jobs/submit --array printed: $line"
+rc=0
+eval "$line" || rc=$?
+[ "$rc" -eq 0 ] || fail "the array job exited $rc: $(cat "$dir"/out/array-*.out)"
+check_h5 "$dir/out/array0.h5"
+check_h5 "$dir/out/array1.h5"
+grep -q "sweep.sbatch: array job .* task 1 of $dir/study.txt" "$dir"/out/array-*_1.out || fail "task 1: $(cat "$dir"/out/array-*_1.out)"
+echo "slurm_test: array job ok at $((SECONDS - t0)) s"
+
 # 2. the PBS script through sbatch's #PBS support (no Debian PBS server); mpiexec inside
 rc=0
 job=$(PARADISE_SWEEP=$dir/small.ini PARADISE_OUT=$dir/out/pbs.h5 \
