@@ -82,6 +82,11 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f, const s
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
   out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
   out.attribute("storage", std::string(storage_name(f.storage)));
+  // how the samples per epoch follow the resolution axis and the memory-limit sides
+  out.attribute(
+      "resolution_samples",
+      std::string(f.spec.resolution_samples == model::SamplesAtSide::SameVoxels ? "voxels"
+                                                                                : "fixed"));
   const auto& s = f.spec;
   const strategy::Config shared = sweep::one_valued_settings(s);
   // none given (paradise variant): each GPU's default, "tf32" or "fp32 on abci, tf32 on ..."

@@ -108,6 +108,12 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
   out << "cost model: " << strategy::variant_name(f.spec.variant)
       << (f.spec.spatial_all_dims ? "; spatial split over every spatial dimension" : "") << "\n"
       << "training: " << training_text(f, e) << "\n"
+      << (f.spec.resolution.empty() && !f.memlimit.resolution && f.memlimit.sides.empty()
+              ? ""
+              : std::string("samples per epoch at each side: ") +
+                    (f.spec.resolution_samples == model::SamplesAtSide::SameVoxels
+                         ? "the dataset's voxels per epoch (resolution_samples = voxels)\n"
+                         : "the dataset's count (resolution_samples = fixed)\n"))
       << "points: " << count(points) << "\n"
       << "storage: " << storage_name(f.storage);
   if (!f.reduce.empty()) {

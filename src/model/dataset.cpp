@@ -1,5 +1,8 @@
 #include "paradise/model/dataset.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
 
@@ -85,11 +88,20 @@ Dataset find_dataset(std::string_view spec, const Origin& where) {
   return d;
 }
 
-std::string dataset_at_side(std::string_view spec, std::int64_t side) {
+std::string dataset_at_side(std::string_view spec, std::int64_t side, SamplesAtSide samples) {
   const Dataset d = find_dataset(spec);
   Shape shape = d.sample;
-  for (int i = 0; i < shape.rank; ++i) shape.size[static_cast<std::size_t>(i)] = side;
-  return d.name + ":" + std::to_string(d.samples) + ":" + shape.str();
+  double ratio = 1;  // the sample's spatial volume over the new one
+  for (int i = 0; i < shape.rank; ++i) {
+    auto& extent = shape.size[static_cast<std::size_t>(i)];
+    ratio *= static_cast<double>(extent) / static_cast<double>(side);
+    extent = side;
+  }
+  std::int64_t count = d.samples;
+  if (samples == SamplesAtSide::SameVoxels)
+    count = std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(std::llround(static_cast<double>(d.samples) * ratio)));
+  return d.name + ":" + std::to_string(count) + ":" + shape.str();
 }
 
 }  // namespace paradise::model

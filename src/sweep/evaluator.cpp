@@ -283,7 +283,8 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
       for (std::int64_t side : res) {
         for (const auto& s : spec.systems) {
           std::string why;
-          const ResolutionFamily family{{m, d, s, "", 0, layer_times_for(spec, m, s)}};
+          ResolutionFamily family{{m, d, s, "", 0, layer_times_for(spec, m, s)}};
+          family.samples_at_side = spec.resolution_samples;
           try {
             bases_.push_back(side > 0 ? family.make(side) : family.native());
             sums_.push_back(strategy::sum_layers(bases_.back()));

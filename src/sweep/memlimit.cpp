@@ -42,7 +42,7 @@ strategy::Workload ResolutionFamily::make(std::int64_t side) const {
     throw InputError("model '" + spec.model +
                      "' has a fixed input shape (ParaDL .net file): no resolution search");
   strategy::WorkloadSpec s = spec;
-  s.dataset = model::dataset_at_side(spec.dataset, side);
+  s.dataset = model::dataset_at_side(spec.dataset, side, samples_at_side);
   strategy::Workload w = strategy::make_workload(s);
   w.system = system::with_inter_node(w.system, inter_node_bandwidth_Bps, inter_node_latency_s);
   return w;

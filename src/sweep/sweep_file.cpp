@@ -131,6 +131,15 @@ std::vector<std::int64_t> positive_ints(const SweepEntries& e, const char* key, 
 void read_value_axes(SweepFile& f, const SweepEntries& e) {
   if (e.has("sweep.resolution"))
     f.spec.resolution = positive_ints(e, "sweep.resolution", "resolution");
+  if (e.has("sweep.resolution_samples")) {  // samples per epoch at each side
+    const std::string t(trim(e.value("sweep.resolution_samples")));
+    if (t != "fixed" && t != "voxels")
+      fail_input(e.at("sweep.resolution_samples"), "resolution_samples", t,
+                 "expected fixed (the dataset's count at every side) or voxels (the same "
+                 "voxels per epoch)");
+    f.spec.resolution_samples =
+        t == "voxels" ? model::SamplesAtSide::SameVoxels : model::SamplesAtSide::Fixed;
+  }
   // the network values in SI units from here on; the output keeps them as written
   if (e.has("sweep.network_bandwidth_gbps")) {
     for (std::int64_t v :

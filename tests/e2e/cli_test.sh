@@ -389,6 +389,24 @@ grep -qF -- "--eval-samples '-1': must be >= 0" "$tmp/err" && ok || bad "--eval-
 sed 's/^eval_samples = 50000$/eval_samples = 1.5/' "$h5dir/eval.ini" >"$h5dir/badeval.ini"
 expect_rc 2 "eval_samples 1.5" -- "$paradise" sweep "$h5dir/badeval.ini" --dry-run
 grep -qF "badeval.ini:8: eval_samples '1.5': must be a whole number of samples >= 0" "$tmp/err" && ok || bad "eval_samples 1.5: $(cat "$tmp/err")"
+# the resolution axis's samples per epoch (issue 39 point 6): stated in the dry run, written
+# as resolution_samples, and with voxels CosmoFlow's 524,288 samples of 128^3 are 65,536 of
+# 256^3 (predict on that dataset, given by hand, gives the same epoch); an unknown rule is
+# refused at its line
+printf '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nresolution = 128, 256\nsystem = dgx-a100\nstrategy = data\ngpus = 64\nbatch = 64\nresolution_samples = voxels\n[output]\nstorage = full\n' >"$h5dir/voxels.ini"
+"$paradise" sweep "$h5dir/voxels.ini" --dry-run >"$tmp/out" 2>&1 &&
+  grep -qx "samples per epoch at each side: the dataset's voxels per epoch (resolution_samples = voxels)" "$tmp/out" && ok || bad "voxels dry run: $(cat "$tmp/out")"
+"$paradise" sweep "$h5dir/voxels.ini" --quiet -o "$h5dir/voxels.h5" >/dev/null 2>&1 &&
+  "$paradise" predict --model cosmoflow --dataset cosmoflow:65536:4x256x256x256 --system dgx-a100 --gpus 64 --batch 64 --format json >"$tmp/v256.json" &&
+  $py - "$h5dir/voxels.h5" "$tmp/v256.json" <<'PY' && ok || bad "resolution_samples = voxels"
+import json, sys, h5py
+f = h5py.File(sys.argv[1])
+assert f.attrs["resolution_samples"] == b"voxels"
+assert f["epoch_time_s"][0, 0, 1, 0, 0, 0, 0] == json.load(open(sys.argv[2]))["epoch_time_s"]
+PY
+sed 's/^resolution_samples = voxels$/resolution_samples = pixels/' "$h5dir/voxels.ini" >"$h5dir/badvox.ini"
+expect_rc 2 "resolution_samples = pixels" -- "$paradise" sweep "$h5dir/badvox.ini" --dry-run
+grep -qF "badvox.ini:9: resolution_samples 'pixels': expected fixed" "$tmp/err" && ok || bad "resolution_samples pixels: $(cat "$tmp/err")"
 # the network axes' units: Gbit/s and us, on the axes and the Pareto columns; latencies are
 # real numbers (sub-microsecond ones too), float64 coordinates in every group
 printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = data\ngpus = 8, 64\nbatch = 256\nnetwork_bandwidth_gbps = 100, 400\nnetwork_latency_us = 0.5, 5\n' >"$h5dir/net.ini"
@@ -488,7 +506,7 @@ sweep_refuses "${base}system = $tmp/nope.system\n" "cli_sweep.ini:7: system '$tm
 # 3,000 x 3,000 network values are 9 million variants of one workload (each a system of
 # about 1.2 KB on ABCI with its GPU profile; resnet50's 48 KB tables shared): refused before any is built
 sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 1..3000 +1\n[memlimit]\nbatch = none\n" \
-  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 10.8"
+  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 10."
 sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e7\n" \
   "per rank (a model's per-layer tables each, a system per network variant), more than max_workload_bytes = 10.00 MB"
 # a ParaDL .net model's shapes are fixed: no resolution search (it stepped through every

@@ -360,5 +360,21 @@ TEST(Dataset, BuiltinsAndUserDefined) {
   EXPECT_THROW(find_dataset("x:0:3x8x8"), InputError);
 }
 
+// A resolution keeps the dataset's count, or its voxels per epoch: CosmoFlow's 524,288
+// samples of 128^3 are 524,288 / 8 = 65,536 cubes of 256^3 and 524,288 x 8 of 64^3;
+// ImageNet's 1,281,167 images of 224^2 at 448^2 are 1,281,167 / 4 = 320,291.75, rounded.
+TEST(Dataset, AtASideKeepsTheCountOrTheVoxels) {
+  EXPECT_EQ(dataset_at_side("cosmoflow", 256), "cosmoflow:524288:4x256x256x256");
+  EXPECT_EQ(dataset_at_side("cosmoflow", 256, SamplesAtSide::SameVoxels),
+            "cosmoflow:65536:4x256x256x256");
+  EXPECT_EQ(dataset_at_side("cosmoflow", 64, SamplesAtSide::SameVoxels),
+            "cosmoflow:4194304:4x64x64x64");
+  EXPECT_EQ(dataset_at_side("imagenet", 448, SamplesAtSide::SameVoxels),
+            "imagenet:320292:3x448x448");
+  // never below one sample: 64 ImageNet-sized images at 10,000^2
+  EXPECT_EQ(dataset_at_side("x:64:3x224x224", 10000, SamplesAtSide::SameVoxels),
+            "x:1:3x10000x10000");
+}
+
 }  // namespace
 }  // namespace paradise::model

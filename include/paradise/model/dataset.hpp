@@ -33,9 +33,15 @@ const std::vector<Dataset>& builtin_datasets();
 /// "NAME:SAMPLES:CxDxHxW"; throws InputError naming the value.
 Dataset find_dataset(std::string_view spec, const Origin& where = {"--dataset", 0});
 
+/// How the samples per epoch follow a resolution: the dataset's count at every side, or the
+/// same number of voxels (pixels) per epoch, as when one volume is cut into cubes of the side.
+enum class SamplesAtSide : std::uint8_t { Fixed, SameVoxels };
+
 /// The dataset `spec` (as find_dataset takes it) with every spatial extent of its samples
 /// set to `side` (a square, or a cube for 3-D data), as "NAME:SAMPLES:SHAPE": a sweep's
-/// resolution axis, predict's --resolution.
-std::string dataset_at_side(std::string_view spec, std::int64_t side);
+/// resolution axis, predict's --resolution. SameVoxels: SAMPLES = the dataset's x its
+/// sample's spatial volume / side^dimensions, rounded, at least 1.
+std::string dataset_at_side(std::string_view spec, std::int64_t side,
+                            SamplesAtSide samples = SamplesAtSide::Fixed);
 
 }  // namespace paradise::model

@@ -43,6 +43,8 @@ struct SweepSpec {
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
   /// one node at that per-GPU bandwidth and latency, each in SI units and as written.
   std::vector<std::int64_t> resolution;
+  /// How the samples per epoch follow the resolution axis and memory-limit sides.
+  model::SamplesAtSide resolution_samples = model::SamplesAtSide::Fixed;
   std::vector<NetworkBandwidth> network_bandwidth;
   std::vector<NetworkLatency> network_latency;
   /// The training run's settings (paradise variant; empty: the default, fp32, momentum,

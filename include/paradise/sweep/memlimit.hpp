@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "paradise/model/dataset.hpp"
 #include "paradise/strategy/compute_memo.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
@@ -21,6 +22,7 @@ struct ResolutionFamily {
   strategy::WorkloadSpec spec;          ///< model, dataset, system; the dataset's shape is re-sized
   double inter_node_bandwidth_Bps = 0;  ///< network override (system::with_inter_node); 0: keep
   double inter_node_latency_s = 0;
+  model::SamplesAtSide samples_at_side = model::SamplesAtSide::Fixed;  ///< samples per epoch
   /// The workload at one side length, or nullopt when the model cannot take it: too small,
   /// or (then *too_large is set) a tensor past the supported sizes, as at every larger side.
   std::optional<strategy::Workload> at(std::int64_t side, bool* too_large = nullptr) const;
