@@ -66,15 +66,35 @@ Parts spatial_parts(const std::vector<Parts>& ways, const std::array<std::int64_
   return *best;
 }
 
+// Whether a layer works voxel by voxel over a spatial split, up to a small reduction of
+// statistics or of the loss's scalar: activations, dropout, the normalisations (their moments
+// summed across the parts, as batch norm's) and the per-voxel losses (softmax cross-entropy,
+// MSE, L1, Dice's three sums).
+bool pointwise_over_a_split(model::Op op) {
+  using model::Op;
+  switch (op) {
+    case Op::Activation:
+    case Op::Dropout:
+    case Op::BatchNorm:
+    case Op::GroupNorm:
+    case Op::InstanceNorm:
+    case Op::LayerNorm:
+    case Op::SoftmaxCrossEntropy:
+    case Op::MSELoss:
+    case Op::L1Loss:
+    case Op::DiceLoss:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Where a split through every layer up to the last convolution ends: at the model's last
-// layer when all after it work voxel by voxel (activations, norms, dropout, a per-voxel loss:
-// U-Net's segmentation loss), so nothing is gathered (the loss's scalar aside); else there.
+// layer when all after it work voxel by voxel (U-Net's segmentation head and loss), so
+// nothing is gathered (the loss's scalar aside); else there.
 int split_through_pointwise_tail(const Workload& w, int last) {
   for (std::size_t i = static_cast<std::size_t>(last) + 1; i < w.model.layers.size(); ++i) {
-    const auto op = w.model.layers[i].op;
-    if (op != model::Op::Activation && op != model::Op::BatchNorm && op != model::Op::Dropout &&
-        op != model::Op::SoftmaxCrossEntropy)
-      return last;
+    if (!pointwise_over_a_split(w.model.layers[i].op)) return last;
   }
   return static_cast<int>(w.model.layers.size()) - 1;
 }

@@ -1228,6 +1228,16 @@ TEST(ParadiseVariant, SpatialSplitRunsThroughAPerVoxelLoss) {
   const auto r = predict(seg, c);
   EXPECT_EQ(r.split_layer, 3);
   EXPECT_TRUE(has_gather(r));
+  // the layer types issue 38 added work voxel by voxel too: an instance norm and a Dice, MSE
+  // or L1 loss after the last convolution (nnU-Net's heads) are split, nothing gathered
+  for (const char* tail : {"n1 instancenorm\nloss dice_loss", "loss mse_loss", "loss l1_loss"}) {
+    const auto head =
+        written_model("tail", "model tail\n" + body + tail + "\n", "small:1000:4x16x16");
+    const auto t = predict(head, paradise_config(Kind::Spatial, 4, 8));
+    ASSERT_EQ(t.status, Status::Ok) << tail << ": " << t.reason;
+    EXPECT_EQ(t.split_layer, static_cast<int>(head.model.layers.size()) - 1) << tail;
+    EXPECT_FALSE(has_gather(t)) << tail;
+  }
 }
 
 // A checkpoint is a buffer, and no segment starts with an in-place layer. By hand (elements
