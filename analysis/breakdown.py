@@ -5,8 +5,11 @@ communication time per epoch, one bar per strategy at each GPU count (storage = 
 A black tick on each bar marks the epoch time: with the paradise variant's overlap of the
 gradient exchange with the backward pass it lies below the bar's top (compute +
 communication before overlap); with ParaDL's model it is the top. Only feasible
-configurations get a bar. Axes not shown (model, dataset, system, batch, ...)
-are fixed at their first value unless chosen with --model, --batch, ...
+configurations get a bar, and the legend names only the strategies that have one. Axes
+not shown (model, dataset, system, batch, ...) are fixed at their first value unless chosen
+with --model, --batch, ... (one value each: several are refused), and the title names
+them. Times that span more than a decade are drawn on a log axis (on a linear one the
+bars of the large GPU counts were too short to see).
 """
 
 import numpy as np
@@ -14,13 +17,15 @@ from matplotlib.patches import Patch
 
 import command
 import paradise_h5 as h5
-from figure_output import axes_title, check_outputs, plt, save, strategy_colors
+from figure_output import axes_title, check_outputs, log_value_axis, plt, save, strategy_colors
 
 PARTS = ("compute_time_s", "communication_time_s", "epoch_time_s")
 # Bar groups (GPU counts) one chart shows: 1.1 inch each, so 32 make a figure 38 inches
 # (5,700 pixels) wide; 512 counts made one matplotlib refused (84,930 pixels) and no one
 # could read. More are refused, with a --gpus choice to suggest.
 MAX_GPU_COUNTS = 32
+# Times whose largest is more than this many times their least get a log axis.
+LOG_SPAN = 10
 
 
 def series(path, filters):
@@ -30,6 +35,7 @@ def series(path, filters):
     h5.require(root, PARTS + ("status",), path,
                "the compute/communication bars need a storage = full sweep")
     ds = h5.select(root[list(PARTS) + ["status"]], filters, path, root)
+    h5.check_one_value(ds, filters, ("strategy", "gpus"), path, "the bar chart")
     h5.check_flags(ds.status, path)
     check_gpu_counts(ds.gpus.values, path)
     out, fixed = {}, {}
@@ -60,6 +66,7 @@ def plot(bars, fixed, ds):
     gpus = ds.gpus.values
     fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(gpus) + 3), 5.5))
     width = 0.8 / len(bars)
+    drawn = [s for s, b in bars.items() if np.isfinite(b["compute_time_s"]).any()]
     for k, (s, b) in enumerate(bars.items()):
         ok = np.isfinite(b["compute_time_s"])
         x = np.arange(len(gpus))[ok] + (k - (len(bars) - 1) / 2) * width
@@ -74,13 +81,23 @@ def plot(bars, fixed, ds):
     ax.set_xticks(range(len(gpus)))
     ax.set_xticklabels([str(g) for g in gpus])
     ax.set_xlabel("number of GPUs")
-    ax.set_ylabel("time per epoch (s)")
+    ax.set_xlim(-0.5, len(gpus) - 0.5)  # a GPU count without bars is an empty group
+    # the bars' tops (communication stacks on compute, whatever its own size)
+    values = np.concatenate([b[p] for b in bars.values() for p in PARTS
+                             if p != "communication_time_s"])
+    values = values[np.isfinite(values) & (values > 0)]
+    if values.max() > LOG_SPAN * values.min():
+        # the bars start at 0, which a log axis cannot show: its bottom below the least bar
+        ax.set_ylim(bottom=10 ** np.floor(np.log10(values.min() * 0.8)))
+        log_value_axis(ax, "time per epoch (s)")
+    else:
+        ax.set_ylabel("time per epoch (s)")
     ax.grid(True, axis="y", alpha=0.3)
-    handles = [Patch(color=colors[s]) for s in bars] + [
+    handles = [Patch(color=colors[s]) for s in drawn] + [
         Patch(facecolor="white", edgecolor="black"),
         Patch(facecolor="white", edgecolor="black", hatch="///"),
         plt.Line2D([], [], linestyle="none", marker="_", color="black", markeredgewidth=2)]
-    ax.legend(handles, list(bars) + ["compute", "communication", "epoch (after overlap)"],
+    ax.legend(handles, drawn + ["compute", "communication", "epoch (after overlap)"],
               ncol=2)
     title = f"Compute and communication per epoch: {h5.panel_title(fixed)}"
     axes_title(ax, f"{title}\n({h5.source_label(ds)}; feasible configurations only)")

@@ -74,6 +74,10 @@ def _axes_data(ax):
         "xticklabels": [t.get_text() for t in ax.get_xticklabels()],
         "yticklabels": [t.get_text() for t in ax.get_yticklabels()],
         "legend": _legend_texts(ax.get_legend()),
+        "xscale": ax.get_xscale(),
+        "yscale": ax.get_yscale(),
+        # notes written on the panel (e.g. the strategies a Pareto panel could not draw)
+        "texts": [t.get_text() for t in ax.texts],
         "lines": [{"label": ln.get_label(), "x": _numbers(ln.get_xdata()),
                    "y": _numbers(ln.get_ydata())} for ln in ax.get_lines()],
         "bars": bars,
@@ -96,12 +100,23 @@ def _titles_inside(fig):
     return bool(inside and apart)
 
 
+def _legends_inside(fig):
+    """Whether every drawn legend (the figure's, the panels') lies within the saved figure."""
+    renderer = fig.canvas.get_renderer()
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes
+                                   if ax.get_legend() is not None]
+    boxes = [lg.get_window_extent(renderer) for lg in legends]
+    return bool(all(b.x0 >= 0 and b.y0 >= 0 and b.x1 <= fig.bbox.width
+                    and b.y1 <= fig.bbox.height for b in boxes))
+
+
 def figure_data(fig):
     """Everything drawn on fig, as plain JSON-ready values (NaN becomes null)."""
     return {
         "title": getattr(fig, "paradise_title", None)
         or (fig._suptitle.get_text() if fig._suptitle is not None else ""),
         "titles_inside": _titles_inside(fig),
+        "legends_inside": _legends_inside(fig),
         "legend": [t for lg in fig.legends for t in _legend_texts(lg)],
         "axes": [_axes_data(ax) for ax in fig.axes if ax.get_label() != "<colorbar>"],
     }
@@ -182,6 +197,21 @@ def suptitle(fig, text):
     points = FontProperties(size=size).get_size_in_points()
     height = (wrapped.count("\n") + 1) * 1.25 * points / 72 + 0.15  # inches, with the pad
     return max(0.5, 1 - height / fig.get_figheight())
+
+
+def legend_below(fig, handles, labels, top, most_columns=7):
+    """A figure legend centred under the panels, in as many columns as fit the figure's
+    width, and tight_layout with its height kept free (a fixed 6% strip and 7 columns cut a
+    one-panel figure's legend off at both sides and the bottom)."""
+    renderer = fig.canvas.get_renderer()
+    for ncol in range(min(len(labels), most_columns), 0, -1):
+        legend = fig.legend(handles, labels, loc="lower center", ncol=ncol)
+        box = legend.get_window_extent(renderer)
+        if box.width <= 0.98 * fig.bbox.width or ncol == 1:
+            break
+        legend.remove()
+    fig.tight_layout(rect=(0, min(0.5, box.height / fig.bbox.height + 0.01), 1, top))
+    return legend
 
 
 def axes_title(ax, text, **kwargs):

@@ -4,10 +4,11 @@ memory-limit curves from the file's `memlimit` group: the largest input side (cu
 3-D data; the sweep needs `[memlimit] resolution = LO..HI`) or the largest global batch
 that fits, against the GPU count, one line per strategy.
 
-Axes not shown are fixed at their first value unless chosen with --model, --batch, ...;
-a strategy for which nothing fits at any GPU count is marked "(nothing fits)". A limit at
-the top of its search (the table's NAME_at_search_end) is a lower bound, drawn with an
-upward arrow: a larger batch or side may fit.
+Axes not shown are fixed at their first value unless chosen with --model, --batch, ...
+(one value each: several are refused; the title names them); a strategy for which nothing
+fits at any GPU count is marked "(nothing fits)". A limit at the top of its search (the
+table's NAME_at_search_end) is a lower bound, drawn with an upward arrow: a larger batch or
+side may fit. Batches, and sides that span more than a decade, get a log2 axis.
 """
 import numpy as np
 
@@ -37,6 +38,7 @@ def series(path, filters, limit):
         raise h5.InputError(f"{path}: no variable 'memlimit/{at_end}' beside '{limit}' (a file "
                             "from an older paradise: run the sweep again)")
     ds = h5.select(group[[limit, at_end]], filters, path, root, "memlimit/")
+    h5.check_one_value(ds, filters, ("strategy", "gpus"), path, "the memory-limit plot")
     lines, fixed = {}, {}
     for s in ds.strategy.values:
         line, fixed = h5.fix_axes(ds[limit].sel(strategy=s), ("gpus",))
@@ -63,8 +65,11 @@ def plot(lines, fixed, root, limit):
         ax.plot(bound_x, bound_y, ls="none", marker=r"$\uparrow$", color="black", markersize=14,
                 label="top of the search: a larger value may fit")
     gpu_axis(ax, next(iter(lines.values()))[0])
-    # a log axis needs a positive value: with nothing fitting anywhere it stays linear
-    if limit == "largest_batch" and any(np.isfinite(v).any() for _, v, _ in lines.values()):
+    # a log axis needs a positive value: with nothing fitting anywhere it stays linear;
+    # batches double from one limit to the next, sides get a log axis where they span over
+    # a decade (a linear one flattened the small GPU counts' limits)
+    found = np.concatenate([v[np.isfinite(v)] for _, v, _ in lines.values()])
+    if found.size and (limit == "largest_batch" or found.max() > 10 * found.min()):
         ax.set_yscale("log", base=2)
     ax.set_ylabel(LIMITS[limit][1])
     ax.grid(True, alpha=0.3)

@@ -6,7 +6,8 @@ memory (device memory less the margin kept free, as the sweep recorded it in its
 group; see device_memory.py).
 
 Axes not shown (model, dataset, system, ...) are fixed at their first value unless chosen
-with --model, --dataset, --system, ...; the title says which values are shown.
+with --model, --dataset, --system, ... (one value each: several are refused); the title
+says which values are shown.
 """
 import warnings
 
@@ -34,6 +35,7 @@ def series(path, filters, rows):
     # every axis: a heat map is at one value of each (a summary map's cell is a best over some)
     memory, status = h5.map_of(root, "memory", filters, path, why,
                                axes=h5.grid_axes(root) + [rows])
+    h5.check_one_value(memory, filters, ("strategy", "gpus", rows), path, "the memory map")
     out, fixed = [], {}
     for s in memory.strategy.values:
         m, fixed = h5.fix_axes(memory.sel(strategy=s), ("gpus", rows))

@@ -547,6 +547,31 @@ def fix_axes(da, keep):
     return da.isel({a: 0 for a in fixed}), fixed
 
 
+def check_one_value(ds, filters, keep, path, command):
+    """InputError when a selection option chose several values of an axis the plot fixes
+    (every axis of ds not in keep): fix_axes drew the first of them and said nothing of the
+    others. The message names the option and its values."""
+    for axis, texts in filters.items():
+        if axis in keep or axis not in ds.dims or ds.sizes[axis] < 2:
+            continue
+        option = "--" + axis.replace("_", "-")
+        raise InputError(f"{path}: {option} '{','.join(texts)}': {command} draws one "
+                         f"{axis.replace('_', ' ')} at a time; choose one value (or run it "
+                         "once per value)")
+
+
+def fixed_and_varied(ds, axes):
+    """({axis: value} of the axes among `axes` that ds holds at one value, [the others]): what
+    a plot that takes the best over `axes` names as fixed, and what it takes the best over."""
+    fixed, varied = {}, []
+    for axis in axes:
+        if axis in ds.dims and ds.sizes[axis] == 1:
+            fixed[axis] = ds[axis].values[0]
+        else:
+            varied.append(axis)
+    return fixed, varied
+
+
 def panels(ds, axes):
     """Every combination of values on the given axes (those present in ds), as dicts."""
     axes = [a for a in axes if a in ds.dims]

@@ -11,13 +11,22 @@ time map when the file has one over the panel axes, strategy, gpus and each axis
 default third objective, memory, also slower points that need less memory: a line takes
 the fastest of its points at each GPU count). The
 highlighted front is the set of drawn points that no other beats in both objectives.
+
+Every strategy of the selection is in the legend: one with no point in a panel (nothing
+feasible; from the pareto group, none on the stored fronts) is named in that panel and on
+standard error. The title names the axes held at one value (the system of a one-system
+sweep, or the one chosen with --system) and those the lines take the best over.
 """
+import os
+import sys
+
 import numpy as np
+from matplotlib.lines import Line2D
 
 import command
 import paradise_h5 as h5
-from figure_output import (axes_title, check_outputs, gpu_axis, grid_of, log_value_axis, save,
-                           strategy_styles, suptitle)
+from figure_output import (axes_title, check_outputs, gpu_axis, grid_of, legend_below,
+                           log_value_axis, save, strategy_styles, suptitle)
 
 FACETS = ("model", "dataset", "resolution", "precision", "optimizer")  # the default group
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
@@ -66,7 +75,9 @@ def front(points):
 
 
 def series(path, filters, x="gpus", source="auto"):
-    """The plotted panels: [{panel, strategies: {name: (x, y)}, front: [(x, y)]}], source."""
+    """The plotted panels: [{panel, strategies: {name: (x, y)}, front: [(x, y)], absent:
+    [names]}], the source, {fixed axis: value}, [axes the lines are the best over], the
+    root, [the selection's strategies] and why a strategy can be absent."""
     root = h5.open_sweep(path)
     filters = h5.settled(root, filters, path)  # one-valued settings: the root's
     why = "the Pareto plot needs epoch times (storage = full, or a pareto group with epoch_time_s)"
@@ -80,12 +91,18 @@ def series(path, filters, x="gpus", source="auto"):
         epoch, status = h5.map_of(root, "epoch", filters, path, why, axes=needs)
         axes = epoch
         lines_of = lambda panel: from_map(epoch, status, panel)  # noqa: E731
+        absence = "no feasible configuration"
     else:
         axes = h5.select(h5.axes_of(root), filters, path)
         table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
         h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/", root)
         lines_of = lambda panel: from_table(table, panel)  # noqa: E731
+        absence = (f"no point on the file's Pareto fronts (storage = {h5.storage(root)} keeps "
+                   "only the fronts' points; storage = full draws every feasible strategy)")
     check_panel_count(axes, path)
+    # the chosen values of every axis (a summary map may lack the axes it was reduced over)
+    chosen = h5.select(h5.axes_of(root), filters, path)
+    strategies = [str(s) for s in chosen.strategy.values]
     out = []
     for panel in h5.panels(axes, FACETS):
         lines = lines_of(panel)
@@ -93,11 +110,13 @@ def series(path, filters, x="gpus", source="auto"):
             lines = {s: (g * t / 3600.0, t) for s, (g, t) in lines.items()}
         if lines:
             points = [p for xs, ys in lines.values() for p in zip(xs, ys)]
-            out.append({"panel": panel, "strategies": lines, "front": front(points)})
+            out.append({"panel": panel, "strategies": lines, "front": front(points),
+                        "absent": [s for s in strategies if s not in lines]})
     if not out:
         raise h5.InputError(f"{path}: no feasible configuration in the selection")
-    shown = [a for a in h5.grid_axes(root) if a not in needs]
-    return out, ("epoch map" if use_map else "pareto group"), shown, root
+    fixed, over = h5.fixed_and_varied(chosen, [a for a in h5.grid_axes(root) if a not in needs])
+    return (out, ("epoch map" if use_map else "pareto group"), fixed, over, root, strategies,
+            absence)
 
 
 def check_panel_count(axes, path):
@@ -113,13 +132,17 @@ def check_panel_count(axes, path):
                         f"figure holds; choose fewer values with {options}")
 
 
-def plot(panels, source, best_over, root, x):
+def plot(panels, source, fixed, best_over, root, x, strategies, absence):
     styles = strategy_styles([str(s) for s in root.strategy.values])
     fig, axes = grid_of(len(panels))
     handles = {}
     for ax, p in zip(axes, panels):
         for s, (xs, ys) in p["strategies"].items():
             handles[s] = ax.plot(xs, ys, ms=4, lw=1.2, label=s, **styles[s])[0]
+        if p["absent"]:  # said where it is missing, not left for the reader to notice
+            ax.text(0.02, 0.02, f"not drawn: {', '.join(p['absent'])}\n({absence.split(' (')[0]})",
+                    transform=ax.transAxes, fontsize=8, ha="left", va="bottom", zorder=4,
+                    bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "grey"})
         fx, fy = zip(*p["front"])
         handles["Pareto front"] = ax.plot(fx, fy, drawstyle="steps-post", color="black", lw=2.2,
                                           marker="o", ms=9, mfc="none", alpha=0.75,
@@ -132,14 +155,28 @@ def plot(panels, source, best_over, root, x):
         log_value_axis(ax, "epoch time (s)")
         axes_title(ax, h5.panel_title(p["panel"]))
         ax.grid(True, which="both", alpha=0.3)
-    order = [s for s in styles if s in handles] + ["Pareto front"]
-    fig.legend([handles[k] for k in order], order, loc="lower center", ncol=min(len(order), 7))
-    over = ", ".join(best_over) if best_over else "nothing"
+    # every strategy of the selection: one drawn in no panel is listed as not drawn
+    labels = [s if s in handles else f"{s} (not drawn)" for s in strategies] + ["Pareto front"]
+    shown = [handles.get(s) or Line2D([], [], **styles[s]) for s in strategies]
+    at = f"at {h5.panel_title(fixed)}; " if fixed else ""
+    best = f"shortest feasible epoch over {', '.join(best_over)}" if best_over else \
+        "its feasible epoch"
     top = suptitle(fig, f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
-                 f"({h5.source_label(root)})\nper strategy: shortest feasible epoch "
-                 f"over {over}; from the {source}")
-    fig.tight_layout(rect=(0, 0.06, 1, top))
+                 f"({h5.source_label(root)})\n{at}per strategy: {best}; from the {source}")
+    legend_below(fig, shown + [handles["Pareto front"]], labels, top)
     return fig
+
+
+def note_absent(panels, absence, path):
+    """One line on standard error per strategy that a panel does not draw."""
+    program = os.path.basename(sys.argv[0])
+    missing = {}
+    for p in panels:
+        for s in p["absent"]:
+            missing.setdefault(s, []).append(h5.panel_title(p["panel"]))
+    for s, where in missing.items():
+        print(f"{program}: note: {path}: strategy {s} is not drawn in {'; '.join(where)}: "
+              f"{absence}", file=sys.stderr)
 
 
 def main():
@@ -152,9 +189,11 @@ def main():
     args = p.parse_args()
     check_outputs(args, "pareto")  # before any work: a refused path wastes none
     with h5.reading(args.file):
-        panels, source, best_over, root = series(args.file, h5.parse_filters(args), args.x,
-                                                 args.source)
-    save(plot(panels, source, best_over, root, args.x), args, "pareto")
+        panels, source, fixed, over, root, strategies, absence = series(
+            args.file, h5.parse_filters(args), args.x, args.source)
+    note_absent(panels, absence, args.file)
+    save(plot(panels, source, fixed, over, root, args.x, strategies, absence), args, "pareto",
+         notes={"fixed": h5.panel_title(fixed), "best_over": over})
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ count at a fixed global batch, one line per strategy, each with its ideal (linea
 from its smallest feasible GPU count dotted (storage = full).
 
 Axes not shown (model, dataset, system, batch, ...) are fixed at their first value unless
-chosen with --model, --batch, ...
+chosen with --model, --batch, ... (one value each: several are refused); the title names
+them.
 """
 import numpy as np
 from matplotlib.lines import Line2D
@@ -23,6 +24,7 @@ def series(path, filters):
     epoch, status = h5.map_of(root, "epoch", filters, path,
                               "the scaling curves need epoch times at every point "
                               "(storage = full)", axes=h5.grid_axes(root))
+    h5.check_one_value(epoch, filters, ("strategy", "gpus"), path, "the scaling plot")
     lines, fixed = {}, {}
     for s in epoch.strategy.values:
         t, fixed = h5.fix_axes(epoch.sel(strategy=s).where(status.sel(strategy=s) == 0),

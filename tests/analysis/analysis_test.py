@@ -153,6 +153,9 @@ class PlotFileChecks(unittest.TestCase):
         self.assertGreater(os.path.getsize(pdf), 5_000)
         self.assertTrue(data["title"] or all(a["title"] for a in data["axes"]))
         self.assertTrue(data["titles_inside"])  # wrapped to the figure, not cut off
+        # every legend's drawn extent within the figure's (a one-panel Pareto plot's legend
+        # ran past both sides and the bottom)
+        self.assertTrue(data["legends_inside"])
         for a in data["axes"]:
             self.assertIn("(", a["xlabel"] + a["ylabel"])  # a unit in parentheses
             self.assertTrue(a["xlabel"] and a["ylabel"])
@@ -225,7 +228,9 @@ class ParetoPlot(PlotFileChecks):
         # the two-line title is wrapped to the one panel's width (it was cut off at both
         # sides); the sidecar keeps it unwrapped
         self.assertTrue(data["titles_inside"])
-        self.assertIn("Pareto fronts (sweep full.ini, storage = full)\nper strategy:", data["title"])
+        # full.ini has one system (dgx-a100): the title names it as fixed
+        self.assertIn("Pareto fronts (sweep full.ini, storage = full)\nat dgx-a100; per strategy:",
+                      data["title"])
         self.assertIn("GPU-hours", ax["xlabel"])
         for s, (gpus, seconds) in expected.items():
             # GPU-hours per epoch = GPUs × epoch seconds / 3600 (paradise's gpu_hours objective)
@@ -265,7 +270,9 @@ class ParetoPlot(PlotFileChecks):
     def test_summary_file_reduced_over_batch_draws_its_map_best_over_batch(self):
         summary_file("batch")
         _, data = plot("pareto.py", "summary_batch", "pareto-batch")
-        self.assertIn("over system, batch; from the epoch map", data["title"])
+        # summary_file: one system (dgx-a100), named as fixed; two batches, the best over them
+        self.assertIn("at dgx-a100; per strategy: shortest feasible epoch over batch; from the "
+                      "epoch map", data["title"])
         with h5py.File(FILES["summary_batch"]) as f:
             # min_epoch_time_s: model, dataset, system, strategy, gpus (batch reduced)
             self.assertEqual(dims_of(f["min_epoch_time_s"]),
@@ -306,6 +313,84 @@ class ParetoPlot(PlotFileChecks):
         self.assertEqual(len(data["axes"]), 2)
         _, mixed = plot("pareto.py", "precision", "pareto-mixed", "--precision", "mixed")
         self.assertEqual([a["title"] for a in mixed["axes"]], ["resnet50 · imagenet · mixed"])
+
+    def test_strategies_without_a_point_are_named_in_the_panel_legend_and_on_stderr(self):
+        # a maps file draws from the pareto group, which holds only the fronts' points: the
+        # strategies of the file's axis with no row for the panel's model were left out
+        # without a word
+        png = os.path.join(WORK, "pareto-absent.png")
+        data = os.path.join(WORK, "pareto-absent.json")
+        r = run("pareto.py", FILES["maps"], "-o", png, "--data", data)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(data, encoding="utf-8") as f:
+            data = json.load(f)
+        with h5py.File(FILES["maps"]) as f:
+            strategies = set(axis_labels(f, "strategy"))
+            rows = pareto_rows(f)
+            models = axis_labels(f, "model")
+        absent_somewhere = set()
+        for m in models:
+            # maps.ini: one dataset (imagenet); the strategies with a pareto row for m
+            on_front = set(rows["strategy"][rows["model"] == m].tolist())
+            absent = strategies - on_front
+            absent_somewhere |= absent
+            ax = next(a for a in data["axes"] if a["title"] == f"{m} · imagenet")
+            drawn = {ln["label"] for ln in ax["lines"]} - {"Pareto front"}
+            self.assertEqual(drawn, on_front)
+            named = set()
+            for text in ax["texts"]:
+                if text.startswith("not drawn: "):
+                    named |= set(text.split("\n")[0][len("not drawn: "):].split(", "))
+            self.assertEqual(named, absent)
+            self.assertEqual(drawn | named, strategies)  # every strategy shown or said
+            for s in absent:
+                self.assertRegex(r.stderr, rf"note: .*strategy {re.escape(s)} is not drawn in "
+                                           rf"[^\n]*{m} · imagenet")
+        self.assertTrue(absent_somewhere)  # maps.ini: alexnet's fronts lack data+filter
+        # the legend lists every strategy of the axis (and the front)
+        for s in strategies:
+            self.assertTrue(any(t == s or t.startswith(s + " (") for t in data["legend"]), s)
+
+    def test_one_panel_legend_of_many_strategies_lies_inside_the_figure(self):
+        # one panel 6 inches wide: 8 strategies and the front in 7 columns ran past both sides
+        strategies = ["serial", "data", "filter", "channel", "pipeline", "data+filter",
+                      "data+pipeline", "daso"]
+        sweep_of("many", "[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
+                 f"strategy = {', '.join(strategies)}\ngpus = 1..16 *2\nbatch = 256\n"
+                 "[output]\nstorage = full\n")
+        png, data = plot("pareto.py", "many", "pareto-many")
+        self.assertEqual(len(data["axes"]), 1)
+        self.assertTrue(data["legends_inside"])
+        self.assertEqual(sorted(t.split(" (")[0] for t in data["legend"]),
+                         sorted(strategies + ["Pareto front"]))
+        # the figure's size is the one-panel grid's (6 x 5 inches at 150 dpi): nothing was
+        # made to fit by growing the figure
+        self.assertEqual(png_size(png), (900, 750))
+
+    def test_title_names_the_axes_held_at_one_value(self):
+        # maps.ini sweeps two systems: with --system dgx-a100 the lines are its alone and the
+        # title says so; with both they are the best over both systems, as the title says
+        # (abci has no point on the fronts: choosing it alone is refused as before)
+        _, one = plot("pareto.py", "maps", "pareto-dgx", "--system", "dgx-a100")
+        self.assertIn("at dgx-a100; per strategy: shortest feasible epoch over batch;",
+                      one["title"])
+        _, both = plot("pareto.py", "maps", "pareto-both", "--system", "abci,dgx-a100")
+        self.assertIn("per strategy: shortest feasible epoch over system, batch;",
+                      both["title"])
+        self.assertNotIn("at dgx-a100", both["title"])
+        # several chosen systems are honoured: the lines are the pareto group's best over
+        # both, as for the whole file (maps.ini has exactly these two)
+        self.assert_lines_are_the_pareto_groups_points(FILES["maps"], both)
+        with h5py.File(FILES["maps"]) as f:
+            rows = pareto_rows(f)
+        mine = rows["system"] == "dgx-a100"
+        self.assertTrue(one["axes"])
+        for ax in one["axes"]:
+            model = ax["title"].split(" · ")[0]
+            for ln in ax["lines"]:
+                if ln["label"] != "Pareto front":
+                    at = mine & (rows["model"] == model) & (rows["strategy"] == ln["label"])
+                    self.assertEqual(ln["x"], sorted(set(rows["gpus"][at].tolist())))
 
 
 class MemoryMap(PlotFileChecks):
@@ -529,6 +614,47 @@ class BreakdownBars(PlotFileChecks):
                 self.assertTrue(np.all(epoch[k][ok] <= bar * (1 + 1e-12)))
                 if s == "data":  # its whole exchange is the overlapped allreduce
                     self.assertTrue(np.all(epoch[k][ok] < bar))
+
+    def test_legend_names_only_the_strategies_with_bars(self):
+        # resnet50 at batch 1024 (full.ini): filter and channel fit at no GPU count, yet the
+        # legend listed them
+        _, data = plot("breakdown.py", "full", "breakdown-legend", "--model", "resnet50",
+                       "--batch", "1024")
+        (ax,) = data["axes"]
+        with h5py.File(FILES["full"]) as f:
+            m, b = axis_labels(f, "model").index("resnet50"), axis_labels(f, "batch").index(1024)
+            status = f["status"][m, 0, 0, :, :, b]  # strategy × gpus
+            strategies = axis_labels(f, "strategy")
+            with_bars = [s for k, s in enumerate(strategies) if (status[k] == OK).any()]
+        self.assertLess(len(with_bars), len(strategies))  # the case the test is about
+        parts = ["compute", "communication", "epoch (after overlap)"]
+        self.assertEqual(ax["legend"], with_bars + parts)
+
+    def test_times_over_a_decade_get_a_log_axis_and_the_title_names_the_fixed_values(self):
+        # a linear axis made the 32-GPU bars (tens of s) invisible beside 1-GPU ones
+        # (thousands); full.ini: one dataset and one system (index 0)
+        with h5py.File(FILES["full"]) as f:
+            m, b = axis_labels(f, "model").index("vgg16"), axis_labels(f, "batch").index(256)
+            gpus = axis_labels(f, "gpus")
+            ok = f["status"][m, 0, 0, :, :, b] == OK  # strategy × gpus
+            compute = f["compute_time_s"][m, 0, 0, :, :, b]
+            epoch = f["epoch_time_s"][m, 0, 0, :, :, b]
+        for chosen, scale in ((gpus, "log"), ([8], "linear")):
+            with self.subTest(gpus=chosen):
+                cols = np.isin(gpus, chosen)
+                # the bars' tops (compute, and the epoch tick) of the feasible points drawn;
+                # the rule: log where the largest is more than 10 x the least
+                drawn = np.concatenate([compute[ok & cols], epoch[ok & cols]])
+                expected = "log" if drawn.max() > 10 * drawn.min() else "linear"
+                self.assertEqual(expected, scale)  # both cases occur in full.ini
+                _, data = plot("breakdown.py", "full", "breakdown-scale", "--model", "vgg16",
+                               "--batch", "256", "--gpus", ",".join(map(str, chosen)))
+                (ax,) = data["axes"]
+                self.assertEqual(ax["yscale"], expected)
+                # every axis at one value: vgg16, imagenet, dgx-a100 (full.ini's only system),
+                # batch 256
+                for fixed in ("vgg16", "imagenet", "dgx-a100", "batch 256"):
+                    self.assertIn(fixed, ax["title"].replace("\n", " "))
 
 
 class ScalingCurves(PlotFileChecks):
@@ -1203,6 +1329,25 @@ class SelectionOptions(Refusals):
         # a one-valued setting (root attribute) alike: full.ini is fp32
         r = run("summary.py", FILES["full"], "--precision", "FP32")
         self.assertEqual((r.returncode, r.stdout), (0, run("summary.py", FILES["full"]).stdout))
+
+    def test_several_values_of_an_axis_a_plot_fixes_are_refused_in_one_line(self):
+        # breakdown, scaling, the memory map and the memory limits draw one value of each axis
+        # they do not show; `--system abci,dgx-a100` silently drew abci's alone
+        for script, sweep, option, values, extra in (
+                ("breakdown.py", "full", "--batch", "64,256", []),
+                ("scaling.py", "full", "--model", "resnet50,vgg16", []),
+                ("memory_map.py", "maps", "--system", "abci,dgx-a100", []),
+                ("memory_limit.py", "maps", "--system", "abci,dgx-a100",
+                 ["--limit", "largest_batch"])):
+            with self.subTest(script=script):
+                out = os.path.join(WORK, "several.png")
+                self.assert_refused(script, [FILES[sweep], option, values, "-o", out, *extra],
+                                    FILES[sweep], f"{option} '{values}'", "one value")
+                self.assertFalse(os.path.exists(out))
+        # one value of the same option is drawn
+        r = run("memory_map.py", FILES["maps"], "--system", "abci", "-o",
+                os.path.join(WORK, "one.png"))
+        self.assertEqual(r.returncode, 0, r.stderr)
 
 
 # A system file (src/system/system_file.cpp's keys): 32 GB per GPU, 10% kept free
