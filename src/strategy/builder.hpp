@@ -33,11 +33,13 @@ class Builder {
       : w_(w), d_(step.element_bytes), p_(out) {
     // the extended model's input pipeline, prefetched behind the step (input_pipeline.hpp)
     input_s_ = c.variant == Variant::Paradise ? input_iteration_s(w, c.gpus, c.batch) : 0;
-    // ceil(samples / B) forward-only iterations: the training batch, no optimizer step
-    eval_iterations_ = c.variant == Variant::Paradise && c.eval_samples > 0 && c.batch > 0
-                           ? static_cast<double>(c.eval_samples / c.batch +
-                                                 (c.eval_samples % c.batch != 0 ? 1 : 0))
-                           : 0;
+    // ceil(samples / B) forward-only iterations (a whole count: integer division intended)
+    // at the training batch, no optimizer step
+    if (c.variant == Variant::Paradise && c.eval_samples > 0 && c.batch > 0) {
+      const std::int64_t iterations =
+          c.eval_samples / c.batch + (c.eval_samples % c.batch != 0 ? 1 : 0);
+      eval_iterations_ = static_cast<double>(iterations);
+    }
     scale_ = 1 + step.forward_again;
     forward_share_ = (1 - s.backward_share) / scale_;
     backward_share_ = (s.backward_share + step.forward_again) / scale_;
