@@ -20,6 +20,7 @@ struct PredictOptions {
   strategy::WorkloadSpec spec;
   std::string spatial_split = "w";
   std::int64_t side = 0;  // --resolution
+  std::string resolution_samples = "fixed";
   std::string kind = "data", variant = "paradise", format = "table", allreduce = "ring";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
        keep_gradients = false, leader_reduce = false, allreduce_sums = false, marked_only = false;
@@ -72,7 +73,7 @@ void describe(po::options_description& desc, PredictOptions& o) {
       "format", po::value(&o.format), "table, json or csv");
   add_training_options(desc, o.training);
   add_spatial_split_option(desc, o.spatial_split);
-  add_resolution_option(desc, o.side);
+  add_resolution_option(desc, o.side, o.resolution_samples);
 }
 
 /// The policies are the paradise variant's, their help says so ("paradise: ...", "daso: ...",
@@ -191,7 +192,7 @@ int run_predict(const Args& args) {
                      "Predicts time and memory per GPU of one training configuration."))
     return 0;
   strategy::Config c = parse(desc, vm, o);
-  const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side);
+  const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side, o.resolution_samples);
   resolve_default_precision(c, w);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + o.spec.layer_times + "' and --precision " +

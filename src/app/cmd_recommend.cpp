@@ -27,6 +27,7 @@ struct RecommendOptions {
   std::string objective = "time", variant = "paradise", format = "table", range, strategies,
               spatial_split = "w";
   std::int64_t max_gpus = 0, batch = 0, top = 10, side = 0;  // side: --resolution
+  std::string resolution_samples = "fixed";
   TrainingOptions training;
 };
 
@@ -51,7 +52,7 @@ void describe(po::options_description& desc, RecommendOptions& o) {
   desc.add_options()("format", po::value(&o.format), "table or json");
   add_training_options(desc, o.training);
   add_spatial_split_option(desc, o.spatial_split);
-  add_resolution_option(desc, o.side);
+  add_resolution_option(desc, o.side, o.resolution_samples);
 }
 
 std::int64_t parse_positive(std::string_view s, const std::string& what) {
@@ -170,7 +171,7 @@ int run_recommend(const Args& args) {
   } catch (const InputError& e) {
     throw InputError(std::string("--model: ") + e.what());
   }
-  const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side);
+  const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side, o.resolution_samples);
   resolve_default_precision(c, w);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + o.spec.layer_times + "' and --precision " +

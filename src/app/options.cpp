@@ -129,17 +129,27 @@ bool spatial_all_dims(const std::string& text) {
   return text == "all";
 }
 
-void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side) {
+void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side,
+                           std::string& samples) {
   desc.add_options()("resolution", boost::program_options::value(&side),
                      "every spatial extent of the dataset's samples set to this side (a "
                      "square, or a cube for 3-D data), as a sweep's resolution axis; measured "
-                     "times (--time-per-sample, --layer-times) must be of this resolution");
+                     "times (--time-per-sample, --layer-times) must be of this resolution")(
+      "resolution-samples", boost::program_options::value(&samples),
+      "with --resolution: fixed (the dataset's samples per epoch, default) or voxels (the same "
+      "voxels per epoch: 128^3 -> 256^3 is 1/8 of the samples)");
 }
 
 strategy::Workload workload_at_resolution(const strategy::WorkloadSpec& spec,
                                           const boost::program_options::variables_map& vm,
-                                          std::int64_t side) {
-  if (!vm.count("resolution")) return strategy::make_workload(spec);
+                                          std::int64_t side, const std::string& samples) {
+  if (samples != "fixed" && samples != "voxels")
+    throw InputError("--resolution-samples '" + samples + "': expected fixed or voxels");
+  if (!vm.count("resolution")) {
+    if (vm.count("resolution-samples") && !vm["resolution-samples"].defaulted())
+      throw InputError("--resolution-samples: re-sizes --resolution, which is not given");
+    return strategy::make_workload(spec);
+  }
   const std::string option = "--resolution " + std::to_string(side) + ": ";
   if (side < 1) throw InputError(option + "must be >= 1");
   const auto source = model::ModelSource::load(spec.model);
@@ -150,7 +160,9 @@ strategy::Workload workload_at_resolution(const strategy::WorkloadSpec& spec,
     throw InputError(option + "re-sizes the samples of --dataset, which is not given");
   model::find_dataset(spec.dataset);  // an unknown dataset is said of --dataset
   strategy::WorkloadSpec at = spec;
-  at.dataset = model::dataset_at_side(spec.dataset, side);  // the sweep's rule
+  at.dataset = model::dataset_at_side(  // the sweep's rule
+      spec.dataset, side,
+      samples == "voxels" ? model::SamplesAtSide::SameVoxels : model::SamplesAtSide::Fixed);
   // a shape past the supported sizes, and what the model cannot take at this side, are said
   // of the option; other errors (a layer times file) as without it
   const std::string where = option.substr(0, option.size() - 2);

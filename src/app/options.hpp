@@ -53,11 +53,14 @@ bool spatial_all_dims(const std::string& text);
 
 /// Adds --resolution SIDE to `desc`: every spatial extent of the dataset's samples set to
 /// SIDE (a square, or a cube for 3-D data), as a sweep's resolution axis does.
-void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side);
+/// And --resolution-samples: fixed (the dataset's count, default) or voxels (the same voxels
+/// per epoch), as a sweep's resolution_samples.
+void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side,
+                           std::string& samples);
 /// The workload of `spec`, re-sized to --resolution when given (sweep::ResolutionFamily, the
 /// sweep's rule); InputError naming the option and value when the model cannot take it.
 strategy::Workload workload_at_resolution(const strategy::WorkloadSpec& spec,
                                           const boost::program_options::variables_map& vm,
-                                          std::int64_t side);
+                                          std::int64_t side, const std::string& samples);
 
 }  // namespace paradise::app

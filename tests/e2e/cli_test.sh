@@ -404,6 +404,19 @@ f = h5py.File(sys.argv[1])
 assert f.attrs["resolution_samples"] == b"voxels"
 assert f["epoch_time_s"][0, 0, 1, 0, 0, 0, 0] == json.load(open(sys.argv[2]))["epoch_time_s"]
 PY
+# predict's --resolution-samples is the same rule: its 256^3 epoch is the sweep's, in 65,536 / 64
+# = 1,024 iterations
+"$paradise" predict --model cosmoflow --dataset cosmoflow --resolution 256 --resolution-samples voxels --system dgx-a100 --gpus 64 --batch 64 --format json >"$tmp/pv.json" &&
+  $py - "$h5dir/voxels.h5" "$tmp/pv.json" <<'PY' && ok || bad "predict --resolution-samples voxels"
+import json, sys, h5py
+p = json.load(open(sys.argv[2]))
+assert p["iterations_per_epoch"] == 1024, p["iterations_per_epoch"]
+assert h5py.File(sys.argv[1])["epoch_time_s"][0, 0, 1, 0, 0, 0, 0] == p["epoch_time_s"]
+PY
+expect_rc 2 "--resolution-samples without --resolution" -- "$paradise" predict --model cosmoflow --dataset cosmoflow --resolution-samples voxels --gpus 8 --batch 8
+grep -qF -- "--resolution-samples: re-sizes --resolution, which is not given" "$tmp/err" && ok || bad "--resolution-samples alone: $(cat "$tmp/err")"
+expect_rc 2 "--resolution-samples px" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --resolution 256 --resolution-samples px --max-gpus 8 --batch 8
+grep -qF -- "--resolution-samples 'px': expected fixed or voxels" "$tmp/err" && ok || bad "--resolution-samples px: $(cat "$tmp/err")"
 sed 's/^resolution_samples = voxels$/resolution_samples = pixels/' "$h5dir/voxels.ini" >"$h5dir/badvox.ini"
 expect_rc 2 "resolution_samples = pixels" -- "$paradise" sweep "$h5dir/badvox.ini" --dry-run
 grep -qF "badvox.ini:9: resolution_samples 'pixels': expected fixed" "$tmp/err" && ok || bad "resolution_samples pixels: $(cat "$tmp/err")"
