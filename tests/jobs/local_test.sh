@@ -140,6 +140,12 @@ PARADISE_RANKS_PER_NODE=64 PARADISE_BIN=$bin "$root/jobs/submit" --print --array
 grep -qF "sbatch --array=0-1 -N 1 -n 1 " array.log && grep -qF "PARADISE_LIST=$dir/study.txt --qos=normal " array.log || fail "submit --array for Slurm: $(cat array.log)"
 PARADISE_RANKS_PER_NODE=64 PARADISE_BIN=$bin "$root/jobs/submit" --print --scheduler pbs --array study.txt >parray.log 2>&1 || fail "submit --array for PBS: $(cat parray.log)"
 grep -q "^qsub -J 0-1 " parray.log && grep -qF "PARADISE_LIST=$dir/study.txt" parray.log || fail "submit --array for PBS: $(cat parray.log)"
+# an entry whose sweep is bad ends the submission with its dry run's error, and only that
+printf '[sweep]\nmodel = resnet50\n' >badsweep.ini
+printf 'one.ini a0.h5\nbadsweep.ini a1.h5\n' >badentry.txt
+rc=0; PARADISE_BIN=$bin "$root/jobs/submit" --print --array badentry.txt >badentry.log 2>&1 || rc=$?
+[ "$rc" -eq 2 ] && grep -q "badsweep.ini: sweep.batch '': missing" badentry.log && ! grep -q "^submit: error" badentry.log ||
+  fail "submit --array with a bad sweep: exit $rc, $(cat badentry.log)"
 printf 'one.ini a0.h5\n' >single.txt
 rc=0; PARADISE_BIN=$bin "$root/jobs/submit" --print --array single.txt >single.log 2>&1 || rc=$?
 [ "$rc" -eq 2 ] && grep -q "holds 1 entry: submit one sweep" single.log || fail "submit --array of one entry: exit $rc, $(cat single.log)"
