@@ -139,6 +139,11 @@ void check_no_input_replaced(const CalibrateOptions& o,
 }  // namespace
 
 int run_calibrate(const Args& args) {
+  // measured runs calibrate an implementation profile, not a system
+  if (std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return a == "--measured" || a.starts_with("--measured=");
+      }))
+    return run_calibrate_implementation(args);
   po::options_description desc(
       "paradise calibrate --system S [--nccl FILE:LEVEL[:GPUS]]... [--osu FILE:LEVEL[:GPUS]]... "
       "[-o OUT.system] [--profile LAYERS.csv --model M [--layer-times-out FILE]]");

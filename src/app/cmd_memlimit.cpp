@@ -163,7 +163,7 @@ int run_memlimit(const Args& args) {
   if (!o.q.resolution_text.empty()) parse_resolution(vm, o.q);
   if (!o.sides.empty()) parse_sides(o.sides, o.q);
   const auto w = strategy::make_workload(o.q.spec);
-  resolve_default_precision(o.q.c, w);
+  resolve_workload_settings(o.q.c, w);
   const sweep::ResolutionFamily family{o.q.spec};
   check_sides_taken(o, family);
   const auto m = report::find_memlimits(o.q, w, family);

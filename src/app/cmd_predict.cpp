@@ -155,7 +155,7 @@ void check_counts(const po::variables_map& vm, const std::string& kind, const st
 
 /// The configuration of the options, every one checked.
 strategy::Config parse(const po::options_description& desc, const po::variables_map& vm,
-                       const PredictOptions& o) {
+                       PredictOptions& o) {
   strategy::Config c = o.c;
   const auto k = strategy::kind_from_name(o.kind);
   if (!k) throw InputError("--strategy '" + o.kind + "': expected " + strategy::kind_list());
@@ -193,7 +193,7 @@ int run_predict(const Args& args) {
     return 0;
   strategy::Config c = parse(desc, vm, o);
   const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side, o.resolution_samples);
-  resolve_default_precision(c, w);
+  resolve_workload_settings(c, w);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + o.spec.layer_times + "' and --precision " +
                      o.training.precision + ": " + why +

@@ -116,7 +116,7 @@ std::vector<Kind> kinds(const po::variables_map& vm, const std::string& text,
 
 /// The settings and the search, every option checked before any file is read.
 std::pair<strategy::Config, recommend::Search> parse(const po::variables_map& vm,
-                                                     const RecommendOptions& o) {
+                                                     RecommendOptions& o) {
   const auto objective = recommend::objective_from_name(o.objective);
   if (!objective)
     throw InputError("--objective '" + o.objective +
@@ -172,7 +172,7 @@ int run_recommend(const Args& args) {
     throw InputError(std::string("--model: ") + e.what());
   }
   const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side, o.resolution_samples);
-  resolve_default_precision(c, w);
+  resolve_workload_settings(c, w);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())
     throw InputError("--layer-times '" + o.spec.layer_times + "' and --precision " +
                      o.training.precision + ": " + why +

@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/path.hpp"
+#include "paradise/implementation/catalog.hpp"
 #include "paradise/report/validate.hpp"
 #include "paradise/validate/validate.hpp"
 
@@ -17,14 +18,17 @@ namespace paradise::app {
 int run_validate(const Args& args) {
   po::options_description desc(
       "paradise validate --measured RUNS.csv [--system S] [--variant paradl|paradise] "
-      "[--threshold 0.25] [--format table|json]");
-  std::string measured, system, variant = "paradise", format = "table";
+      "[--implementation I] [--threshold 0.25] [--format table|json]");
+  std::string measured, system, variant = "paradise", format = "table", implementation;
   validate::Options o;
   desc.add_options()("measured", po::value(&measured)->required(),
                      "CSV of measured runs (header: model,dataset,system,strategy,gpus,batch,"
                      "precision and measured_iteration_s and/or measured_epoch_s)")(
       "system", po::value(&system), "built-in system or *.system file for every row")(
       "variant", po::value(&variant), "cost model: paradise (default) or paradl")(
+      "implementation", po::value(&implementation),
+      "paradise: the implementation of rows without an implementation cell, a built-in "
+      "(pytorch-nccl, the default; chainermnx; mpi-host-staged) or an *.impl file")(
       "threshold", po::value(&o.threshold),
       "relative error beyond which a run is an anomaly (default 0.25)")(
       "format", po::value(&format), "table or json");
@@ -36,6 +40,18 @@ int run_validate(const Args& args) {
   const auto v = strategy::variant_from_name(variant);
   if (!v) throw InputError("--variant '" + variant + "': expected paradl or paradise");
   o.variant = *v;
+  if (!implementation.empty()) {
+    if (o.variant == strategy::Variant::Paradl)
+      throw InputError("--implementation '" + implementation +
+                       "': the paradl variant is ParaDL's formulas, with no implementation "
+                       "profile (use --variant paradise)");
+    try {
+      implementation::find_implementation(implementation);  // refused before any row is read
+      o.implementation = implementation;
+    } catch (const InputError& e) {
+      throw InputError("--implementation: " + std::string(e.what()));
+    }
+  }
   // a relative error: 0.25 is 25%; past 10 (1,000%) it flags nothing a user would ask about
   if (!(o.threshold > 0) || !(o.threshold <= 10)) {
     std::ostringstream given;  // as typed, not std::to_string's six decimals

@@ -18,5 +18,7 @@ int run_memlimit(const Args& args);
 int run_recommend(const Args& args);
 int run_validate(const Args& args);
 int run_calibrate(const Args& args);
+/// `calibrate --measured`: an implementation profile fitted to measured runs.
+int run_calibrate_implementation(const Args& args);
 
 }  // namespace paradise::app

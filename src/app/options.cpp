@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "paradise/core/error.hpp"
+#include "paradise/implementation/catalog.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/sweep/checks.hpp"
@@ -69,11 +70,14 @@ void add_training_options(boost::program_options::options_description& desc, Tra
                   "paradise: activation recomputation (Chen's greedy checkpoint plan)")(
       "eval-samples", po::value(&t.eval_samples),
       "paradise: an evaluation pass per epoch over N samples (forward only, at the training "
-      "batch; e.g. 50000 for ImageNet's validation set)");
+      "batch; e.g. 50000 for ImageNet's validation set)")(
+      "implementation", po::value(&t.implementation),
+      "paradise: how the training code moves data, a built-in (pytorch-nccl, the default; "
+      "chainermnx; mpi-host-staged) or an *.impl file (docs/implementations.md)");
 }
 
-void apply_training_options(const boost::program_options::variables_map& vm,
-                            const TrainingOptions& t, strategy::Config& c) {
+void apply_training_options(const boost::program_options::variables_map& vm, TrainingOptions& t,
+                            strategy::Config& c) {
   const auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
   const bool by_default = t.precision.empty();
   const auto precision = by_default ? strategy::Precision::Fp32  // resolved with the workload
@@ -90,7 +94,8 @@ void apply_training_options(const boost::program_options::variables_map& vm,
          {std::pair<const char*, std::string>{"optimizer", t.optimizer},
           {"zero", zero},
           {"recompute", ""},
-          {"eval-samples", std::to_string(t.eval_samples)}}) {
+          {"eval-samples", std::to_string(t.eval_samples)},
+          {"implementation", t.implementation}}) {
       if (given(option))
         throw InputError(std::string("--") + option + (value.empty() ? "" : " '" + value + "'") +
                          ": " + sweep::paradl_policy_refusal("--variant paradise"));
@@ -109,10 +114,21 @@ void apply_training_options(const boost::program_options::variables_map& vm,
   if (t.eval_samples < 0)
     throw InputError("--eval-samples '" + std::to_string(t.eval_samples) + "': must be >= 0");
   c.eval_samples = t.eval_samples;
+  if (!t.implementation.empty()) {
+    try {
+      t.resolved = implementation::find_implementation(t.implementation);
+    } catch (const InputError& e) {
+      throw InputError("--implementation: " + std::string(e.what()));
+    }
+  }
+  c.implementation = t.resolved.profile;
+  c.implementation_name = t.resolved.name;
 }
 
-void resolve_default_precision(strategy::Config& c, const strategy::Workload& w) {
+void resolve_workload_settings(strategy::Config& c, const strategy::Workload& w) {
   if (c.precision_by_default) c.precision = strategy::default_precision(w);
+  if (const auto why = strategy::host_link_missing(c, w.system); !why.empty())
+    throw InputError("--implementation '" + std::string(c.implementation_name) + "': " + why);
 }
 
 void add_spatial_split_option(boost::program_options::options_description& desc,

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "paradise/implementation/profile.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/workload.hpp"
 #include "paradise/system/system.hpp"
@@ -24,14 +25,18 @@ struct TrainingOptions {
   int zero = 0;
   bool recompute = false;
   std::int64_t eval_samples = 0;
+  std::string implementation;  ///< --implementation as given; "": the default
+  /// The profile it names (apply_training_options), which a Config's name views.
+  implementation::Implementation resolved{std::string(implementation::kDefaultName), "",
+                                          implementation::kPytorchNccl};
 };
-/// Adds --precision, --optimizer, --zero and --recompute to `desc`.
+/// Adds --precision, --optimizer, --zero, --recompute, --eval-samples and --implementation.
 void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t);
 /// Checks them and sets c.precision and c.policies (c.variant set before): InputError naming
 /// the option and value; under the paradl variant, which has none of them, any given option
 /// is refused rather than ignored.
-void apply_training_options(const boost::program_options::variables_map& vm,
-                            const TrainingOptions& t, strategy::Config& c);
+void apply_training_options(const boost::program_options::variables_map& vm, TrainingOptions& t,
+                            strategy::Config& c);
 
 /// Adds --layer-config, --time-per-sample and --layer-times (what parametrises the model's
 /// compute by measurements) to `desc`.
@@ -41,9 +46,10 @@ void add_measured_compute_options(boost::program_options::options_description& d
 /// The system --system names; InputError with the option's name before the loader's message.
 system::System system_option(const std::string& name);
 
-/// Sets c.precision to the workload's default_precision when --precision was not given
-/// (c.precision_by_default, set by apply_training_options).
-void resolve_default_precision(strategy::Config& c, const strategy::Workload& w);
+/// What needs the workload: c.precision set to its default_precision when --precision was not
+/// given (c.precision_by_default, set by apply_training_options); InputError when the
+/// implementation needs a host link the system does not give.
+void resolve_workload_settings(strategy::Config& c, const strategy::Workload& w);
 
 /// Adds --spatial-split (w, ParaDL's width-only split, or all spatial dimensions) to `desc`.
 void add_spatial_split_option(boost::program_options::options_description& desc, std::string& text);

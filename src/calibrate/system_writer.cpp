@@ -56,6 +56,15 @@ void write_input(std::ostream& out, const system::InputPipeline& in) {
       << "filesystem_GBps = " << number(in.filesystem_Bps, 1e9) << "\n\n";
 }
 
+// The [host] section where the system's host link is known.
+void write_host(std::ostream& out, const system::HostLink& h) {
+  if (h.bandwidth_Bps <= 0) return;
+  out << "[host]\n"
+      << "pcie_GBps = " << number(h.bandwidth_Bps, 1e9) << '\n'
+      << "gpus_per_switch = " << h.gpus_per_switch << '\n'
+      << "copy_latency_us = " << number(h.latency_s, 1e-6) << "\n\n";
+}
+
 // The capacity in GiB where it is a whole number of them (HBM), else in 10^9 bytes (ParaDL's
 // ABCI: 16e9) so that the file reads short.
 std::string capacity(double bytes) {
@@ -102,6 +111,7 @@ void write_system_file(std::ostream& out, const system::System& s, const std::st
   write_class_efficiencies(out, s.gpu);
   out << "kernel_launch_us = " << number(s.gpu.kernel_launch_s, 1e-6) << "\n\n";
   write_input(out, s.input);
+  write_host(out, s.host);
   write_levels(out, "level", s.levels);
   write_levels(out, "host_level", s.host_staged_levels);
 }

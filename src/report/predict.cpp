@@ -62,8 +62,13 @@ void print_setup(std::ostream& out, const strategy::Prediction& p, const strateg
                 "synchronisations): an epoch may not train as far as data parallelism's"
               : "")
       << "\n"
-      << "  training  " << strategy::training_summary(c) << "\n"
-      << "  compute   " << strategy::compute_source(w, c) << "\n";
+      << "  training  " << strategy::training_summary(c) << "\n";
+  if (c.variant == strategy::Variant::Paradise)
+    out << "  software  " << printable(c.implementation_name, false)
+        << " (implementation profile: transports, overheads, split-layer efficiency "
+        << fixed(c.implementation.split_efficiency, 3)
+        << (c.implementation.managed_memory ? ", managed memory" : "") << ")\n";
+  out << "  compute   " << strategy::compute_source(w, c) << "\n";
   const auto plan = recompute_plan(w, c);
   if (const auto& cuts = plan.checkpoints; !cuts.empty()) {
     out << "  recompute " << cuts.size() + 1 << " segments, checkpoints before";
@@ -114,32 +119,48 @@ bool print_status(std::ostream& out, const strategy::Prediction& p, const strate
 
 /// The time per epoch: compute, each communication part, the overlap; the iteration.
 void print_times(std::ostream& out, const strategy::Prediction& p, const strategy::Config& c) {
+  // the extended model's parts say how their bytes travel; ParaDL's formulas have no
+  // implementation
+  const bool paradise = c.variant == strategy::Variant::Paradise;
   TextTable t;
   t.add_column("time per epoch", TextTable::Align::Left);
   t.add_column("collective", TextTable::Align::Left);
+  if (paradise) {
+    t.add_column("transport", TextTable::Align::Left);
+    t.add_column("overhead s");
+  }
   t.add_column("GPUs");
   t.add_column("seconds");
   t.add_column("share");
   const auto share = [&](double s) {
     return fixed(p.epoch_time_s > 0 ? 100 * (s / p.epoch_time_s) : 0, 1) + "%";
   };
-  t.add_row({"compute (forward + backward)", "-", std::to_string(c.gpus),
-             fixed(p.epoch_compute_s, 3), share(p.epoch_compute_s)});
-  for (const auto& part : p.communication) {
-    t.add_row({std::string(part.name) + " [" + std::string(part.phase) + "]",
-               std::string(part.collective), std::to_string(part.gpus), fixed(part.epoch_s, 3),
-               share(part.epoch_s)});
-  }
+  const auto row = [&](std::string what, std::string collective, std::string transport,
+                       std::string overhead, std::string gpus, double s, std::string pct) {
+    std::vector<std::string> cells{std::move(what), std::move(collective)};
+    if (paradise) {
+      cells.push_back(std::move(transport));
+      cells.push_back(std::move(overhead));
+    }
+    cells.push_back(std::move(gpus));
+    cells.push_back(fixed(s, 3));
+    cells.push_back(std::move(pct));
+    t.add_row(std::move(cells));
+  };
+  row("compute (forward + backward)", "-", "", "", std::to_string(c.gpus), p.epoch_compute_s,
+      share(p.epoch_compute_s));
+  for (const auto& part : p.communication)
+    row(std::string(part.name) + " [" + std::string(part.phase) + "]", std::string(part.collective),
+        std::string(part.transport), fixed(part.epoch_overhead_s, 3), std::to_string(part.gpus),
+        part.epoch_s, share(part.epoch_s));
+  const auto summary_row = [&](const char* what, double s) {
+    row(what, "", "", "", "", s, share(s));
+  };
   if (p.epoch_overlapped_s > 0)
-    t.add_row({"hidden behind compute (overlap)", "", "", fixed(-p.epoch_overlapped_s, 3),
-               share(-p.epoch_overlapped_s)});
-  if (p.epoch_input_s > 0)
-    t.add_row({"waiting for input (beyond prefetch)", "", "", fixed(p.epoch_input_s, 3),
-               share(p.epoch_input_s)});
-  if (p.epoch_eval_s > 0)
-    t.add_row({"evaluation pass (forward only)", "", "", fixed(p.epoch_eval_s, 3),
-               share(p.epoch_eval_s)});
-  t.add_row({"total", "", "", fixed(p.epoch_time_s, 3), "100.0%"});
+    summary_row("hidden behind compute (overlap)", -p.epoch_overlapped_s);
+  if (p.epoch_input_s > 0) summary_row("waiting for input (beyond prefetch)", p.epoch_input_s);
+  if (p.epoch_eval_s > 0) summary_row("evaluation pass (forward only)", p.epoch_eval_s);
+  row("total", "", "", "", "", p.epoch_time_s, "100.0%");
   t.print(out);
   out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
 }
@@ -175,6 +196,8 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("batch").value(c.batch);
   j.key("input").value(w.model.input.str());  // a sample, C x spatial (--resolution)
   j.key("variant").value(strategy::variant_name(c.variant));
+  if (c.variant == strategy::Variant::Paradise)
+    j.key("implementation").value(c.implementation_name);
   write_training_json(j, c);
   j.key("status").value(strategy::status_name(p.status));
   j.key("reason").value(p.reason);
@@ -204,6 +227,10 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
     j.key("phase").value(part.phase);
     j.key("gpus").value(part.gpus);
     j.key("epoch_s").value(part.epoch_s);
+    if (c.variant == strategy::Variant::Paradise) {
+      j.key("transport").value(part.transport);
+      j.key("overhead_s").value(part.epoch_overhead_s);
+    }
     j.end_object();
   }
   j.end_object();
@@ -218,7 +245,8 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
 void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
                           const strategy::Config& c, const strategy::Workload& w) {
   std::string header =
-      "strategy,gpus,batch,input,variant,precision,optimizer,zero_stage,recompute,status,reason,"
+      "strategy,gpus,batch,input,variant,implementation,precision,optimizer,zero_stage,recompute,"
+      "status,reason,"
       "limiting_"
       "factor,iterations_per_epoch,iteration_"
       "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
@@ -234,6 +262,7 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
   };
   row << strategy::kind_name(c.kind) << ',' << c.gpus << ',' << c.batch << ','
       << w.model.input.str() << ',' << strategy::variant_name(c.variant) << ','
+      << (c.variant == strategy::Variant::Paradise ? csv_field(c.implementation_name) : "") << ','
       << strategy::precision_name(c.precision) << ',';
   if (c.variant == strategy::Variant::Paradise)  // ParaDL has none of these policies: empty
     row << strategy::optimizer_name(c.optimizer) << ',' << c.zero_stage << ','

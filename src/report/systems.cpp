@@ -125,6 +125,11 @@ void write_system_json(JsonWriter& j, const system::System& s) {
   j.key("node_read_Bps").value(s.input.node_read_Bps);
   j.key("filesystem_Bps").value(s.input.filesystem_Bps);
   j.end_object();
+  j.key("host").begin_object();
+  j.key("pcie_Bps").value(s.host.bandwidth_Bps);
+  j.key("gpus_per_switch").value(s.host.gpus_per_switch);
+  j.key("copy_latency_s").value(s.host.latency_s);
+  j.end_object();
   j.key("levels");
   write_levels_json(j, s.levels);
   j.key("host_staged_levels");
@@ -153,7 +158,14 @@ void print_system(std::ostream& out, const system::System& s) {
       << "nodes    " << s.gpus_per_node << " GPUs, "
       << (s.nics_per_node > 0 ? std::to_string(s.nics_per_node) + " network adapters"
                               : std::string("one network adapter per GPU"))
-      << "; at most " << with_commas(s.max_gpus) << " GPUs\n\n";
+      << "; at most " << with_commas(s.max_gpus) << " GPUs\n"
+      << "host     "
+      << (s.host.bandwidth_Bps > 0
+              ? fixed(s.host.bandwidth_Bps / 1e9, 1) + " GB/s PCIe per switch, " +
+                    std::to_string(s.host.gpus_per_switch) + " GPUs per switch, " +
+                    fixed(s.host.latency_s * 1e6, 1) + " us per copy (host-staged exchanges)"
+              : std::string("no host link given (host-staged exchanges cannot be costed)"))
+      << "\n\n";
   print_levels(out, "network level", s.levels);
   if (!s.host_staged_levels.empty()) {
     out << '\n';

@@ -33,6 +33,11 @@ void write_row_json(JsonWriter& j, const validate::RowResult& r) {
       j.value(value);
     }
   }
+  // the profile used, where the row did not name one (paradise variant)
+  const auto& cols = r.run->columns;
+  const bool named = std::any_of(cols.begin(), cols.end(),
+                                 [](const auto& c) { return c.first == "implementation"; });
+  if (!named && !r.implementation.empty()) j.key("implementation").value(r.implementation);
   j.key("line").value(r.run->line);
   j.key("status").value(r.status);
   j.key("reason").value(r.reason);
@@ -175,6 +180,8 @@ void print_validation_table(std::ostream& out, const std::vector<validate::RowRe
   for (const auto& name : kShown)
     t.add_column(
         name, name == "gpus" || name == "batch" ? TextTable::Align::Right : TextTable::Align::Left);
+  const bool paradise = o.variant == strategy::Variant::Paradise;
+  if (paradise) t.add_column("implementation", TextTable::Align::Left);
   t.add_column("basis", TextTable::Align::Left);
   t.add_column("measured s");
   t.add_column("projected s");
@@ -185,7 +192,7 @@ void print_validation_table(std::ostream& out, const std::vector<validate::RowRe
   for (const auto& [name, v] : rows.front().run->columns) {
     if (std::find(kShown.begin(), kShown.end(), name) == kShown.end() &&
         !name.starts_with("measured_") && name != "time_per_sample" && name != "p2" &&
-        name != "layer_config" && name != "layer_times")
+        name != "layer_config" && name != "layer_times" && name != "implementation")
       extra.push_back(name);
   }
   for (const auto& name : extra) t.add_column(name, TextTable::Align::Left);
@@ -199,6 +206,7 @@ void print_validation_table(std::ostream& out, const std::vector<validate::RowRe
                                    std::to_string(m.gpus),
                                    std::to_string(m.batch),
                                    m.precision};
+    if (paradise) cells.push_back(r.implementation.empty() ? "-" : r.implementation);
     cells.push_back(r.basis);
     cells.push_back(opt_fixed(r.measured_s, 4));
     cells.push_back(opt_fixed(r.projected_s, 4));

@@ -19,6 +19,17 @@ using model::Op;
 
 using Totals = LayerSums;
 
+/// A GPU's share of its PCIe switch's uplink while every GPU of the node copies (the
+/// strategies are SPMD): the implementation's staging rate, or the system's host link, over
+/// the GPUs behind the switch (docs/implementations.md §transport). 0: no host link known.
+inline double host_copy_Bps(const Workload& w, const Config& c) {
+  const auto& h = w.system.host;
+  const double uplink =
+      c.implementation.staging_Bps > 0 ? c.implementation.staging_Bps : h.bandwidth_Bps;
+  const auto sharing = std::clamp<std::int64_t>(h.gpus_per_switch, 1, w.system.gpus_per_node);
+  return uplink / static_cast<double>(sharing);
+}
+
 class Builder {
  public:
   /// What a cost model sets for a step: the bytes of an activation element (delta), and the
@@ -33,6 +44,9 @@ class Builder {
       : w_(w), d_(step.element_bytes), p_(out) {
     // the extended model's input pipeline, prefetched behind the step (input_pipeline.hpp)
     input_s_ = c.variant == Variant::Paradise ? input_iteration_s(w, c.gpus, c.batch) : 0;
+    if (c.variant == Variant::Paradise &&
+        implementation::managed(c.implementation, static_cast<std::size_t>(c.kind)))
+      paging_Bps_ = host_copy_Bps(w, c);
     // ceil(samples / B) forward-only iterations (a whole count: integer division intended)
     // at the training batch, no optimizer step
     if (c.variant == Variant::Paradise && c.eval_samples > 0 && c.batch > 0) {
@@ -88,6 +102,15 @@ class Builder {
             std::int64_t gpus, double per_iteration_s) {
     p_.communication.push_back({name, collective, phase, gpus, per_iteration_s * iterations()});
   }
+  /// An exchange of the implementation's: its transport, and the per-call overhead within
+  /// per_iteration_s.
+  void comm(std::string_view name, std::string_view collective, std::string_view phase,
+            std::int64_t gpus, double per_iteration_s, implementation::Transport transport,
+            double overhead_per_iteration_s) {
+    p_.communication.push_back({name, collective, phase, gpus, per_iteration_s * iterations(),
+                                implementation::transport_name(transport),
+                                overhead_per_iteration_s * iterations()});
+  }
   void memory(std::string_view name, double bytes) { p_.memory.push_back({name, bytes}); }
   /// The last layer a spatial strategy splits (its parallel layers stop there) and the parts
   /// along each spatial dimension.
@@ -114,8 +137,10 @@ class Builder {
       p_.limit = Limit::None;
       return;
     }
-    for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
     for (const auto& m : p_.memory) p_.memory_per_gpu_bytes += m.bytes;
+    const double capacity = w_.system.usable_memory_bytes();
+    page_excess(capacity);
+    for (const auto& c : p_.communication) p_.epoch_communication_s += c.epoch_s;
     // ParaDL: no overlap (TR §IV-B); the extended model hides some communication
     p_.epoch_time_s = p_.epoch_compute_s + p_.epoch_communication_s - p_.epoch_overlapped_s;
     // one iteration of the whole batch: its compute, and the communication every one pays
@@ -134,8 +159,7 @@ class Builder {
       p_.iteration_time_s = input_s_;
     }
     evaluation();
-    const double capacity = w_.system.usable_memory_bytes();
-    if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity) {
+    if (p_.status == Status::Ok && p_.memory_per_gpu_bytes > capacity && paging_Bps_ <= 0) {
       p_.status = Status::OutOfMemory;
       // usable: device memory less the system's margin (what `paradise systems` lists)
       p_.reason = "needs " + human_bytes(p_.memory_per_gpu_bytes) + " per GPU, the GPU has " +
@@ -149,6 +173,15 @@ class Builder {
   }
 
  private:
+  // Managed memory (an implementation's managed_memory): beyond the GPU's usable memory the
+  // excess is paged out and back in every iteration over the host link (Chien et al. 2019
+  // measured unified memory's oversubscription at the interconnect's rate, or below).
+  void page_excess(double capacity) {
+    if (paging_Bps_ <= 0 || p_.status != Status::Ok || p_.memory_per_gpu_bytes <= capacity) return;
+    const double excess = p_.memory_per_gpu_bytes - capacity;
+    comm("managed-memory paging of the excess", "page-out+page-in", "FB", 1,
+         2 * excess / paging_Bps_, implementation::Transport::HostStaged, 0);
+  }
   // The evaluation pass (Training::eval_samples): per iteration, the forward share of the
   // step's compute (no recomputation, no optimizer) and half of the per-layer exchanges (FB:
   // each forward exchange has a backward mirror of its size, as ParaDL's phases pair them),
@@ -170,7 +203,8 @@ class Builder {
   double forward_share_ = 1.0 / 3;  ///< the forward pass's share of the step's compute
   double eval_iterations_ = 0;      ///< forward-only iterations of the evaluation pass
   double full_iterations_ = 0;
-  double input_s_ = 0;  ///< seconds the input pipeline needs per iteration
+  double input_s_ = 0;     ///< seconds the input pipeline needs per iteration
+  double paging_Bps_ = 0;  ///< managed memory: the host link's rate per GPU; 0: none
   Prediction& p_;
 };
 

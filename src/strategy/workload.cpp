@@ -227,4 +227,15 @@ Workload make_workload(const WorkloadSpec& spec) {
   return build_workload(input::load_workload(spec));
 }
 
+std::string host_link_missing(const Config& c, const system::System& s) {
+  if (c.variant != Variant::Paradise || s.host.bandwidth_Bps > 0) return {};
+  bool staged = c.implementation.managed_memory != 0 || c.implementation.input_broadcast;
+  for (const auto& r : c.implementation.exchanges)
+    staged = staged || r.transport != implementation::Transport::GpuDirect;
+  if (!staged) return {};
+  return "implementation '" + std::string(c.implementation_name) +
+         "' stages data through the host, but system '" + s.name +
+         "' gives no host link: add a [host] section (pcie_GBps, gpus_per_switch)";
+}
+
 }  // namespace paradise::strategy

@@ -14,11 +14,19 @@ namespace {
 constexpr double kGB = 1e9;
 constexpr double kUs = 1e-6;
 
+// A PCIe switch's uplink as a pinned cudaMemcpy reaches it (NVIDIA's bandwidthTest: about
+// 12 GB/s on Gen3 x16, 24 on Gen4, 50 on Gen5), two GPUs behind each switch (the DGX
+// block diagrams; ABCI: two PLX switches, each with two V100s and one HCA), 10 us per copy
+// (docs/implementations.md §host-link).
+constexpr HostLink kPcieGen3{12 * kGB, 2, 10 * kUs};
+constexpr HostLink kPcieGen4{24 * kGB, 2, 10 * kUs};
+constexpr HostLink kPcieGen5{50 * kGB, 2, 10 * kUs};
+
 // NVIDIA DGX SuperPOD-style cluster: NVLink/NVSwitch inside a node, a rail-optimised
 // leaf per 32-node scalable unit, a non-blocking spine above. Latencies from NCCL's
 // tuning constants (hwLat NVLink 3.4 us, NET 9.6 us; docs/cost-model.md §nccl).
 System dgx(std::string name, std::string description, Gpu gpu, double nvlink_GBps,
-           double nic_GBps_per_gpu, std::int64_t max_gpus) {
+           double nic_GBps_per_gpu, std::int64_t max_gpus, HostLink host) {
   System s;
   s.name = std::move(name);
   s.description = std::move(description);
@@ -29,6 +37,7 @@ System dgx(std::string name, std::string description, Gpu gpu, double nvlink_GBp
               {"leaf", 256, nic_GBps_per_gpu * kGB, 9.6 * kUs, 1},
               {"spine", max_gpus, nic_GBps_per_gpu * kGB, 10.6 * kUs, 1}};
   s.memory_margin_fraction = 0.05;
+  s.host = host;
   return s;
 }
 
@@ -52,6 +61,7 @@ System abci(double plx_cable_latency_s) {
   s.gpu.class_efficiency_max = {};
   s.gpus_per_node = 4;
   s.nics_per_node = 2;  // 2 EDR HCAs per node (ABCI spec; docs/cost-model.md §abci)
+  s.host = kPcieGen3;
   s.max_gpus = 4352;
   s.levels = {{"nvlink", 4, 50 * kGB, 9 * kUs, 1},
               {"leaf", 68, 12.5 * kGB, std::max(9 * kUs, endpoint + leaf), 1},
@@ -72,16 +82,16 @@ const std::vector<System>& builtin_systems() {
     // The GPUs of gpus.cpp; NVLink per-direction bandwidth; one NIC per GPU.
     v.push_back(dgx("dgx1-v100",
                     "DGX-1 cluster: 8x V100-16GB, NVLink 2 hybrid cube mesh, 4x EDR per node",
-                    gpus::v100_sxm2_16gb(), 150, 6.25, 4096));
+                    gpus::v100_sxm2_16gb(), 150, 6.25, 4096, kPcieGen3));
     v.push_back(dgx("dgx-a100",
                     "DGX A100 SuperPOD: 8x A100-80GB, NVSwitch 300 GB/s, 8x HDR 200 Gb/s",
-                    gpus::a100_sxm4_80gb(), 300, 25, 4096));
+                    gpus::a100_sxm4_80gb(), 300, 25, 4096, kPcieGen4));
     v.push_back(dgx("dgx-h100",
                     "DGX H100 SuperPOD: 8x H100-80GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
-                    gpus::h100_sxm5_80gb(), 450, 50, 4096));
+                    gpus::h100_sxm5_80gb(), 450, 50, 4096, kPcieGen5));
     v.push_back(dgx("dgx-h200",
                     "DGX H200 cluster: 8x H200-141GB, NVSwitch 450 GB/s, 8x NDR 400 Gb/s",
-                    gpus::h200_sxm5_141gb(), 450, 50, 4096));
+                    gpus::h200_sxm5_141gb(), 450, 50, 4096, kPcieGen5));
     for (const auto& s : v) s.validate();
     return v;
   }();

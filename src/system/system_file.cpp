@@ -8,6 +8,7 @@
 //             reserved_MiB, kernel_launch_us (see System::Gpu)
 //   [input]   optional: cpu_cores_per_node, jpeg_samples_per_core, raw_MBps_per_core,
 //             node_read_GBps, filesystem_GBps (the input pipeline, see System::InputPipeline)
+//   [host]    optional: pcie_GBps, gpus_per_switch, copy_latency_us (see System::HostLink)
 //   [level.NAME] / [host_level.NAME]  span_gpus, bandwidth_GBps, latency_us, oversubscription,
 //             node_bandwidth (optional: true when the bandwidth is a whole node's)
 #include <algorithm>
@@ -226,6 +227,12 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
       check_capacity(section, file_name);
     } else if (section.name == "input") {
       apply(section, input_keys(s.input), {}, file_name);
+    } else if (section.name == "host") {
+      apply(section,
+            {{"pcie_GBps", number(s.host.bandwidth_Bps, 1e9, true, 1e4, 1e-6)},
+             {"gpus_per_switch", integer(s.host.gpus_per_switch)},
+             {"copy_latency_us", number(s.host.latency_s, 1e-6, false, 1e6)}},
+            {"pcie_GBps", "gpus_per_switch"}, file_name);
     } else if (section.name.starts_with("level.") || section.name.starts_with("host_level.")) {
       const bool host = section.name.starts_with("host_level.");
       auto& list = host ? s.host_staged_levels : s.levels;
@@ -240,7 +247,7 @@ System parse_system_file(std::istream& in, const std::string& file_name) {
             {"span_gpus", "bandwidth_GBps", "latency_us"}, file_name);
     } else {
       fail_input({file_name, section.line}, "section", section.name,
-                 "unknown section; expected [system], [gpu], [input], [level.NAME] or "
+                 "unknown section; expected [system], [gpu], [input], [host], [level.NAME] or "
                  "[host_level.NAME]");
     }
   }

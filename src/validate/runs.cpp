@@ -10,6 +10,7 @@
 #include "paradise/core/csv.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/implementation/catalog.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/system/catalog.hpp"
@@ -124,7 +125,7 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
       throw InputError(std::string("--system: ") + e.what());
     }
   }
-  std::set<std::string> models, datasets, systems;
+  std::set<std::string> models, datasets, systems, implementations;
   std::vector<MeasuredRun> runs;
   for (const auto& row : t.rows) {
     MeasuredRun r;
@@ -181,6 +182,7 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
     r.p2 = whole("p2", false);
     r.layer_config = cell("layer_config");
     r.layer_times = cell("layer_times");
+    r.implementation = cell("implementation");
     const auto k = strategy::kind_from_name(r.strategy);
     if (!k) fail_input(o, "column strategy", r.strategy, "expected " + strategy::kind_list());
     r.kind = *k;
@@ -212,6 +214,9 @@ std::vector<MeasuredRun> read_runs(std::istream& in, const std::string& file,
     if (system_override.empty())
       check_name(systems, r.system, o, "system",
                  [](const std::string& v) { system::find_system(v); });
+    if (!r.implementation.empty())
+      check_name(implementations, r.implementation, o, "implementation",
+                 [](const std::string& v) { implementation::find_implementation(v); });
     check_consistent(r, o);
     runs.push_back(std::move(r));
   }

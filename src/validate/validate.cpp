@@ -6,6 +6,7 @@
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/implementation/catalog.hpp"
 #include "paradise/strategy/predict.hpp"
 
 namespace paradise::validate {
@@ -169,7 +170,10 @@ Anomaly measured_but_out_of_memory(const MeasuredRun& run, const RowResult& row)
 }
 
 std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Options& o) {
-  std::map<std::string, strategy::Workload> workloads;
+  std::map<std::string, strategy::Workload> own;
+  auto& workloads = o.workloads ? *o.workloads : own;
+  // by name or path as written (rows view their names)
+  std::map<std::string, implementation::Implementation> implementations;
   std::vector<RowResult> out;
   for (const auto& run : runs) {
     RowResult& r = out.emplace_back();
@@ -215,6 +219,20 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
     c.p2 = run.p2;
     c.variant = o.variant;
     c.precision = run.precision_kind;
+    if (o.variant == strategy::Variant::Paradl && !run.implementation.empty())
+      fail_input({run.file, run.line}, "column implementation", run.implementation,
+                 "the paradl variant is ParaDL's formulas, with no implementation profile "
+                 "(use --variant paradise, or leave the cell empty)");
+    const std::string& named = run.implementation.empty() ? o.implementation : run.implementation;
+    auto impl = implementations.find(named);
+    if (!o.profile && impl == implementations.end())
+      impl = implementations.emplace(named, implementation::find_implementation(named)).first;
+    const implementation::Implementation& used = o.profile ? *o.profile : impl->second;
+    c.implementation = used.profile;
+    c.implementation_name = used.name;
+    r.implementation = used.name;
+    if (const auto why = strategy::host_link_missing(c, it->second.system); !why.empty())
+      fail_input({run.file, run.line}, "column implementation", named, why);
     const strategy::Prediction p = strategy::predict(it->second, c);
     r.status = std::string(strategy::status_name(p.status));
     r.reason = p.reason;

@@ -84,8 +84,9 @@ TEST(PredictionCsv, OneHeaderAndOneRowOfTheSameWidth) {
   std::string header, row;
   std::getline(lines, header);
   std::getline(lines, row);
-  EXPECT_TRUE(header.starts_with("strategy,gpus,batch,input,variant,precision,optimizer,"));
-  EXPECT_TRUE(row.starts_with("data,4,128,3x224x224,paradl,fp32,,,,ok,"));
+  EXPECT_TRUE(
+      header.starts_with("strategy,gpus,batch,input,variant,implementation,precision,optimizer,"));
+  EXPECT_TRUE(row.starts_with("data,4,128,3x224x224,paradl,,fp32,,,,ok,"));
   // fields: commas outside double quotes, plus one
   const auto fields = [](const std::string& line) {
     bool quoted = false;

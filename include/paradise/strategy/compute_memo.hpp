@@ -14,6 +14,7 @@ class ComputeMemo {
  public:
   struct Key {
     double call = 0, q = 0;
+    double efficiency = 1;  ///< the implementation's split-layer efficiency
     std::uint8_t split = 0, precision = 0;
     int last = 0;  ///< the last parallel layer (a spatial split's), or no limit
     bool operator==(const Key&) const = default;
@@ -35,6 +36,7 @@ class ComputeMemo {
     std::size_t operator()(const Key& k) const {
       std::uint64_t x = std::bit_cast<std::uint64_t>(k.call) * 0x9E3779B97F4A7C15ull;
       x ^= std::bit_cast<std::uint64_t>(k.q) * 0xC2B2AE3D27D4EB4Full;
+      x ^= std::bit_cast<std::uint64_t>(k.efficiency) * 0x27D4EB2F165667C5ull;
       x ^= (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.last)) << 16 |
             static_cast<std::uint64_t>(k.split) << 8 | k.precision) *
            0x165667B19E3779F9ull;

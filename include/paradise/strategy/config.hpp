@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "paradise/cost/collectives.hpp"
+#include "paradise/implementation/profile.hpp"
 #include "paradise/strategy/paradl_version.hpp"
 
 namespace paradise::strategy {
@@ -169,6 +170,12 @@ struct Training {
   bool recompute_activations = false;
   /// Gradient allreduce algorithm (data, spatial and the hybrids' exchanges); ParaDL: ring.
   cost::AllreduceAlgorithm gradient_allreduce = cost::AllreduceAlgorithm::Ring;
+  /// How the implementation moves data and runs split layers (paradise variant; the paradl
+  /// variant is ParaDL's formulas as published): PyTorch + NCCL by default.
+  implementation::Profile implementation = implementation::kPytorchNccl;
+  /// Its name, a view of storage that outlives the Config (a built-in's, the command's, the
+  /// sweep's): outputs name the profile that made them.
+  std::string_view implementation_name = implementation::kDefaultName;
 };
 
 /// One prediction's inputs besides the workload: the point, the training setup (both as

@@ -24,6 +24,9 @@ struct CommPart {
   std::string_view phase;       ///< IO, FB or GE (ParaDL's phases, TR §III)
   std::int64_t gpus = 0;        ///< communicator size
   double epoch_s = 0;
+  /// How its bytes travel (implementation::transport_name: "gpu-direct" or "host-staged").
+  std::string_view transport = "gpu-direct";
+  double epoch_overhead_s = 0;  ///< the implementation's per-call overhead, within epoch_s
 };
 
 /// One memory component, bytes per GPU.

@@ -166,6 +166,10 @@ Workload make_workload(const WorkloadSpec& spec);
 /// in `p` (they were used silently: mixed-precision times for an fp32 prediction).
 std::string precision_mismatch(const Workload& w, Precision p);
 
+/// Empty, or why the implementation of `c` cannot run on system `s`: it stages exchanges
+/// through the host or pages managed memory, and the system gives no host link.
+std::string host_link_missing(const Config& c, const system::System& s);
+
 /// The precision a run takes when none is given (paradise variant): PyTorch's default, fp32
 /// storage with convolutions in TF32 where the GPU has TF32 units (cuDNN's allow_tf32 is on
 /// by default since PyTorch 1.7), else fp32; with measured layer times, the precision they

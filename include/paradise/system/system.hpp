@@ -81,6 +81,14 @@ struct InputPipeline {
   double filesystem_Bps = 0;           ///< the shared file system's aggregate read rate
 };
 
+/// The PCIe tree between a node's GPUs and its host: staged copies (host-staged exchanges,
+/// managed-memory paging; docs/implementations.md) cross it. A bandwidth of 0: not known.
+struct HostLink {
+  double bandwidth_Bps = 0;          ///< one PCIe switch's uplink to the CPU, per direction
+  std::int64_t gpus_per_switch = 1;  ///< GPUs behind that uplink, copying at once
+  double latency_s = 0;              ///< start-up of one copy (cudaMemcpy)
+};
+
 struct System {
   std::string name;
   std::string description;
@@ -96,6 +104,7 @@ struct System {
   /// bandwidth is that of one adapter. 0: one per GPU (DGX). ABCI: 2 EDR HCAs for 4 GPUs.
   std::int64_t nics_per_node = 0;
   InputPipeline input;
+  HostLink host;
 
   /// Device memory less the margin kept free: what a configuration's memory per GPU must
   /// not exceed (strategy::predict's out-of-memory test).

@@ -6,13 +6,16 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "paradise/implementation/profile.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
+#include "paradise/strategy/workload.hpp"
 
 namespace paradise::validate {
 
@@ -24,6 +27,7 @@ struct MeasuredRun {
   /// Every input column, in file order, as written (known and unknown ones: echoed back).
   std::vector<std::pair<std::string, std::string>> columns;
   std::string model, dataset, system, strategy, precision, layer_config, layer_times;
+  std::string implementation;  ///< the column: a built-in or *.impl file; "": Options'
   strategy::Kind kind = strategy::Kind::Data;
   strategy::Precision precision_kind = strategy::Precision::Fp32;
   std::int64_t gpus = 0, batch = 0, p2 = 0;
@@ -50,9 +54,10 @@ struct Anomaly {
 
 struct RowResult {
   const MeasuredRun* run = nullptr;
-  std::string status;  ///< ok, out_of_memory, invalid (prediction) or error (not predicted)
-  std::string reason;  ///< the prediction's reason or the error
-  std::string basis;   ///< iteration or epoch: what measured_s and projected_s are
+  std::string status;          ///< ok, out_of_memory, invalid (prediction) or error (not predicted)
+  std::string reason;          ///< the prediction's reason or the error
+  std::string basis;           ///< iteration or epoch: what measured_s and projected_s are
+  std::string implementation;  ///< the profile's name (paradise variant)
   std::optional<double> projected_s, measured_s, accuracy, relative_error;
   std::optional<double> projected_epoch_s, measured_epoch_s;  ///< for the rank agreement
   /// The projection's parts on the same basis: compute, all communication before overlap,
@@ -91,6 +96,13 @@ struct Summary {
 struct Options {
   strategy::Variant variant = strategy::Variant::Paradl;
   double threshold = 0.25;  ///< |projected - measured| / measured beyond this: an anomaly
+  /// The implementation of rows without an `implementation` cell (paradise variant): a
+  /// built-in name or an *.impl file.
+  std::string implementation = std::string(implementation::kDefaultName);
+  /// Set: every row's profile (fit_implementation's candidates), whatever its cell or the name.
+  const implementation::Implementation* profile = nullptr;
+  /// Set: the workloads built, by row, kept across calls (a fit evaluates the rows many times).
+  std::map<std::string, strategy::Workload>* workloads = nullptr;
 };
 
 /// ParaDL's accuracy metric (Kahira et al., TR §V, docs/cost-model.md §ref-accuracy):

@@ -52,8 +52,13 @@ LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int6
                                    double samples, bool filter) {
   LayerCollectives out{0, 0, "allreduce/ring"};
   if (q < 2) return out;
-  const system::Link link = link_of(w, q, 0);
   const double e = element_bytes(c);
+  const double overhead = rule(c, Exchange::Layer).overhead_s;
+  const auto allgather = [&](double n) {
+    out.gather_s +=
+        collective_s(w, c, Exchange::Layer, Collective::Allgather, q, q, 0, n) + overhead;
+    out.gather_overhead_s += overhead;
+  };
   const auto& layers = w.model.layers;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     if (!w.active[i]) continue;
@@ -62,17 +67,19 @@ LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int6
     // sum (channel, which starts at the second layer; TR §III, §V-A)
     const bool first = reads_the_data(w.model, i);
     const double y = samples * static_cast<double>(l.output_elements) * e;
-    if (filter) out.gather_s += cost::allgather_ring(link, q, y);  // y forward
+    if (filter) allgather(y);  // y forward
     if (first) continue;
-    if (!filter) out.gather_s += cost::allgather_ring(link, q, y);  // dL/dy backward
+    if (!filter) allgather(y);  // dL/dy backward
     // partial sums: dL/dx backward (filter), y forward (channel); the layer beside needs only
     // its own partition, so a reduce-scatter does (TR §III footnote), or NCCL's allreduce
     const double n = filter ? samples * static_cast<double>(l.input_elements) * e : y;
+    out.reduce_overhead_s += overhead;
     if (c.policies.reduce_scatter_partial_sums) {
-      out.reduce_s += cost::reduce_scatter_ring(link, q, n);
+      out.reduce_s +=
+          collective_s(w, c, Exchange::Layer, Collective::ReduceScatter, q, q, 0, n) + overhead;
       out.reduce_label = "reduce-scatter/ring";
     } else {
-      const auto x = nccl_allreduce(w, c, q, q, n, 0);
+      const auto x = allreduce_exchange(w, c, Exchange::Layer, q, q, n, 0);
       out.reduce_s += x.seconds;
       out.reduce_label = x.label;
     }
@@ -85,26 +92,27 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
                                      std::span<const cost::GradientReady> ready) {
   return overlapped_exchange(
       c, gradient_bytes, forward_s, backward_s,
-      [&](double n) { return nccl_allreduce(w, c, p, p, n, 0); }, ready);
+      [&](double n) { return allreduce_exchange(w, c, Exchange::Gradient, p, p, n, 0); }, ready);
 }
 
 GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,
                                       std::int64_t p2, double shard_bytes) {
   const std::int64_t p = p1 * p2;
   // groups of one GPU: one flat communicator of all p, as data parallelism's
-  if (p2 == 1) return nccl_allreduce(w, c, p, p, shard_bytes, 0);
+  if (p2 == 1) return allreduce_exchange(w, c, Exchange::Gradient, p, p, shard_bytes, 0);
   if (!c.policies.leader_reduce) {
     // every GPU of a group exchanges its own shard with its peers of the other groups: p2
     // concurrent communicators per node share the node's adapters (ParaDL: bandwidth / 2 p2)
-    const auto x = nccl_allreduce(w, c, p1, p, shard_bytes, std::min(p2, w.system.gpus_per_node));
+    const auto x = allreduce_exchange(w, c, Exchange::Gradient, p1, p, shard_bytes,
+                                      std::min(p2, w.system.gpus_per_node));
     return {x.seconds, x.label};
   }
   // reduce to a leader, leaders allreduce everything, broadcast back (docs/cost-model.md
   // §two-level-allreduce (b): what ParaDL's hybrids measured)
   const double n = shard_bytes * static_cast<double>(p2);
   const system::Link node = w.system.link_for(p2);
-  const auto leaders =
-      nccl_allreduce(w, c, p1, p, n, std::max<std::int64_t>(1, w.system.gpus_per_node / p2));
+  const auto leaders = allreduce_exchange(w, c, Exchange::Gradient, p1, p, n,
+                                          std::max<std::int64_t>(1, w.system.gpus_per_node / p2));
   return {
       cost::reduce_binomial(node, p2, n) + leaders.seconds + cost::broadcast_binomial(node, p2, n),
       "reduce+allreduce+broadcast"};

@@ -62,6 +62,12 @@ bool splits_every_layer(const Config& c) {
 
 double layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q, int last) {
   const double split = runs_split(w, c, i, last) ? q : 1;
+  // the implementation's split kernels reach split_efficiency of the unsplit roofline's rate
+  if (split > 1) return layer_split_s(w, c, i, n, split) / c.implementation.split_efficiency;
+  return layer_split_s(w, c, i, n, 1);
+}
+
+double layer_split_s(const Workload& w, const Config& c, std::size_t i, double n, double split) {
   const double measured = w.layer_time_s[i] * n;  // ParaDL's (docs/cost-model.md §paradl-compute)
   if (!c.policies.roofline_compute) return measured / split;
   if (w.measured_time && split == 1) return measured;  // the roofline's ratio is 1
@@ -82,7 +88,9 @@ double compute_s(const Workload& w, const Config& c, ComputeMemo* memo, double s
                                 : c.kind == Kind::Filter || c.kind == Kind::DataFilter ? 1
                                 : c.kind == Kind::Channel                              ? 2
                                                                                        : 3);
-  const ComputeMemo::Key key{call, q, split, static_cast<std::uint8_t>(c.precision), last};
+  const ComputeMemo::Key key{
+      call, q, c.implementation.split_efficiency, split, static_cast<std::uint8_t>(c.precision),
+      last};
   // the optimizer step's kernels, issued once per iteration (a measurement holds them); apart
   // from the memo, whose key has no optimizer
   const double step =

@@ -37,16 +37,17 @@ void daso(const Workload& w, const Config& c, const Totals& s, Builder& b, Compu
   if (g > 1) {  // DDP inside the node: buckets overlapped with the backward pass
     const double bwd = iteration * b.backward_share();
     const auto local = overlapped_allreduce(w, c, g, n, iteration - bwd, bwd, s.gradient_ready);
-    b.comm("node-local gradient allreduce", local.label, "GE", g, local.total_s * local_every);
+    record(b, c, Exchange::Gradient, "node-local gradient allreduce", local.label, "GE", g,
+           local.total_s * local_every, local.calls * local_every);
     b.overlapped((local.total_s - local.exposed_s) * local_every);
   }
   if (nodes > 1) {
     // one group (local rank i of every node) at a time: one flow per node; merged
     // batches_to_wait batches later in the steady state, waited for when blocking
-    const auto global = nccl_allreduce(w, c, nodes, c.gpus, params * 2, 1);
+    const auto global = allreduce_exchange(w, c, Exchange::Gradient, nodes, c.gpus, params * 2, 1);
     const double hidden = std::min(global.seconds, pol.batches_to_wait * iteration);
-    b.comm("global parameter allreduce (bf16)", global.label, "GE", nodes,
-           global.seconds * global_every);
+    record(b, c, Exchange::Gradient, "global parameter allreduce (bf16)", global.label, "GE", nodes,
+           global.seconds * global_every, global_every);
     b.overlapped(hidden * (1 - blocking) / pol.global_skip);
     if (g > 1)
       b.comm("node-local parameter broadcast", "broadcast/binomial", "GE", g,

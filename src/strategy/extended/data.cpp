@@ -17,7 +17,8 @@ void data(const Workload& w, const Config& c, const Totals& s, Builder& b, Compu
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto x = overlapped_allreduce(w, c, c.gpus, params * element_bytes(c), iteration - bwd,
                                         bwd, s.gradient_ready);
-    b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
+    record(b, c, Exchange::Gradient, "gradient allreduce", x.label, "GE", c.gpus, x.total_s,
+           x.calls);
     b.overlapped(x.total_s - x.exposed_s);
   }
   zero3_parameter_allgather(b, c, params, c.gpus, link_of(w, c.gpus, 0));

@@ -20,20 +20,25 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   b.compute(compute_s(w, c, memo, b.iterations() * per_group, per_group, q), b.iterations());
   const double split_weights = s.w - s.w_active + s.w_active / q;
   const auto x = layer_collectives(w, c, p2, per_group, true);
-  b.comm("forward allgather of y in a group", "allgather/ring", "FB", p2, x.gather_s);
+  const auto layer = transport_of(c, Exchange::Layer);
+  b.comm("forward allgather of y in a group", "allgather/ring", "FB", p2, x.gather_s, layer,
+         x.gather_overhead_s);
   b.comm("backward reduction of dL/dx's partial sums in a group", x.reduce_label, "FB", p2,
-         x.reduce_s);
+         x.reduce_s, layer, x.reduce_overhead_s);
+  hide_input_gradient_reduction(b, c, x.reduce_s);
   if (p1 > 1) {
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
     const auto g = overlapped_exchange(
         c, s.w / q * element_bytes(c), iteration - bwd + x.gather_s, bwd + x.reduce_s,
         [&](double n) { return cross_group_exchange(w, c, p1, p2, n); }, s.gradient_ready);
-    b.comm("gradient allreduce across groups", g.label, "GE", p1, g.total_s);
+    record(b, c, Exchange::Gradient, "gradient allreduce across groups", g.label, "GE", p1,
+           g.total_s, g.calls);
     b.overlapped(g.total_s - g.exposed_s);
   }
   // p2 concurrent communicators of one GPU per group share the nodes' adapters
   zero3_parameter_allgather(b, c, split_weights, p1,
                             link_of(w, c.gpus, p2 > 1 ? std::min(p2, w.system.gpus_per_node) : 0));
+  input_broadcast(w, c, b, p2, per_group);
   memory_account(b, s, c, per_group, split_weights, p1);
 }
 

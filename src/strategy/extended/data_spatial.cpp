@@ -10,14 +10,17 @@
 namespace paradise::strategy::extended {
 namespace {
 
-// The gradient exchange of `bytes` among the p1 x p2 GPUs, `link` the group's.
+// The gradient exchange of `bytes` among the p1 x p2 GPUs (in the group on its own link).
 GradientExchange group_exchange(const Workload& w, const Config& c, std::int64_t p1,
-                                std::int64_t p2, const system::Link& link, double bytes) {
-  if (p1 == 1) return {cost::allreduce_ring(link, p2, bytes), "reduce-scatter+allgather/ring"};
+                                std::int64_t p2, double bytes) {
+  const auto in_group = [&] {
+    return collective_s(w, c, Exchange::Gradient, Collective::Allreduce, p2, p2, 0, bytes);
+  };
+  if (p1 == 1) return {in_group(), "reduce-scatter+allgather/ring"};
   const auto x = cross_group_exchange(w, c, p1, p2, bytes / static_cast<double>(p2));
   // the leader form's reduce and broadcast are in the group; a group of one has none
   if (c.policies.leader_reduce || p2 == 1) return x;
-  return {cost::allreduce_ring(link, p2, bytes) + x.seconds, "allreduce/two-level"};
+  return {in_group() + x.seconds, "allreduce/two-level"};
 }
 
 }  // namespace
@@ -42,10 +45,12 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
   const auto g = overlapped_exchange(
       c, s.w * e, iteration - bwd + halo / 2, bwd + halo / 2,
-      [&](double n) { return group_exchange(w, c, p1, p2, link, n); }, s.gradient_ready);
-  b.comm("gradient allreduce (in the group, across groups)", g.label, "GE", c.gpus, g.total_s);
+      [&](double n) { return group_exchange(w, c, p1, p2, n); }, s.gradient_ready);
+  record(b, c, Exchange::Gradient, "gradient allreduce (in the group, across groups)", g.label,
+         "GE", c.gpus, g.total_s, g.calls);
   b.overlapped(g.total_s - g.exposed_s);
   zero3_parameter_allgather(b, c, s.w, c.gpus, link_of(w, c.gpus, 0));
+  input_broadcast(w, c, b, p2, per_group);
   const TileActivations tile = tile_activations(w, c, plan->parts, split);
   memory_account(b, s, c, per_group, s.w, c.gpus, std::nullopt, &tile);
 }

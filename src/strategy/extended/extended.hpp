@@ -23,6 +23,7 @@ using detail::Builder;
 using detail::kAllLayers;
 using detail::Parts;
 using detail::Totals;
+using implementation::Exchange;
 
 // The strategies (memo: the caller's compute memo for this workload, or null).
 void serial(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo);
@@ -61,6 +62,8 @@ inline bool runs_split(const Workload& w, const Config& c, std::size_t i, int la
 /// Seconds of layer i for n samples on one GPU, its work split q ways if it runs split.
 double layer_s(const Workload& w, const Config& c, std::size_t i, double n, double q,
                int last = kAllLayers);
+/// layer_s for a layer split `split` ways (1: whole), before the implementation's efficiency.
+double layer_split_s(const Workload& w, const Config& c, std::size_t i, double n, double split);
 /// Seconds per epoch of every layer for `samples` samples per GPU in kernels of `call`
 /// samples, the parallel layers (up to `last`) split q ways; memoised in `memo` if given.
 double compute_s(const Workload& w, const Config& c, ComputeMemo* memo, double samples, double call,
@@ -88,49 +91,60 @@ GradientExchange nccl_allreduce(const Workload& w, const Config& c, std::int64_t
 GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::int64_t p1,
                                       std::int64_t p2, double shard_bytes);
 /// Per-iteration seconds of the per-layer collectives of filter or channel parallelism over
-/// q GPUs on consecutive GPUs, for `samples` samples per iteration.
+/// q GPUs on consecutive GPUs, for `samples` samples per iteration, through the
+/// implementation's transport for layer exchanges, its per-call overhead included.
 struct LayerCollectives {
   double gather_s = 0;  ///< allgather ring (NCCL's allgather; filter: y forward, channel: dL/dy)
   double reduce_s = 0;  ///< partial sums (filter: dL/dx backward, channel: y forward)
-  std::string_view reduce_label;  ///< static string
+  std::string_view reduce_label;                        ///< static string
+  double gather_overhead_s = 0, reduce_overhead_s = 0;  ///< the calls' overhead in each
 };
 LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int64_t q,
                                    double samples, bool filter);
+/// Filter parallelism's dL/dx reduction (reduce_s per iteration) where the implementation
+/// overlaps layer exchanges: it runs beside the weight-gradient GEMM, which needs none of it,
+/// so up to half the backward pass hides it (BW_data and BW_weight do equal FLOPs).
+inline void hide_input_gradient_reduction(Builder& b, const Config& c, double reduce_s) {
+  if (!c.implementation.rule(Exchange::Layer).overlapped) return;
+  b.overlapped(std::min(reduce_s, b.iteration_compute_s() * b.backward_share() / 2));
+}
 struct GradientOverlap {
   double total_s = 0, exposed_s = 0;  ///< per iteration
   std::string_view label;
+  double calls = 1;  ///< the exchange's calls (buckets) per iteration
 };
 /// A gradient exchange of gradient_bytes in buckets (policy bucket_bytes), each bucket's
 /// exchange given by `exchange(bytes) -> GradientExchange`, overlapped with a backward pass
 /// of backward_s seconds that follows forward_s seconds of forward pass (per iteration);
 /// blocking when the policy is off. `ready`: when each layer's gradients are ready
 /// (LayerSums::gradient_ready); empty: evenly through the backward pass.
-template <class Exchange>
+template <class ExchangeFn>
 GradientOverlap overlapped_exchange(const Config& c, double gradient_bytes, double forward_s,
-                                    double backward_s, const Exchange& exchange,
+                                    double backward_s, const ExchangeFn& exchange,
                                     std::span<const cost::GradientReady> ready = {}) {
-  if (!c.policies.overlap_gradients || gradient_bytes <= 0) {
+  if (!c.policies.overlap_gradients || !c.implementation.rule(Exchange::Gradient).overlapped ||
+      gradient_bytes <= 0) {
     const GradientExchange x = exchange(gradient_bytes);
-    return {x.seconds, x.seconds, x.label};
+    return {x.seconds, x.seconds, x.label, 1};
   }
+  const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
   if (!ready.empty()) {  // per layer, DDP's buckets (docs/cost-model.md §overlap)
     const auto x = cost::per_layer_buckets(ready, gradient_bytes, c.policies.bucket_bytes,
                                            forward_s, backward_s, exchange);
     double exposed = std::clamp(x.finish_s - (forward_s + backward_s), 0.0, x.total_s);
     if (x.total_s - exposed <= 1e-9 * x.total_s) exposed = x.total_s;  // rounding, not overlap
-    return {x.total_s, exposed, x.label};
+    return {x.total_s, exposed, x.label, k};
   }
   // Buckets of bucket_bytes become ready evenly through the backward pass and are reduced
   // one after another (Barrachina et al.'s per-layer overlap, docs/cost-model.md §overlap, with
   // DDP's buckets): exposed = what runs past the end of the backward pass.
-  const double k = std::max(1.0, std::ceil(gradient_bytes / c.policies.bucket_bytes));
   const GradientExchange bucket = exchange(gradient_bytes / k);
   // closed form (a loop over the buckets never ended for 10^16 of them)
   const double finish = cost::bucketed_finish_s(forward_s, backward_s, k, bucket.seconds);
   const double total = k * bucket.seconds;
   double exposed = std::clamp(finish - (forward_s + backward_s), 0.0, total);
   if (total - exposed <= 1e-9 * total) exposed = total;  // rounding (1e-14 s), not overlap
-  return {total, exposed, bucket.label};
+  return {total, exposed, bucket.label, k};
 }
 /// Bucketed gradient allreduce overlapped with a backward pass of backward_s seconds that
 /// follows forward_s seconds of forward pass (per iteration).
@@ -144,11 +158,51 @@ GradientOverlap overlapped_allreduce(const Workload& w, const Config& c, std::in
 void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
                                std::int64_t data_parallel, const system::Link& link);
 
+// Transport (transport.cpp; docs/implementations.md §transport).
+
+enum class Collective : std::uint8_t { Allgather, ReduceScatter, Allreduce };
+/// One staged copy of `bytes` between a GPU and the host while every GPU of the node copies:
+/// the copy's start-up and the bytes over the PCIe switch's uplink shared by its GPUs (the
+/// profile's staging rate, or the system's host link).
+double staged_copy_s(const Workload& w, const Config& c, double bytes);
+/// One ring collective of exchange kind `e` among q GPUs spanning `span` (`flows` as link_of),
+/// n bytes as cost:: takes them: GPU-direct on link_of, or host-staged (copies out and in,
+/// MPI's ring across nodes). Without the per-call overhead.
+double collective_s(const Workload& w, const Config& c, Exchange e, Collective op, std::int64_t q,
+                    std::int64_t span, std::int64_t flows, double n);
+/// One point-to-point message of n bytes of kind `e` on `link`: direct, or staged (copies
+/// out and in, the network when it crosses nodes). Without the per-call overhead.
+double send_s(const Workload& w, const Config& c, Exchange e, const system::Link& link,
+              bool across_nodes, double n);
+/// An allreduce of kind `e` (gradient, or filter/channel partial sums by allreduce):
+/// GPU-direct, NCCL's choice (nccl_allreduce); host-staged, MPI's ring across nodes between
+/// the copies. With the per-call overhead.
+GradientExchange allreduce_exchange(const Workload& w, const Config& c, Exchange e, std::int64_t p,
+                                    std::int64_t span, double bytes, std::int64_t flows);
+/// How exchanges of kind e travel: the implementation rule's transport.
+implementation::Transport transport_of(const Config& c, Exchange e);
+/// The implementation's input broadcast (Profile::input_broadcast): each iteration's
+/// `samples` to a group of `group` GPUs, recorded in b (phase IO, blocking).
+void input_broadcast(const Workload& w, const Config& c, Builder& b, std::int64_t group,
+                     double samples);
+/// The implementation's rule for exchanges of kind e.
+inline const implementation::ExchangeRule& rule(const Config& c, Exchange e) {
+  return c.implementation.rule(e);
+}
+/// Records an exchange of kind e in b: per iteration `seconds`, `calls` calls' overhead in it.
+inline void record(Builder& b, const Config& c, Exchange e, std::string_view name,
+                   std::string_view collective, std::string_view phase, std::int64_t gpus,
+                   double seconds, double calls) {
+  b.comm(name, collective, phase, gpus, seconds, transport_of(c, e), calls * rule(c, e).overhead_s);
+}
+
 // Spatial splits (halo.cpp).
 
-/// The halo exchange of split layer i (model::window_halos), per iteration of `samples`.
-double halo_s(const Workload& w, std::size_t i, const Parts& parts, const system::Link& link,
-              double samples, double bytes);
+/// The halo exchange of split layer i (model::window_halos), per iteration of `samples`,
+/// with its messages' count added to `messages`.
+double halo_s(const Workload& w, const Config& c, std::size_t i, const Parts& parts,
+              const system::Link& link, bool across_nodes, double samples, double bytes,
+              double& messages);
 /// Elements per sample the allgather after the split layer `split` gathers: every tensor
 /// made up to it and read after it (LayerStats::crossing_elements): its output and the
 /// skips across it, a residual block's input, U-Net's encoder features for the decoder.

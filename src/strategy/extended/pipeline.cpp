@@ -94,15 +94,19 @@ void boundary_transfers(const Workload& w, const Config& c, Builder& b, const Pi
       across = at / node != (at + 1) / node;
     }
     const auto link = across ? link_of(w, 2 * node, 1) : link_of(w, 2, 0);
-    const double t_g = cost::p2p(link, shape.batch / S * boundaries[g] * b.delta());
+    const double t_g = send_s(w, c, Exchange::Pipeline, link, across,
+                              shape.batch / S * boundaries[g] * b.delta()) +
+                       rule(c, Exchange::Pipeline).overhead_s;
     fill += t_g;
     slowest = std::max(slowest, t_g);
   }
   const double steady = (S - 1) * slowest;
-  b.comm("stage boundary send/recv", "p2p", "FB", shape.stages, 2 * (fill + steady));
+  // each boundary sends forward and backward per micro-batch: 2 S calls on the slowest's path
+  record(b, c, Exchange::Pipeline, "stage boundary send/recv", "p2p", "FB", shape.stages,
+         2 * (fill + steady), 2 * (static_cast<double>(boundaries.size()) + S - 1));
   // a transfer hides behind one compute slot of its direction, no more
   const double slot = b.iteration_compute_s() / (p + S - 1), bwd = b.backward_share();
-  if (c.policies.overlap_pipeline_transfers)
+  if (c.policies.overlap_pipeline_transfers && rule(c, Exchange::Pipeline).overlapped)
     b.overlapped((S - 1) * (std::min(slowest, slot * (1 - bwd)) + std::min(slowest, slot * bwd)));
 }
 
@@ -119,18 +123,22 @@ void replica_exchange(const Workload& w, const Config& c, Builder& b, const Pipe
   const std::int64_t flows = shape.stages == 1 ? 0 : std::min(shape.stages, w.system.gpus_per_node);
   const double iteration = b.iteration_compute_s();
   const double last_backward = iteration / (p + S - 1) * b.backward_share();
-  double total = 0, exposed = 0;
+  double total = 0, exposed = 0, calls = 0;
   std::string_view label;
   for (std::size_t g = 0; g < params.size(); ++g) {
     const double lead = c.policies.overlap_gradients ? static_cast<double>(g) * last_backward : 0;
     const auto x = overlapped_exchange(
         c, params[g] * element_bytes(c), iteration - lead - last_backward, last_backward,
-        [&](double n) { return nccl_allreduce(w, c, shape.replicas, c.gpus, n, flows); });
+        [&](double n) {
+          return allreduce_exchange(w, c, Exchange::Gradient, shape.replicas, c.gpus, n, flows);
+        });
     if (x.total_s > total) label = x.label;
+    calls = std::max(calls, x.calls);
     total = std::max(total, x.total_s);
     exposed = std::max(exposed, std::max(0.0, x.exposed_s - lead));
   }
-  b.comm("gradient allreduce per stage across replicas", label, "GE", shape.replicas, total);
+  record(b, c, Exchange::Gradient, "gradient allreduce per stage across replicas", label, "GE",
+         shape.replicas, total, calls);
   b.overlapped(total - exposed);
 }
 

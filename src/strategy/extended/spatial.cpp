@@ -21,9 +21,10 @@ void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b, Co
   const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();
   const auto x = overlapped_allreduce(w, c, c.gpus, s.w * element_bytes(c),
                                       iteration - bwd + halo / 2, bwd + halo / 2, s.gradient_ready);
-  b.comm("gradient allreduce", x.label, "GE", c.gpus, x.total_s);
+  record(b, c, Exchange::Gradient, "gradient allreduce", x.label, "GE", c.gpus, x.total_s, x.calls);
   b.overlapped(x.total_s - x.exposed_s);
   zero3_parameter_allgather(b, c, s.w, c.gpus, link_of(w, c.gpus, 0));
+  input_broadcast(w, c, b, c.gpus, B);
   const TileActivations tile = tile_activations(w, c, plan->parts, split);
   memory_account(b, s, c, B, s.w, c.gpus, std::nullopt, &tile);
 }

@@ -1,0 +1,98 @@
+// The built-in implementation profiles (docs/implementations.md gives each rule's source).
+#include "paradise/implementation/catalog.hpp"
+
+#include <initializer_list>
+#include <sstream>
+
+#include "paradise/core/error.hpp"
+#include "paradise/core/path.hpp"
+
+namespace paradise::implementation {
+namespace {
+
+constexpr double kUs = 1e-6;
+
+ExchangeRule direct(bool overlapped) {
+  return {Transport::GpuDirect, 0, overlapped};
+}
+ExchangeRule staged(double overhead_s) {
+  return {Transport::HostStaged, overhead_s, false};
+}
+
+// PyTorch DDP and NCCL (kPytorchNccl); per-layer collectives and halos block.
+Implementation pytorch_nccl() {
+  return {std::string(kDefaultName),
+          "PyTorch + NCCL: GPU-direct collectives, DDP's overlapped gradient buckets",
+          kPytorchNccl};
+}
+
+// Every exchange through MPI on host buffers, blocking (no CUDA-aware MPI): the
+// per-call overhead is a device synchronisation and two cudaMemcpy calls around the MPI
+// call (about 10 us each for small pageable copies; docs/implementations.md).
+Implementation mpi_host_staged() {
+  Implementation i{"mpi-host-staged",
+                   "MPI on host buffers: every exchange staged through the host, blocking",
+                   {}};
+  for (auto& r : i.profile.exchanges) r = staged(30 * kUs);
+  return i;
+}
+
+// Strategy bits of the managed_memory list.
+std::uint16_t strategies(std::initializer_list<std::string_view> names) {
+  std::uint16_t bits = 0;
+  for (const auto n : names) {
+    for (std::size_t k = 0; k < kStrategyNames.size(); ++k) {
+      if (kStrategyNames[k] == n) bits = static_cast<std::uint16_t>(bits | 1U << k);
+    }
+  }
+  return bits;
+}
+
+// ParaDL's Chainer/ChainerMNX code as it ran for the paper (docs/implementations.md
+// §chainermnx): per-layer exchanges by ChainerMN's MPI calls on device pointers (CUDA-aware
+// Open MPI 2.1 over openib), each after a pickled metadata message on the host and a wait
+// for the default stream, blocking; gradients by one packed NCCL allreduce, not overlapped;
+// managed memory in the spatial and hybrid scripts; each batch loaded by one rank and
+// broadcast as host arrays.
+Implementation chainermnx() {
+  Implementation i{"chainermnx",
+                   "ParaDL's Chainer 7 + ChainerMN/ChainerMNX implementation (its public code)",
+                   {}};
+  i.profile.rule(Exchange::Gradient) = direct(false);
+  for (const auto e : {Exchange::Layer, Exchange::Halo, Exchange::Gather, Exchange::Pipeline})
+    i.profile.rule(e) = {Transport::CudaAwareMpi, 30 * kUs, false};
+  i.profile.managed_memory = strategies({"spatial", "data+spatial", "data+filter"});
+  i.profile.input_broadcast = true;
+  return i;
+}
+
+}  // namespace
+
+const std::vector<Implementation>& builtin_implementations() {
+  static const std::vector<Implementation> all{pytorch_nccl(), chainermnx(), mpi_host_staged()};
+  return all;
+}
+
+Implementation find_implementation(std::string_view name_or_path) {
+  for (const auto& i : builtin_implementations()) {
+    if (i.name == name_or_path) return i;
+  }
+  const std::string path(name_or_path);
+  const PathStatus at = path_status(path);
+  if (at.kind == PathKind::file || at.kind == PathKind::special) {
+    std::istringstream in(read_input_file(path, "implementation file"));
+    return parse_implementation_file(in, path);
+  }
+  if (at.kind == PathKind::directory)
+    throw InputError(path + ": is a directory, not an implementation file");
+  if (at.kind == PathKind::unreachable)
+    throw InputError(path + ": cannot open implementation file (" + at.why + ")");
+  if (path.find('/') != std::string::npos || path.ends_with(".impl"))
+    throw InputError(path + ": no such implementation file");
+  std::string known;
+  for (const auto& i : builtin_implementations()) known += (known.empty() ? "" : ", ") + i.name;
+  throw InputError("unknown implementation '" + path + "'; built-in: " + known +
+                   " (or a *.impl file)");
+}
+
+}  // namespace paradise::implementation

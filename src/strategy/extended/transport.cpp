@@ -1,0 +1,100 @@
+// How an implementation moves an exchange's bytes (docs/implementations.md §transport):
+// GPU-direct on the network levels, or staged through the host: a device-to-host copy over
+// the node's PCIe tree, MPI between host buffers (within a node through host memory, which is
+// not the bottleneck; across nodes over the same levels and adapters), a host-to-device copy.
+#include "extended.hpp"
+#include "paradise/cost/collectives.hpp"
+
+namespace paradise::strategy::extended {
+
+double staged_copy_s(const Workload& w, const Config& c, double bytes) {
+  if (bytes <= 0) return 0;
+  return w.system.host.latency_s + bytes / detail::host_copy_Bps(w, c);
+}
+
+implementation::Transport transport_of(const Config& c, Exchange e) {
+  return c.implementation.rule(e).transport;
+}
+
+namespace {
+
+// Whether this call's bytes go GPU to GPU: always GPU-direct; CUDA-aware MPI within a node.
+bool direct_path(implementation::Transport t, bool across_nodes) {
+  return t == implementation::Transport::GpuDirect ||
+         (t == implementation::Transport::CudaAwareMpi && !across_nodes);
+}
+
+// The staged path: copies out, the network across nodes, copies in; one after another when
+// the code stages explicitly, pipelined chunk by chunk by CUDA-aware MPI (Open MPI's openib
+// BTL), where the slower of the copies and the network counts.
+double staged_s(implementation::Transport t, double copies_s, double network_s) {
+  return t == implementation::Transport::CudaAwareMpi ? std::max(copies_s, network_s)
+                                                      : copies_s + network_s;
+}
+
+}  // namespace
+
+double collective_s(const Workload& w, const Config& c, Exchange e, Collective op, std::int64_t q,
+                    std::int64_t span, std::int64_t flows, double n) {
+  if (q < 2 || n <= 0) return 0;
+  const system::Link link = link_of(w, span, flows);
+  const double parts = static_cast<double>(q);
+  const auto network = [&] {
+    switch (op) {
+      case Collective::Allgather:  // n: the gathered whole
+        return cost::allgather_ring(link, q, n);
+      case Collective::ReduceScatter:  // n: the whole before scattering
+        return cost::reduce_scatter_ring(link, q, n);
+      case Collective::Allreduce:
+        return cost::allreduce_ring(link, q, n);
+    }
+    return 0.0;
+  };
+  const bool across = span > w.system.gpus_per_node;
+  const auto t = transport_of(c, e);
+  if (direct_path(t, across)) return network();
+  // per GPU, out to the host and back: its share and the whole (allgather), the whole and
+  // its share (reduce-scatter), the whole both ways (allreduce); MPI's ring between host
+  // buffers across nodes, through host memory within one
+  const double out = op == Collective::Allgather ? n / parts : n;
+  const double in = op == Collective::ReduceScatter ? n / parts : n;
+  return staged_s(t, staged_copy_s(w, c, out) + staged_copy_s(w, c, in), across ? network() : 0);
+}
+
+double send_s(const Workload& w, const Config& c, Exchange e, const system::Link& link,
+              bool across_nodes, double n) {
+  if (n <= 0) return 0;
+  const auto t = transport_of(c, e);
+  if (direct_path(t, across_nodes)) return cost::p2p(link, n);
+  return staged_s(t, 2 * staged_copy_s(w, c, n), across_nodes ? cost::p2p(link, n) : 0);
+}
+
+GradientExchange allreduce_exchange(const Workload& w, const Config& c, Exchange e, std::int64_t p,
+                                    std::int64_t span, double bytes, std::int64_t flows) {
+  const double overhead = p > 1 ? c.implementation.rule(e).overhead_s : 0;
+  const auto t = transport_of(c, e);
+  if (t == implementation::Transport::GpuDirect) {
+    auto x = nccl_allreduce(w, c, p, span, bytes, flows);
+    x.seconds += overhead;
+    return x;
+  }
+  const bool mpi = t == implementation::Transport::CudaAwareMpi;
+  return {collective_s(w, c, e, Collective::Allreduce, p, span, flows, bytes) + overhead,
+          mpi ? "allreduce/ring (MPI)" : "allreduce/host-staged"};
+}
+
+void input_broadcast(const Workload& w, const Config& c, Builder& b, std::int64_t group,
+                     double samples) {
+  if (!c.implementation.input_broadcast || group < 2 || samples <= 0) return;
+  // the decoded batch as float32 host arrays (ParaDL's loaders), the loading rank's MPI
+  // binomial broadcast (across nodes on the network; within a node through host memory),
+  // then each GPU's copy of the whole batch
+  const double bytes = samples * static_cast<double>(w.model.input.elements()) * 4;
+  const bool across = group > w.system.gpus_per_node;
+  const double s = (across ? cost::broadcast_binomial(link_of(w, group, 0), group, bytes) : 0) +
+                   staged_copy_s(w, c, bytes);
+  b.comm("input batch broadcast from the loading rank", "broadcast/binomial", "IO", group, s,
+         implementation::Transport::HostStaged, 0);
+}
+
+}  // namespace paradise::strategy::extended

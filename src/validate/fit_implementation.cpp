@@ -1,0 +1,206 @@
+// An implementation profile fitted to measured runs (docs/implementations.md §calibrate):
+// coordinate descent, each parameter searched on a log scale within its physical bounds
+// (a grid, then golden sections), on the squared log errors of every row's time and parts.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "paradise/core/error.hpp"
+#include "paradise/validate/fit.hpp"
+
+namespace paradise::validate {
+namespace {
+
+using implementation::Exchange;
+using implementation::Implementation;
+
+// A parameter: its bounds (log-scaled search) and where it sits in a profile.
+struct Knob {
+  const char* name;
+  const char* unit;
+  double lo, hi;
+  std::function<double(const Implementation&)> get;
+  std::function<void(Implementation&, double)> set;
+};
+
+std::vector<Knob> knobs() {
+  // a per-call overhead from 0.1 us (a kernel launch) to 100 ms; a staging rate from 0.1 to
+  // 100 GB/s (a PCIe x1 link to beyond Gen5 x16); a split layer's efficiency from 5% to 100%
+  return {
+      {"layer overhead (filter, channel)", "us per call", 0.1, 1e5,
+       [](const Implementation& i) { return i.profile.rule(Exchange::Layer).overhead_s * 1e6; },
+       [](Implementation& i, double v) { i.profile.rule(Exchange::Layer).overhead_s = v * 1e-6; }},
+      {"spatial overhead (halo, gather)", "us per call", 0.1, 1e5,
+       [](const Implementation& i) { return i.profile.rule(Exchange::Halo).overhead_s * 1e6; },
+       [](Implementation& i, double v) {
+         i.profile.rule(Exchange::Halo).overhead_s = v * 1e-6;
+         i.profile.rule(Exchange::Gather).overhead_s = v * 1e-6;
+       }},
+      {"staging rate", "GB/s per PCIe switch", 0.1, 100,
+       [](const Implementation& i) { return i.profile.staging_Bps / 1e9; },
+       [](Implementation& i, double v) { i.profile.staging_Bps = v * 1e9; }},
+      {"split-layer efficiency", "of the roofline", 0.05, 1,
+       [](const Implementation& i) { return i.profile.split_efficiency; },
+       [](Implementation& i, double v) { i.profile.split_efficiency = v; }}};
+}
+
+double squared_log(std::optional<double> projected, std::optional<double> measured) {
+  if (!projected || !measured || *projected <= 0 || *measured <= 0) return 0;
+  const double e = std::log(*projected / *measured);
+  return e * e;
+}
+
+// The rows' loss under `impl`: every row's time, and its measured parts where given.
+class Objective {
+ public:
+  explicit Objective(const std::vector<MeasuredRun>& runs) : runs_(runs) {}
+  std::vector<RowResult> rows(const Implementation& impl) const {
+    Options o;
+    o.variant = strategy::Variant::Paradise;
+    o.profile = &impl;
+    o.workloads = &workloads_;
+    return evaluate(runs_, o);
+  }
+  double loss(const Implementation& impl) const {
+    double sum = 0;
+    for (const auto& r : rows(impl)) {
+      if (!r.projected_s) continue;
+      sum += squared_log(r.projected_s, r.measured_s);
+      const MeasuredRun& m = *r.run;
+      // the parts are on the row's basis (iteration or epoch), as the projections are
+      if (m.compute_s) sum += squared_log(r.projected_compute_s, m.compute_s);
+      if (m.communication_s && r.projected_communication_s)
+        sum += squared_log(*r.projected_communication_s - r.projected_overlapped_s.value_or(0),
+                           m.communication_s);
+    }
+    return sum;
+  }
+
+ private:
+  const std::vector<MeasuredRun>& runs_;
+  mutable std::map<std::string, strategy::Workload> workloads_;
+};
+
+// The value in [lo, hi] at u in [0, 1] on a log scale.
+double at(const Knob& k, double u) {
+  return std::exp(std::log(k.lo) + u * (std::log(k.hi) - std::log(k.lo)));
+}
+
+// One parameter's best value, the others fixed: a 9-point grid, then golden sections
+// around the best point.
+double search(const Objective& f, Implementation& impl, const Knob& k) {
+  const auto loss_at = [&](double u) {
+    k.set(impl, at(k, u));
+    return f.loss(impl);
+  };
+  double best_u = 0, best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i <= 8; ++i) {
+    const double u = i / 8.0, l = loss_at(u);
+    if (l < best) best = l, best_u = u;
+  }
+  double a = std::max(0.0, best_u - 0.125), b = std::min(1.0, best_u + 0.125);
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  double x1 = b - g * (b - a), x2 = a + g * (b - a), f1 = loss_at(x1), f2 = loss_at(x2);
+  for (int i = 0; i < 30; ++i) {
+    if (f1 <= f2) {
+      b = x2, x2 = x1, f2 = f1, x1 = b - g * (b - a), f1 = loss_at(x1);
+    } else {
+      a = x1, x1 = x2, f1 = f2, x2 = a + g * (b - a), f2 = loss_at(x2);
+    }
+  }
+  const double u = f1 <= f2 ? x1 : x2;
+  const double v = std::min(f1, f2) < best ? at(k, u) : at(k, best_u);
+  k.set(impl, v);
+  return v;
+}
+
+// Whether any row's projection moves with the parameter across its range.
+bool decides(const Objective& f, Implementation impl, const Knob& k) {
+  k.set(impl, k.lo);
+  const double low = f.loss(impl);
+  k.set(impl, k.hi);
+  return std::abs(f.loss(impl) - low) > 1e-12 * std::max(1.0, low);
+}
+
+Implementation fitted(const std::vector<MeasuredRun>& runs, Implementation impl,
+                      std::vector<FittedParameter>* report) {
+  const Objective f(runs);
+  const auto ks = knobs();
+  std::vector<bool> free(ks.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) free[i] = decides(f, impl, ks[i]);
+  double last = f.loss(impl);
+  for (int sweep = 0; sweep < 6; ++sweep) {
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      if (free[i]) search(f, impl, ks[i]);
+    }
+    const double now = f.loss(impl);
+    if (last - now <= 1e-9 * std::max(1.0, last)) break;
+    last = now;
+  }
+  if (report) {
+    for (std::size_t i = 0; i < ks.size(); ++i)
+      report->push_back({ks[i].name, ks[i].unit, ks[i].lo, ks[i].hi, ks[i].get(impl), free[i]});
+  }
+  return impl;
+}
+
+std::optional<double> mean_accuracy(const std::vector<std::optional<double>>& accuracies) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& a : accuracies) {
+    if (a) sum += *a, ++n;
+  }
+  return n ? std::optional<double>(sum / n) : std::nullopt;
+}
+
+}  // namespace
+
+ImplementationFit fit_implementation(const std::vector<MeasuredRun>& runs,
+                                     const implementation::Implementation& base,
+                                     const std::string& fitted_name) {
+  for (const auto& r : runs) {
+    if (!r.implementation.empty() && r.implementation != base.name)
+      fail_input({r.file, r.line}, "column implementation", r.implementation,
+                 "the fit calibrates '" + base.name + "' from every row: leave the cell empty");
+  }
+  ImplementationFit out;
+  Implementation start = base;
+  start.name = fitted_name;
+  out.profile = fitted(runs, start, &out.parameters);
+  out.rows = Objective(runs).rows(out.profile);
+  std::vector<std::optional<double>> fit_acc, held_acc;
+  for (const auto& r : out.rows) fit_acc.push_back(r.accuracy);
+  out.mean_accuracy = mean_accuracy(fit_acc);
+  // leave one GPU count out: fit on the others, project its rows
+  out.held_out_s.assign(runs.size(), std::nullopt);
+  std::set<std::int64_t> counts;
+  for (const auto& r : runs) counts.insert(r.gpus);
+  for (const auto g : counts) {
+    std::vector<MeasuredRun> train, test;
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i].gpus == g) {
+        test.push_back(runs[i]);
+        index.push_back(i);
+      } else {
+        train.push_back(runs[i]);
+      }
+    }
+    if (train.empty()) continue;
+    const Implementation p = fitted(train, start, nullptr);
+    const auto rows = Objective(test).rows(p);
+    for (std::size_t j = 0; j < rows.size(); ++j) out.held_out_s[index[j]] = rows[j].projected_s;
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& m = out.rows[i].measured_s;
+    held_acc.push_back(out.held_out_s[i] && m ? std::optional(accuracy(*out.held_out_s[i], *m))
+                                              : std::nullopt);
+  }
+  out.held_out_mean_accuracy = mean_accuracy(held_acc);
+  return out;
+}
+
+}  // namespace paradise::validate
