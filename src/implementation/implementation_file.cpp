@@ -178,6 +178,18 @@ Implementation parse_implementation_file(std::istream& in, const std::string& fi
   return impl;
 }
 
+// The shortest decimal of `si / scale` that reads back (x scale) to `si` exactly.
+std::string in_unit(double si, double scale) {
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::ostringstream s;
+    s << std::setprecision(digits) << si / scale;
+    if (std::stod(s.str()) * scale == si) return s.str();
+  }
+  std::ostringstream s;
+  s << std::setprecision(17) << si / scale;
+  return s.str();
+}
+
 std::string implementation_file_text(const Implementation& impl) {
   std::ostringstream out;
   out << std::setprecision(17);  // reads back to the same doubles
@@ -190,13 +202,14 @@ std::string implementation_file_text(const Implementation& impl) {
     if (ch == '\n' || ch == '\r' || ch == '#' || ch == ';') ch = ',';
   }
   if (!description.empty()) out << "description = " << description << "\n";
-  out << "split_efficiency = " << p.split_efficiency << "\nstaging_GBps = " << p.staging_Bps / 1e9
+  out << "split_efficiency = " << p.split_efficiency
+      << "\nstaging_GBps = " << in_unit(p.staging_Bps, 1e9)
       << "\nmanaged_memory = " << strategies_text(p.managed_memory)
       << "\ninput_broadcast = " << (p.input_broadcast ? "true" : "false") << "\n";
   for (std::size_t i = 0; i < kExchanges; ++i) {
     const ExchangeRule& r = p.exchanges[i];
     out << "\n[exchange." << kExchangeNames[i] << "]\ntransport = " << transport_name(r.transport)
-        << "\noverhead_us = " << r.overhead_s * 1e6
+        << "\noverhead_us = " << in_unit(r.overhead_s, 1e-6)
         << "\noverlapped = " << (r.overlapped ? "true" : "false") << "\n";
   }
   return out.str();

@@ -117,6 +117,75 @@ double search(const Objective& f, Implementation& impl, const Knob& k) {
   return v;
 }
 
+// The free parameters together from where coordinate descent left them: Nelder and Mead's
+// simplex (reflection 1, expansion 2, contraction and shrink 1/2) on their log positions,
+// clamped to the bounds. Correlated parameters (the overheads and the split layers'
+// efficiency all lengthen model-parallel steps) need the joint moves one at a time lacks.
+void polish(const Objective& f, Implementation& impl, const std::vector<Knob>& ks,
+            const std::vector<std::size_t>& free) {
+  const std::size_t n = free.size();
+  if (n == 0) return;
+  using Point = std::vector<double>;
+  const auto pos = [&](const Knob& k) {
+    return (std::log(k.get(impl)) - std::log(k.lo)) / (std::log(k.hi) - std::log(k.lo));
+  };
+  const auto loss = [&](Point& u) {
+    for (std::size_t i = 0; i < n; ++i) {
+      u[i] = std::clamp(u[i], 0.0, 1.0);
+      ks[free[i]].set(impl, at(ks[free[i]], u[i]));
+    }
+    return f.loss(impl);
+  };
+  std::vector<Point> x(n + 1, Point(n));
+  for (std::size_t i = 0; i < n; ++i) x[0][i] = pos(ks[free[i]]);
+  std::vector<double> y(n + 1);
+  for (std::size_t j = 1; j <= n; ++j) {
+    x[j] = x[0];
+    x[j][j - 1] += x[0][j - 1] > 0.5 ? -0.05 : 0.05;
+  }
+  for (std::size_t j = 0; j <= n; ++j) y[j] = loss(x[j]);
+  const auto mix = [&](const Point& a, const Point& b, double t) {  // a + t (b - a)
+    Point p(n);
+    for (std::size_t i = 0; i < n; ++i) p[i] = a[i] + t * (b[i] - a[i]);
+    return p;
+  };
+  for (int step = 0; step < 400; ++step) {
+    std::vector<std::size_t> order(n + 1);
+    for (std::size_t j = 0; j <= n; ++j) order[j] = j;
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return y[a] < y[b]; });
+    const std::size_t best = order.front(), worst = order.back(), second = order[n - 1];
+    if (y[worst] - y[best] <= 1e-14 * std::max(1e-12, y[best])) break;
+    Point centre(n, 0.0);
+    for (std::size_t j = 0; j <= n; ++j) {
+      if (j == worst) continue;
+      for (std::size_t i = 0; i < n; ++i) centre[i] += x[j][i] / static_cast<double>(n);
+    }
+    Point r = mix(centre, x[worst], -1);
+    const double fr = loss(r);
+    if (fr < y[best]) {
+      Point e = mix(centre, x[worst], -2);
+      const double fe = loss(e);
+      x[worst] = fe < fr ? e : r, y[worst] = std::min(fe, fr);
+    } else if (fr < y[second]) {
+      x[worst] = r, y[worst] = fr;
+    } else {
+      Point k = mix(centre, x[worst], 0.5);
+      const double fk = loss(k);
+      if (fk < y[worst]) {
+        x[worst] = k, y[worst] = fk;
+      } else {
+        for (std::size_t j = 0; j <= n; ++j) {
+          if (j == best) continue;
+          x[j] = mix(x[best], x[j], 0.5);
+          y[j] = loss(x[j]);
+        }
+      }
+    }
+  }
+  const auto top = static_cast<std::size_t>(std::min_element(y.begin(), y.end()) - y.begin());
+  loss(x[top]);
+}
+
 // Whether any row's projection moves with the parameter across its range.
 bool decides(const Objective& f, Implementation impl, const Knob& k) {
   k.set(impl, k.lo);
@@ -132,7 +201,7 @@ Implementation fitted(const std::vector<MeasuredRun>& runs, Implementation impl,
   std::vector<bool> free(ks.size());
   for (std::size_t i = 0; i < ks.size(); ++i) free[i] = decides(f, impl, ks[i]);
   double last = f.loss(impl);
-  for (int sweep = 0; sweep < 6; ++sweep) {
+  for (int sweep = 0; sweep < 3; ++sweep) {
     for (std::size_t i = 0; i < ks.size(); ++i) {
       if (free[i]) search(f, impl, ks[i]);
     }
@@ -140,6 +209,11 @@ Implementation fitted(const std::vector<MeasuredRun>& runs, Implementation impl,
     if (last - now <= 1e-9 * std::max(1.0, last)) break;
     last = now;
   }
+  std::vector<std::size_t> moving;
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    if (free[i]) moving.push_back(i);
+  }
+  polish(f, impl, ks, moving);
   if (report) {
     for (std::size_t i = 0; i < ks.size(); ++i)
       report->push_back({ks[i].name, ks[i].unit, ks[i].lo, ks[i].hi, ks[i].get(impl), free[i]});

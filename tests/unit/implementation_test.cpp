@@ -1,0 +1,236 @@
+// Implementation profiles (docs/implementations.md): the file format, the built-ins, each
+// transport path by hand, managed memory's paging and the calibration's recovery of known
+// parameters.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "paradise/implementation/catalog.hpp"
+#include "paradise/validate/fit.hpp"
+#include "paradise_test_helpers.hpp"
+
+namespace paradise::strategy {
+namespace {
+
+using implementation::Exchange;
+using implementation::Transport;
+
+implementation::Implementation parse(const std::string& text) {
+  std::istringstream in(text);
+  return implementation::parse_implementation_file(in, "t.impl");
+}
+
+// The error message of parsing `text` ("" when it parses).
+std::string parse_error(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Every built-in written out reads back to itself.
+TEST(Implementation, BuiltinsRoundTripThroughTheirFiles) {
+  for (const auto& i : implementation::builtin_implementations()) {
+    const auto back = parse(implementation::implementation_file_text(i));
+    EXPECT_EQ(back.name, i.name);
+    EXPECT_EQ(back.profile, i.profile) << i.name;
+  }
+  EXPECT_EQ(implementation::find_implementation("pytorch-nccl").profile,
+            implementation::kPytorchNccl);
+}
+
+// The managed_memory list's words are the strategies' names, in strategy::Kind's order.
+TEST(Implementation, StrategyNamesFollowKindOrder) {
+  for (const Kind k : all_kinds())
+    EXPECT_EQ(implementation::kStrategyNames.at(static_cast<std::size_t>(k)), kind_name(k));
+}
+
+TEST(Implementation, BadFilesNameTheLineKeyAndValue) {
+  const std::string head =
+      "[implementation]\nname = x\nsplit_efficiency = 1\nstaging_GBps = 0\n"
+      "managed_memory = none\ninput_broadcast = false\n";
+  std::string exchanges;
+  for (const auto e : implementation::kExchangeNames)
+    exchanges += "[exchange." + std::string(e) +
+                 "]\ntransport = gpu-direct\noverhead_us = 0\noverlapped = false\n";
+  EXPECT_EQ(parse_error(head + exchanges), "");
+  EXPECT_NE(parse_error(head + exchanges + "[exchange.halo2]\n").find("t.impl:"),
+            std::string::npos);
+  auto bad = head + exchanges;
+  bad.replace(bad.find("transport = gpu-direct"), 22, "transport = nvlink");
+  EXPECT_NE(parse_error(bad).find("transport 'nvlink'"), std::string::npos) << parse_error(bad);
+  bad = head + exchanges;
+  bad.replace(bad.find("split_efficiency = 1"), 20, "split_efficiency = 0");
+  EXPECT_NE(parse_error(bad).find("t.impl:3: split_efficiency '0'"), std::string::npos)
+      << parse_error(bad);
+  bad = head + exchanges;
+  bad.replace(bad.find("managed_memory = none"), 21, "managed_memory = data tensor");
+  EXPECT_NE(parse_error(bad).find("unknown strategy 'tensor'"), std::string::npos);
+  // a gather cannot overlap: the layers after the split read it whole
+  bad = head + exchanges;
+  const auto at = bad.find("[exchange.gather]");
+  bad.replace(bad.find("overlapped = false", at), 18, "overlapped = true");
+  EXPECT_NE(parse_error(bad).find("cannot overlap"), std::string::npos);
+  // every kind of exchange is stated
+  EXPECT_NE(parse_error(head).find("exchange.gradient"), std::string::npos);
+  EXPECT_THROW(implementation::find_implementation("horovod"), InputError);
+}
+
+// One convolution, filter-parallel: its forward allgather of y is the only exchange (the
+// first layer's dL/dx is the data's), so the part is that one collective per iteration.
+Workload one_conv() {
+  return written_model("oneconv", "model oneconv\ninput 16x32x32\nc1 conv out=64 k=3 p=1\n",
+                       "small:1024:16x32x32");
+}
+
+// ABCI's host link (docs/implementations.md §host-link): 12 GB/s per PCIe switch shared by
+// its 2 GPUs, 10 us per copy.
+double copy_s(double bytes) {
+  return 10e-6 + bytes * 2 / 12e9;
+}
+
+// Within one node (4 GPUs): host-staged is a copy of its quarter out and of the whole in,
+// plus the overhead; CUDA-aware MPI takes CUDA IPC, the NVLink ring NCCL's part has.
+TEST(Implementation, TransportPathsByHandWithinANode) {
+  const auto w = one_conv();
+  const double B = 64, n = B * 64 * 32 * 32 * 4, iterations = 1024 / B;  // y of the batch
+  auto c = paradise_config(Kind::Filter, 4, 64);
+  const double direct = part_s(predict(w, c), "forward allgather of y");
+  // NVLink ring allgather: 3 (9 us + n/4 / 50 GB/s) (ABCI's level, ParaDL's numbers)
+  EXPECT_NEAR(direct, iterations * 3 * (9e-6 + n / 4 / 50e9), 1e-9 * direct);
+  c.implementation.rule(Exchange::Layer) = {Transport::HostStaged, 25e-6, false};
+  const auto staged = predict(w, c);
+  const double expected = iterations * (copy_s(n / 4) + copy_s(n) + 25e-6);
+  EXPECT_NEAR(part_s(staged, "forward allgather of y"), expected, 1e-9 * expected);
+  EXPECT_EQ(staged.communication.at(0).transport, "host-staged");
+  EXPECT_NEAR(staged.communication.at(0).epoch_overhead_s, iterations * 25e-6, 1e-15);
+  c.implementation.rule(Exchange::Layer) = {Transport::CudaAwareMpi, 0, false};
+  EXPECT_NEAR(part_s(predict(w, c), "forward allgather of y"), direct, 1e-12);
+}
+
+// Across two nodes (8 GPUs): host-staged adds the copies to the network's ring; CUDA-aware
+// MPI pipelines them with it, so the slower counts.
+TEST(Implementation, TransportPathsByHandAcrossNodes) {
+  const auto w = one_conv();
+  const double B = 64, n = B * 64 * 32 * 32 * 4, iterations = 1024 / B;
+  auto c = paradise_config(Kind::Filter, 8, 64);
+  const double network = part_s(predict(w, c), "forward allgather of y") / iterations;
+  const double copies = copy_s(n / 8) + copy_s(n);
+  c.implementation.rule(Exchange::Layer) = {Transport::HostStaged, 0, false};
+  EXPECT_NEAR(part_s(predict(w, c), "forward allgather of y"), iterations * (copies + network),
+              1e-9 * iterations * (copies + network));
+  c.implementation.rule(Exchange::Layer) = {Transport::CudaAwareMpi, 0, false};
+  const double pipelined = iterations * std::max(copies, network);
+  EXPECT_NEAR(part_s(predict(w, c), "forward allgather of y"), pipelined, 1e-9 * pipelined);
+}
+
+// The split-layer efficiency e divides the split layers' time alone: t(e) = U + S / e, so
+// t(0.25) - t(0.5) = 2 (t(0.5) - t(1)) = 2 S, and the unsplit rest (the optimizer step's
+// launches) U = t(1) - S stays; serial runs are untouched.
+TEST(Implementation, SplitEfficiencyScalesSplitLayersOnly) {
+  const auto w = one_conv();
+  auto c = paradise_config(Kind::Filter, 4, 64);
+  const auto at = [&](double e) {
+    c.implementation.split_efficiency = e;
+    return predict(w, c).epoch_compute_s;
+  };
+  const double split = at(0.5) - at(1);
+  EXPECT_GT(split, 0);
+  EXPECT_NEAR(at(0.25) - at(0.5), 2 * split, 1e-9 * split);
+  EXPECT_GE(at(1) - split, 0);
+  auto serial = paradise_config(Kind::Serial, 1, 64);
+  const double alone = predict(w, serial).epoch_compute_s;
+  serial.implementation.split_efficiency = 0.5;
+  EXPECT_EQ(predict(w, serial).epoch_compute_s, alone);
+}
+
+// Managed memory: a configuration beyond the GPU runs, paging its excess out and back in
+// each iteration at the host link's rate per GPU (12 GB/s shared by 2: 6 GB/s).
+TEST(Implementation, ManagedMemoryPagesTheExcess) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::Spatial, 4, 1024);
+  const auto oom = predict(w, c);
+  ASSERT_EQ(oom.status, Status::OutOfMemory);
+  c.implementation.managed_memory = 1U << static_cast<unsigned>(Kind::Spatial);
+  const auto paged = predict(w, c);
+  ASSERT_EQ(paged.status, Status::Ok) << paged.reason;
+  const double excess = paged.memory_per_gpu_bytes - w.system.usable_memory_bytes();
+  const double iterations = static_cast<double>(paged.iterations_per_epoch);
+  EXPECT_NEAR(part_s(paged, "managed-memory paging of the excess"), iterations * 2 * excess / 6e9,
+              1e-9 * iterations * 2 * excess / 6e9);
+}
+
+// calibrate --measured recovers the parameters that made synthetic runs: exactly from exact
+// runs; from runs with +-5% noise on their times and compute parts, within 15% (the parts
+// separate the split layers' efficiency from the per-call overheads, which both lengthen a
+// model-parallel step: from the times alone the two trade off).
+TEST(Implementation, CalibrationRecoversKnownParameters) {
+  auto truth = implementation::find_implementation("chainermnx");
+  truth.profile.rule(Exchange::Layer).overhead_s = 400e-6;
+  truth.profile.rule(Exchange::Halo).overhead_s = 2e-3;
+  truth.profile.rule(Exchange::Gather).overhead_s = 2e-3;
+  truth.profile.staging_Bps = 8e9;
+  truth.profile.split_efficiency = 0.6;
+  std::vector<validate::MeasuredRun> runs;
+  int line = 2;
+  for (const auto& [kind, gpus, batch, p2] :
+       std::vector<std::tuple<Kind, std::int64_t, std::int64_t, std::int64_t>>{
+           {Kind::Filter, 8, 64, 0},
+           {Kind::Filter, 32, 64, 0},
+           {Kind::Channel, 16, 64, 0},
+           {Kind::DataSpatial, 32, 1024, 4},
+           {Kind::DataSpatial, 64, 2048, 4},
+           {Kind::DataFilter, 32, 512, 4},
+           {Kind::DataFilter, 64, 1024, 4},
+           {Kind::Spatial, 4, 64, 0}}) {
+    validate::MeasuredRun r;
+    r.file = "synthetic";
+    r.line = line++;
+    r.model = "resnet50";
+    r.dataset = "imagenet";
+    r.system = "abci";
+    r.strategy = std::string(kind_name(kind));
+    r.kind = kind;
+    r.precision = "fp32";
+    r.gpus = gpus;
+    r.batch = batch;
+    r.p2 = p2;
+    r.iteration_s = 1;  // replaced below by the truth's projection
+    runs.push_back(r);
+  }
+  validate::Options o;
+  o.variant = Variant::Paradise;
+  o.profile = &truth;
+  const auto projected = validate::evaluate(runs, o);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    ASSERT_TRUE(projected[i].projected_s) << i;
+    runs[i].iteration_s = *projected[i].projected_s;
+  }
+  auto with_parts = runs;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    with_parts[i].compute_s = projected[i].projected_compute_s;
+  const auto base = implementation::find_implementation("chainermnx");
+  const auto exact = validate::fit_implementation(runs, base, "fitted");
+  const auto& p = exact.profile.profile;
+  EXPECT_NEAR(p.rule(Exchange::Layer).overhead_s, 400e-6, 4e-6);
+  EXPECT_NEAR(p.rule(Exchange::Halo).overhead_s, 2e-3, 2e-5);
+  EXPECT_NEAR(p.staging_Bps, 8e9, 8e7);
+  EXPECT_NEAR(p.split_efficiency, 0.6, 0.006);
+  EXPECT_GT(*exact.mean_accuracy, 0.999);
+  // +-5% noise, alternating: the fit stays near the truth and the held-out rows near it
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    *with_parts[i].iteration_s *= i % 2 ? 1.05 : 0.95;
+    *with_parts[i].compute_s *= i % 3 ? 0.95 : 1.05;
+  }
+  const auto noisy = validate::fit_implementation(with_parts, base, "fitted");
+  const auto& q = noisy.profile.profile;
+  EXPECT_NEAR(q.rule(Exchange::Layer).overhead_s / 400e-6, 1, 0.15);
+  EXPECT_NEAR(q.split_efficiency / 0.6, 1, 0.15);
+  EXPECT_GT(*noisy.held_out_mean_accuracy, 0.85);
+}
+
+}  // namespace
+}  // namespace paradise::strategy
