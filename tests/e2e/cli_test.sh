@@ -519,7 +519,7 @@ sweep_refuses "${base}system = $tmp/nope.system\n" "cli_sweep.ini:7: system '$tm
 # 3,000 x 3,000 network values are 9 million variants of one workload (each a system of
 # about 1.2 KB on ABCI with its GPU profile; resnet50's 48 KB tables shared): refused before any is built
 sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 1..3000 +1\n[memlimit]\nbatch = none\n" \
-  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 10."
+  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 11."
 sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e7\n" \
   "per rank (a model's per-layer tables each, a system per network variant), more than max_workload_bytes = 10.00 MB"
 # a ParaDL .net model's shapes are fixed: no resolution search (it stepped through every
@@ -1172,4 +1172,30 @@ for cmd in "predict --dataset cifar10 --system abci --strategy data --gpus 1 --b
   ! grep -q $'\x1b' "$tmp/out" && grep -qF 'e\x1b[31mvil' "$tmp/out" && ok || bad "${cmd%% *} escaped name: $(od -c "$tmp/out" | head -5)"
 done
 grep -qF 'c\x1b]0;x\x07' "$tmp/out" && ok || bad "models --show escaped layer name"
+# issue 37: implementation profiles. predict names the profile and each exchange's transport
+# and overhead; an unknown name or a bad file is refused with the file, line, key and value;
+# the paradl variant has none; calibrate --measured fits one that predict then reads.
+impl_args=(predict --model resnet50 --dataset imagenet --system abci --strategy filter --gpus 8 --batch 64 --precision fp32)
+expect_rc 0 "predict --implementation chainermnx" -- "$paradise" "${impl_args[@]}" --implementation chainermnx
+grep -q "software  chainermnx" "$tmp/out" && grep -q "forward allgather of y \[FB\].*mpi-cuda-aware" "$tmp/out" && ok || bad "chainermnx table: $(cat "$tmp/out")"
+expect_rc 2 "predict --implementation horovod" -- "$paradise" "${impl_args[@]}" --implementation horovod
+grep -qF "unknown implementation 'horovod'; built-in: pytorch-nccl, chainermnx, mpi-host-staged" "$tmp/err" && ok || bad "unknown implementation: $(cat "$tmp/err")"
+expect_rc 2 "predict --variant paradl --implementation" -- "$paradise" "${impl_args[@]}" --variant paradl --implementation chainermnx
+grep -qF "the paradl variant" "$tmp/err" && ok || bad "paradl implementation: $(cat "$tmp/err")"
+printf '[implementation]\nname = bad\nsplit_efficiency = 2\n' >"$tmp/bad.impl"
+expect_rc 2 "predict with a bad implementation file" -- "$paradise" "${impl_args[@]}" --implementation "$tmp/bad.impl"
+grep -qF "$tmp/bad.impl:3: split_efficiency '2': must be in (0, 1]" "$tmp/err" && ok || bad "bad impl: $(cat "$tmp/err")"
+cat >"$tmp/runs.csv" <<'CSV'
+model,dataset,system,strategy,gpus,batch,precision,p2,measured_iteration_s
+resnet50,imagenet,abci,filter,8,64,fp32,,0.9
+resnet50,imagenet,abci,filter,16,64,fp32,,1.2
+resnet50,imagenet,abci,data+spatial,16,256,fp32,4,0.5
+resnet50,imagenet,abci,data+spatial,32,512,fp32,4,0.55
+CSV
+expect_rc 0 "calibrate --measured" -- "$paradise" calibrate --measured "$tmp/runs.csv" --implementation chainermnx -o "$tmp/fit.impl"
+grep -q "held-out residual" "$tmp/out" && grep -q "^name = chainermnx-calibrated" "$tmp/fit.impl" && ok || bad "calibrate --measured: $(cat "$tmp/out")"
+expect_rc 0 "predict with the fitted profile" -- "$paradise" "${impl_args[@]}" --implementation "$tmp/fit.impl"
+grep -q "software  chainermnx-calibrated" "$tmp/out" && ok || bad "fitted profile: $(cat "$tmp/out")"
+expect_rc 2 "calibrate -o the measured file" -- "$paradise" calibrate --measured "$tmp/runs.csv" --implementation chainermnx -o "$tmp/runs.csv"
+grep -qF "is the --measured file" "$tmp/err" && head -1 "$tmp/runs.csv" | grep -q "^model," && ok || bad "calibrate -o measured: $(cat "$tmp/err")"
 finish cli_test
