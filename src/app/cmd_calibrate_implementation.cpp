@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -83,9 +84,15 @@ int run_calibrate_implementation(const Args& args) {
                      "Fits an implementation profile's overheads, staging rate and split-layer "
                      "efficiency to measured runs; writes an implementation file."))
     return 0;
-  std::error_code ec;
-  if (output == measured || std::filesystem::equivalent(output, measured, ec))
-    throw InputError("-o '" + output + "': is the --measured file; give another path");
+  // an input is never overwritten: the runs, the base profile's file, the system file
+  for (const auto& [option, input] :
+       {std::pair{"--measured", measured}, std::pair{"--implementation", base},
+        std::pair{"--system", system}}) {
+    std::error_code ec;
+    if (!input.empty() && (output == input || std::filesystem::equivalent(output, input, ec)))
+      throw InputError("-o '" + output + "': is the " + std::string(option) +
+                       " file; give another path");
+  }
   implementation::Implementation start;
   try {
     start = implementation::find_implementation(base);

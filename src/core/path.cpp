@@ -122,4 +122,18 @@ std::string why_unwritable(const std::string& path) {
   return "";
 }
 
+std::optional<std::string> read_definition_file(const std::string& value, const std::string& what,
+                                                std::string_view extension) {
+  const PathStatus at = path_status(value);
+  if (at.kind == PathKind::file || at.kind == PathKind::special)
+    return read_input_file(value, what);
+  if (at.kind == PathKind::directory) throw InputError(value + ": is a directory, not a " + what);
+  if (at.kind == PathKind::unreachable)
+    throw InputError(value + ": cannot open " + what + " (" + at.why + ")");
+  // a path (a '/', or the extension) that is not there: say so, not "unknown"
+  if (value.find('/') != std::string::npos || value.ends_with(extension))
+    throw InputError(value + ": no such " + what);
+  return std::nullopt;
+}
+
 }  // namespace paradise

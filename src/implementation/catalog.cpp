@@ -13,10 +13,10 @@ namespace {
 constexpr double kUs = 1e-6;
 
 ExchangeRule direct(bool overlapped) {
-  return {Transport::GpuDirect, 0, overlapped};
+  return {.transport = Transport::GpuDirect, .overlapped = overlapped, .overhead_s = 0};
 }
 ExchangeRule staged(double overhead_s) {
-  return {Transport::HostStaged, overhead_s, false};
+  return {.transport = Transport::HostStaged, .overlapped = false, .overhead_s = overhead_s};
 }
 
 // PyTorch DDP and NCCL (kPytorchNccl); per-layer collectives and halos block.
@@ -60,7 +60,8 @@ Implementation chainermnx() {
                    {}};
   i.profile.rule(Exchange::Gradient) = direct(false);
   for (const auto e : {Exchange::Layer, Exchange::Halo, Exchange::Gather, Exchange::Pipeline})
-    i.profile.rule(e) = {Transport::CudaAwareMpi, 30 * kUs, false};
+    i.profile.rule(e) = {
+        .transport = Transport::CudaAwareMpi, .overlapped = false, .overhead_s = 30 * kUs};
   i.profile.managed_memory = strategies({"spatial", "data+spatial", "data+filter"});
   i.profile.input_broadcast = true;
   return i;
@@ -78,17 +79,10 @@ Implementation find_implementation(std::string_view name_or_path) {
     if (i.name == name_or_path) return i;
   }
   const std::string path(name_or_path);
-  const PathStatus at = path_status(path);
-  if (at.kind == PathKind::file || at.kind == PathKind::special) {
-    std::istringstream in(read_input_file(path, "implementation file"));
+  if (const auto text = read_definition_file(path, "implementation file", ".impl")) {
+    std::istringstream in(*text);
     return parse_implementation_file(in, path);
   }
-  if (at.kind == PathKind::directory)
-    throw InputError(path + ": is a directory, not an implementation file");
-  if (at.kind == PathKind::unreachable)
-    throw InputError(path + ": cannot open implementation file (" + at.why + ")");
-  if (path.find('/') != std::string::npos || path.ends_with(".impl"))
-    throw InputError(path + ": no such implementation file");
   std::string known;
   for (const auto& i : builtin_implementations()) known += (known.empty() ? "" : ", ") + i.name;
   throw InputError("unknown implementation '" + path + "'; built-in: " + known +

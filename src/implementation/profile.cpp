@@ -1,24 +1,22 @@
 #include "paradise/implementation/profile.hpp"
 
+#include "paradise/core/names.hpp"
+
 namespace paradise::implementation {
+namespace {
+
+constexpr NamePair<Transport> kTransports[] = {{Transport::GpuDirect, "gpu-direct"},
+                                               {Transport::HostStaged, "host-staged"},
+                                               {Transport::CudaAwareMpi, "mpi-cuda-aware"}};
+
+}  // namespace
 
 std::string_view transport_name(Transport t) {
-  switch (t) {
-    case Transport::GpuDirect:
-      return "gpu-direct";
-    case Transport::HostStaged:
-      return "host-staged";
-    case Transport::CudaAwareMpi:
-      return "mpi-cuda-aware";
-  }
-  return "gpu-direct";
+  return name_in(kTransports, t);
 }
 
 std::optional<Transport> transport_from_name(std::string_view name) {
-  for (const auto t : {Transport::GpuDirect, Transport::HostStaged, Transport::CudaAwareMpi}) {
-    if (transport_name(t) == name) return t;
-  }
-  return std::nullopt;
+  return value_in(kTransports, name);
 }
 
 std::optional<Exchange> exchange_from_name(std::string_view name) {

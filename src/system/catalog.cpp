@@ -103,18 +103,10 @@ System find_system(std::string_view name_or_path) {
     if (s.name == name_or_path) return s;
   }
   const std::string path(name_or_path);
-  const PathStatus at = path_status(path);
-  if (at.kind == PathKind::file || at.kind == PathKind::special) {
-    std::istringstream in(read_input_file(path, "system file"));
+  if (const auto text = read_definition_file(path, "system file", ".system")) {
+    std::istringstream in(*text);
     return parse_system_file(in, path);
   }
-  if (at.kind == PathKind::directory)
-    throw InputError(path + ": is a directory, not a system file");
-  if (at.kind == PathKind::unreachable)
-    throw InputError(path + ": cannot open system file (" + at.why + ")");
-  // a path (a '/', or the .system extension) that is not there: say so, not "unknown"
-  if (path.find('/') != std::string::npos || path.ends_with(".system"))
-    throw InputError(path + ": no such system file");
   std::string known;
   for (const auto& s : builtin_systems()) known += (known.empty() ? "" : ", ") + s.name;
   throw InputError("unknown system '" + path + "'; built-in: " + known + " (or a *.system file)");

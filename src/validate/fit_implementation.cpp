@@ -243,6 +243,11 @@ ImplementationFit fit_implementation(const std::vector<MeasuredRun>& runs,
   ImplementationFit out;
   Implementation start = base;
   start.name = fitted_name;
+  // nothing to fit on: every row invalid under the base profile (each says why)
+  const auto first = Objective(runs).rows(start);
+  if (std::none_of(first.begin(), first.end(), [](const RowResult& r) { return r.projected_s; }))
+    fail_input({runs.front().file, runs.front().line}, "row", first.front().status,
+               "no row can be predicted, so nothing can be fitted (" + first.front().reason + ")");
   out.profile = fitted(runs, start, &out.parameters);
   out.rows = Objective(runs).rows(out.profile);
   std::vector<std::optional<double>> fit_acc, held_acc;

@@ -169,11 +169,27 @@ Anomaly measured_but_out_of_memory(const MeasuredRun& run, const RowResult& row)
   return a;
 }
 
+namespace {
+
+// The profile a row is predicted with: Options::profile, else its cell's or Options' name,
+// read once into `loaded` (keyed by the name or path as written; rows view the names).
+const implementation::Implementation& profile_of(
+    const MeasuredRun& run, const Options& o,
+    std::map<std::string, implementation::Implementation>& loaded) {
+  if (o.profile) return *o.profile;
+  const std::string& named = run.implementation.empty() ? o.implementation : run.implementation;
+  auto it = loaded.find(named);
+  if (it == loaded.end())
+    it = loaded.emplace(named, implementation::find_implementation(named)).first;
+  return it->second;
+}
+
+}  // namespace
+
 std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Options& o) {
   std::map<std::string, strategy::Workload> own;
   auto& workloads = o.workloads ? *o.workloads : own;
-  // by name or path as written (rows view their names)
-  std::map<std::string, implementation::Implementation> implementations;
+  std::map<std::string, implementation::Implementation> implementations;  // profile_of's
   std::vector<RowResult> out;
   for (const auto& run : runs) {
     RowResult& r = out.emplace_back();
@@ -219,20 +235,18 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
     c.p2 = run.p2;
     c.variant = o.variant;
     c.precision = run.precision_kind;
-    if (o.variant == strategy::Variant::Paradl && !run.implementation.empty())
+    if (o.variant == strategy::Variant::Paradise) {
+      const implementation::Implementation& used = profile_of(run, o, implementations);
+      c.implementation = used.profile;
+      c.implementation_name = used.name;
+      r.implementation = used.name;
+      if (const auto why = strategy::host_link_missing(c, it->second.system); !why.empty())
+        fail_input({run.file, run.line}, "column implementation", used.name, why);
+    } else if (!run.implementation.empty()) {
       fail_input({run.file, run.line}, "column implementation", run.implementation,
                  "the paradl variant is ParaDL's formulas, with no implementation profile "
                  "(use --variant paradise, or leave the cell empty)");
-    const std::string& named = run.implementation.empty() ? o.implementation : run.implementation;
-    auto impl = implementations.find(named);
-    if (!o.profile && impl == implementations.end())
-      impl = implementations.emplace(named, implementation::find_implementation(named)).first;
-    const implementation::Implementation& used = o.profile ? *o.profile : impl->second;
-    c.implementation = used.profile;
-    c.implementation_name = used.name;
-    r.implementation = used.name;
-    if (const auto why = strategy::host_link_missing(c, it->second.system); !why.empty())
-      fail_input({run.file, run.line}, "column implementation", named, why);
+    }
     const strategy::Prediction p = strategy::predict(it->second, c);
     r.status = std::string(strategy::status_name(p.status));
     r.reason = p.reason;

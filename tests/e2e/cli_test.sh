@@ -1198,4 +1198,7 @@ expect_rc 0 "predict with the fitted profile" -- "$paradise" "${impl_args[@]}" -
 grep -q "software  chainermnx-calibrated" "$tmp/out" && ok || bad "fitted profile: $(cat "$tmp/out")"
 expect_rc 2 "calibrate -o the measured file" -- "$paradise" calibrate --measured "$tmp/runs.csv" --implementation chainermnx -o "$tmp/runs.csv"
 grep -qF "is the --measured file" "$tmp/err" && head -1 "$tmp/runs.csv" | grep -q "^model," && ok || bad "calibrate -o measured: $(cat "$tmp/err")"
+cp "$tmp/fit.impl" "$tmp/fit-before.impl"
+expect_rc 2 "calibrate -o the base profile's file" -- "$paradise" calibrate --measured "$tmp/runs.csv" --implementation "$tmp/fit.impl" -o "$tmp/fit.impl"
+grep -qF "is the --implementation file" "$tmp/err" && cmp -s "$tmp/fit.impl" "$tmp/fit-before.impl" && ok || bad "calibrate -o base: $(cat "$tmp/err")"
 finish cli_test

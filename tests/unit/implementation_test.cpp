@@ -101,13 +101,15 @@ TEST(Implementation, TransportPathsByHandWithinANode) {
   const double direct = part_s(predict(w, c), "forward allgather of y");
   // NVLink ring allgather: 3 (9 us + n/4 / 50 GB/s) (ABCI's level, ParaDL's numbers)
   EXPECT_NEAR(direct, iterations * 3 * (9e-6 + n / 4 / 50e9), 1e-9 * direct);
-  c.implementation.rule(Exchange::Layer) = {Transport::HostStaged, 25e-6, false};
+  c.implementation.rule(Exchange::Layer) = {
+      .transport = Transport::HostStaged, .overlapped = false, .overhead_s = 25e-6};
   const auto staged = predict(w, c);
   const double expected = iterations * (copy_s(n / 4) + copy_s(n) + 25e-6);
   EXPECT_NEAR(part_s(staged, "forward allgather of y"), expected, 1e-9 * expected);
   EXPECT_EQ(staged.communication.at(0).transport, "host-staged");
   EXPECT_NEAR(staged.communication.at(0).epoch_overhead_s, iterations * 25e-6, 1e-15);
-  c.implementation.rule(Exchange::Layer) = {Transport::CudaAwareMpi, 0, false};
+  c.implementation.rule(Exchange::Layer) = {
+      .transport = Transport::CudaAwareMpi, .overlapped = false, .overhead_s = 0};
   EXPECT_NEAR(part_s(predict(w, c), "forward allgather of y"), direct, 1e-12);
 }
 
@@ -119,10 +121,12 @@ TEST(Implementation, TransportPathsByHandAcrossNodes) {
   auto c = paradise_config(Kind::Filter, 8, 64);
   const double network = part_s(predict(w, c), "forward allgather of y") / iterations;
   const double copies = copy_s(n / 8) + copy_s(n);
-  c.implementation.rule(Exchange::Layer) = {Transport::HostStaged, 0, false};
+  c.implementation.rule(Exchange::Layer) = {
+      .transport = Transport::HostStaged, .overlapped = false, .overhead_s = 0};
   EXPECT_NEAR(part_s(predict(w, c), "forward allgather of y"), iterations * (copies + network),
               1e-9 * iterations * (copies + network));
-  c.implementation.rule(Exchange::Layer) = {Transport::CudaAwareMpi, 0, false};
+  c.implementation.rule(Exchange::Layer) = {
+      .transport = Transport::CudaAwareMpi, .overlapped = false, .overhead_s = 0};
   const double pipelined = iterations * std::max(copies, network);
   EXPECT_NEAR(part_s(predict(w, c), "forward allgather of y"), pipelined, 1e-9 * pipelined);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -51,5 +52,13 @@ inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
 /// WHAT" or "PATH: more than N bytes, not a WHAT".
 std::string read_input_file(const std::string& path, const std::string& what,
                             std::size_t max_bytes = kMaxInputBytes);
+
+/// For a value that is a built-in's name or the path of a definition file (`--system`,
+/// `--implementation`): the file's text (read_input_file) where `value` names a file; none
+/// where it names nothing and looks like a name (no '/', not ending in `extension`), for the
+/// caller to say "unknown"; InputError "VALUE: is a directory, not a WHAT", "VALUE: cannot
+/// open WHAT (CAUSE)" or "VALUE: no such WHAT" otherwise.
+std::optional<std::string> read_definition_file(const std::string& value, const std::string& what,
+                                                std::string_view extension);
 
 }  // namespace paradise

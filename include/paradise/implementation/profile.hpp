@@ -37,11 +37,11 @@ std::optional<Exchange> exchange_from_name(std::string_view name);
 /// One kind of exchange as the implementation runs it.
 struct ExchangeRule {
   Transport transport = Transport::GpuDirect;
-  double overhead_s = 0;  ///< software time per call beyond the link's latency
   /// Runs beside independent computation: gradient buckets during the backward pass,
   /// pipeline sends during the next micro-batch, halos during the tiles' interior, filter
   /// parallelism's dL/dx reduction during the weight-gradient GEMM. Never a gather.
   bool overlapped = false;
+  double overhead_s = 0;  ///< software time per call beyond the link's latency (16-byte rule)
   bool operator==(const ExchangeRule&) const = default;
 };
 

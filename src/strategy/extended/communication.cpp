@@ -57,7 +57,7 @@ LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int6
   const auto allgather = [&](double n) {
     out.gather_s +=
         collective_s(w, c, Exchange::Layer, Collective::Allgather, q, q, 0, n) + overhead;
-    out.gather_overhead_s += overhead;
+    ++out.gather_calls;
   };
   const auto& layers = w.model.layers;
   for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -73,7 +73,7 @@ LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int6
     // partial sums: dL/dx backward (filter), y forward (channel); the layer beside needs only
     // its own partition, so a reduce-scatter does (TR §III footnote), or NCCL's allreduce
     const double n = filter ? samples * static_cast<double>(l.input_elements) * e : y;
-    out.reduce_overhead_s += overhead;
+    ++out.reduce_calls;
     if (c.policies.reduce_scatter_partial_sums) {
       out.reduce_s +=
           collective_s(w, c, Exchange::Layer, Collective::ReduceScatter, q, q, 0, n) + overhead;

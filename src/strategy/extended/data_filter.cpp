@@ -20,11 +20,10 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   b.compute(compute_s(w, c, memo, b.iterations() * per_group, per_group, q), b.iterations());
   const double split_weights = s.w - s.w_active + s.w_active / q;
   const auto x = layer_collectives(w, c, p2, per_group, true);
-  const auto layer = transport_of(c, Exchange::Layer);
-  b.comm("forward allgather of y in a group", "allgather/ring", "FB", p2, x.gather_s, layer,
-         x.gather_overhead_s);
-  b.comm("backward reduction of dL/dx's partial sums in a group", x.reduce_label, "FB", p2,
-         x.reduce_s, layer, x.reduce_overhead_s);
+  record(b, c, Exchange::Layer, "forward allgather of y in a group", "allgather/ring", "FB", p2,
+         x.gather_s, x.gather_calls);
+  record(b, c, Exchange::Layer, "backward reduction of dL/dx's partial sums in a group",
+         x.reduce_label, "FB", p2, x.reduce_s, x.reduce_calls);
   hide_input_gradient_reduction(b, c, x.reduce_s);
   if (p1 > 1) {
     const double iteration = b.iteration_compute_s(), bwd = iteration * b.backward_share();

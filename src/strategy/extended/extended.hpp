@@ -96,8 +96,8 @@ GradientExchange cross_group_exchange(const Workload& w, const Config& c, std::i
 struct LayerCollectives {
   double gather_s = 0;  ///< allgather ring (NCCL's allgather; filter: y forward, channel: dL/dy)
   double reduce_s = 0;  ///< partial sums (filter: dL/dx backward, channel: y forward)
-  std::string_view reduce_label;                        ///< static string
-  double gather_overhead_s = 0, reduce_overhead_s = 0;  ///< the calls' overhead in each
+  std::string_view reduce_label;              ///< static string
+  double gather_calls = 0, reduce_calls = 0;  ///< per iteration, each paying the overhead
 };
 LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int64_t q,
                                    double samples, bool filter);
@@ -179,8 +179,6 @@ double send_s(const Workload& w, const Config& c, Exchange e, const system::Link
 /// the copies. With the per-call overhead.
 GradientExchange allreduce_exchange(const Workload& w, const Config& c, Exchange e, std::int64_t p,
                                     std::int64_t span, double bytes, std::int64_t flows);
-/// How exchanges of kind e travel: the implementation rule's transport.
-implementation::Transport transport_of(const Config& c, Exchange e);
 /// The implementation's input broadcast (Profile::input_broadcast): each iteration's
 /// `samples` to a group of `group` GPUs, recorded in b (phase IO, blocking).
 void input_broadcast(const Workload& w, const Config& c, Builder& b, std::int64_t group,
@@ -193,7 +191,8 @@ inline const implementation::ExchangeRule& rule(const Config& c, Exchange e) {
 inline void record(Builder& b, const Config& c, Exchange e, std::string_view name,
                    std::string_view collective, std::string_view phase, std::int64_t gpus,
                    double seconds, double calls) {
-  b.comm(name, collective, phase, gpus, seconds, transport_of(c, e), calls * rule(c, e).overhead_s);
+  b.comm(name, collective, phase, gpus, seconds, rule(c, e).transport,
+         calls * rule(c, e).overhead_s);
 }
 
 // Spatial splits (halo.cpp).

@@ -14,19 +14,16 @@ void filter_channel(const Workload& w, const Config& c, const Totals& s, Builder
   const double D = static_cast<double>(w.dataset_samples);
   b.compute(compute_s(w, c, memo, D, B, p), D / B);
   const auto x = layer_collectives(w, c, c.gpus, B, filter);
-  const auto record_layer = [&](std::string_view name, std::string_view label, double s_,
-                                double overhead) {
-    b.comm(name, label, "FB", c.gpus, s_, transport_of(c, Exchange::Layer), overhead);
+  const auto layer = [&](std::string_view name, std::string_view label, double t, double calls) {
+    record(b, c, Exchange::Layer, name, label, "FB", c.gpus, t, calls);
   };
   if (filter) {
-    record_layer("forward allgather of y", "allgather/ring", x.gather_s, x.gather_overhead_s);
-    record_layer("backward reduction of dL/dx's partial sums", x.reduce_label, x.reduce_s,
-                 x.reduce_overhead_s);
+    layer("forward allgather of y", "allgather/ring", x.gather_s, x.gather_calls);
+    layer("backward reduction of dL/dx's partial sums", x.reduce_label, x.reduce_s, x.reduce_calls);
     hide_input_gradient_reduction(b, c, x.reduce_s);
   } else {
-    record_layer("forward reduction of y's partial sums", x.reduce_label, x.reduce_s,
-                 x.reduce_overhead_s);
-    record_layer("backward allgather of dL/dy", "allgather/ring", x.gather_s, x.gather_overhead_s);
+    layer("forward reduction of y's partial sums", x.reduce_label, x.reduce_s, x.reduce_calls);
+    layer("backward allgather of dL/dy", "allgather/ring", x.gather_s, x.gather_calls);
   }
   input_broadcast(w, c, b, c.gpus, B);
   memory_account(b, s, c, B, s.w - s.w_active + s.w_active / p, 1);

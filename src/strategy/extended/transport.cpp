@@ -12,10 +12,6 @@ double staged_copy_s(const Workload& w, const Config& c, double bytes) {
   return w.system.host.latency_s + bytes / detail::host_copy_Bps(w, c);
 }
 
-implementation::Transport transport_of(const Config& c, Exchange e) {
-  return c.implementation.rule(e).transport;
-}
-
 namespace {
 
 // Whether this call's bytes go GPU to GPU: always GPU-direct; CUDA-aware MPI within a node.
@@ -51,7 +47,7 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
     return 0.0;
   };
   const bool across = span > w.system.gpus_per_node;
-  const auto t = transport_of(c, e);
+  const auto t = rule(c, e).transport;
   if (direct_path(t, across)) return network();
   // per GPU, out to the host and back: its share and the whole (allgather), the whole and
   // its share (reduce-scatter), the whole both ways (allreduce); MPI's ring between host
@@ -64,7 +60,7 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
 double send_s(const Workload& w, const Config& c, Exchange e, const system::Link& link,
               bool across_nodes, double n) {
   if (n <= 0) return 0;
-  const auto t = transport_of(c, e);
+  const auto t = rule(c, e).transport;
   if (direct_path(t, across_nodes)) return cost::p2p(link, n);
   return staged_s(t, 2 * staged_copy_s(w, c, n), across_nodes ? cost::p2p(link, n) : 0);
 }
@@ -72,7 +68,7 @@ double send_s(const Workload& w, const Config& c, Exchange e, const system::Link
 GradientExchange allreduce_exchange(const Workload& w, const Config& c, Exchange e, std::int64_t p,
                                     std::int64_t span, double bytes, std::int64_t flows) {
   const double overhead = p > 1 ? c.implementation.rule(e).overhead_s : 0;
-  const auto t = transport_of(c, e);
+  const auto t = rule(c, e).transport;
   if (t == implementation::Transport::GpuDirect) {
     auto x = nccl_allreduce(w, c, p, span, bytes, flows);
     x.seconds += overhead;
