@@ -28,6 +28,7 @@ AXIS_HELP = {
     "network_latency_us": "network latencies", "strategy": "strategies",
     "precision": "precisions (fp32, tf32, mixed)", "optimizer": "optimizers",
     "zero_stage": "ZeRO stages", "recompute": "recomputation settings (true, false)",
+    "implementation": "implementation profiles",
     "gpus": "GPU counts", "batch": "global batch sizes",
 }
 

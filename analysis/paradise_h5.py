@@ -26,9 +26,9 @@ STATUS_OK, STATUS_OUT_OF_MEMORY, STATUS_INVALID = 0, 1, 2
 # The grid axes in the order the file stores them (bracketed ones only when swept).
 AXES = ("model", "dataset", "resolution", "system", "network_bandwidth_gbps",
         "network_latency_us", "strategy", "precision", "optimizer", "zero_stage", "recompute",
-        "gpus", "batch")
+        "implementation", "gpus", "batch")
 CATEGORICAL_AXES = ("model", "dataset", "system", "strategy", "precision", "optimizer",
-                    "recompute")
+                    "recompute", "implementation")
 # The axes every sweep file has (the others only when swept).
 SWEEP_AXES = ("model", "dataset", "system", "strategy", "gpus", "batch")
 
@@ -586,7 +586,7 @@ def panel_title(panel):
 
 # A training setting's value when it is not swept (root attribute), and its default.
 SETTING_DEFAULTS = {"precision": "fp32", "optimizer": "momentum", "zero_stage": "0",
-                    "recompute": "false"}
+                    "recompute": "false", "implementation": "pytorch-nccl"}
 
 
 def fixed_settings(ds):

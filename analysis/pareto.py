@@ -28,7 +28,7 @@ import paradise_h5 as h5
 from figure_output import (axes_title, check_outputs, gpu_axis, grid_of, legend_below,
                            log_value_axis, save, strategy_styles, suptitle)
 
-FACETS = ("model", "dataset", "resolution", "precision", "optimizer")  # the default group
+FACETS = ("model", "dataset", "resolution", "precision", "optimizer", "implementation")  # default group
 X_LABELS = {"gpus": "number of GPUs", "gpu_hours": "GPU-hours per epoch (GPU·h)"}
 # Panels one figure holds: 48 make a 7 x 7 grid of 6 x 4.2 inches (6,300 x 4,500 pixels);
 # a 2,000-value resolution axis made 2,000 panels (9.6 GB, minutes, then MemoryError).

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "paradise/engine/output_layout.hpp"
+#include "paradise/implementation/profile.hpp"
 
 namespace paradise::engine {
 namespace {
@@ -106,6 +107,10 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f, const s
     if (s.recomputes.size() <= 1)
       out.attribute("recompute", std::string(pol.recompute_activations ? "true" : "false"));
     out.attribute("eval_samples", pol.eval_samples);
+    if (s.implementations.size() <= 1)
+      out.attribute("implementation", s.implementations.empty()
+                                          ? std::string(implementation::kDefaultName)
+                                          : s.implementations.front());
   }
 }
 

@@ -94,6 +94,9 @@ std::string training_text(const SweepFile& f, const sweep::Evaluator& e) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i)
     out += (i ? ", " : "") + (axes[i].first > 1 ? axes[i].second : parts[i]);
+  // named in the sweep file (else the default, pytorch-nccl, as the file's attribute says)
+  if (s.implementations.size() > 1) out += ", the implementation axis";
+  if (s.implementations.size() == 1) out += ", implementation " + s.implementations.front();
   return out + strategy::evaluation_text(c);
 }
 

@@ -10,6 +10,7 @@
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
+#include "paradise/implementation/catalog.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
 #include "paradise/strategy/predict.hpp"
@@ -106,6 +107,7 @@ Grid make_grid(const SweepSpec& s) {
   if (s.recomputes.size() > 1)
     axes.push_back(Axis{
         "recompute", names(s.recomputes, [](std::uint8_t r) { return r ? "true" : "false"; }), {}});
+  if (s.implementations.size() > 1) axes.push_back(Axis{"implementation", s.implementations, {}});
   axes.push_back(Axis{"gpus", {}, s.gpus});
   axes.push_back(Axis{"batch", {}, s.batch});
   return Grid(std::move(axes));
@@ -125,10 +127,12 @@ std::vector<strategy::Kind> strategy_kinds(const std::vector<std::string>& strat
   return kinds;
 }
 
-/// Every combination of the training settings, checked against the variant.
-std::vector<strategy::Config> training_settings(const SweepSpec& spec) {
+/// Every combination of the training settings, checked against the variant; each with one
+/// of `impls` (the implementation axis, fastest), whose names it views.
+std::vector<strategy::Config> training_settings(
+    const SweepSpec& spec, const std::vector<implementation::Implementation>& impls) {
   std::vector<strategy::Config> settings;
-  // the training settings' combinations, precision slowest and recompute fastest (the
+  // the training settings' combinations, precision slowest and implementation fastest (the
   // axes' order); an empty list is the default's one value
   const strategy::Config base = one_valued_settings(spec);
   const auto or_default = [](const auto& values, auto fallback) {
@@ -154,7 +158,11 @@ std::vector<strategy::Config> training_settings(const SweepSpec& spec) {
           c.optimizer = o;
           c.zero_stage = static_cast<int>(z);
           c.recompute_activations = r != 0;
-          settings.push_back(c);
+          for (const auto& impl : impls) {
+            c.implementation = impl.profile;
+            c.implementation_name = impl.name;
+            settings.push_back(c);
+          }
         }
       }
     }
@@ -250,7 +258,15 @@ NetworkLatency microseconds(double us) {
 
 Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)) {
   kinds_ = strategy_kinds(spec.strategies);
-  settings_ = training_settings(spec);
+  if (!spec.implementations.empty() && spec.variant == strategy::Variant::Paradl)
+    throw InputError(
+        "implementation: the paradl variant is ParaDL's formulas, with no "
+        "implementation profile");
+  for (const auto& i : spec.implementations)
+    implementations_.push_back(implementation::find_implementation(i));
+  if (implementations_.empty())
+    implementations_.push_back(implementation::find_implementation(implementation::kDefaultName));
+  settings_ = training_settings(spec, implementations_);
   if (const auto g = first_below_one(spec.gpus))
     throw InputError("gpus '" + std::to_string(*g) + "': must be >= 1");
   if (const auto b = first_below_one(spec.batch))
@@ -260,6 +276,13 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (const auto& m : spec.models) model::ModelSource::load(m);
   for (const auto& d : spec.datasets) model::find_dataset(d);
   for (const auto& s : spec.systems) named_systems_.push_back(system::find_system(s));
+  // a profile that stages through the host needs each system's host link
+  for (const auto& s : named_systems_) {
+    for (std::size_t i = 0; i < implementations_.size(); ++i) {
+      if (const auto why = strategy::host_link_missing(settings_[i], s); !why.empty())
+        throw InputError("implementation: " + why);
+    }
+  }
   for (const auto& [key, path] : spec.layer_times) check_layer_times(spec, key, path);
   // One workload per combination of the axes before strategy, in grid order. A model that
   // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points

@@ -21,6 +21,7 @@
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/implementation/catalog.hpp"
 #include "paradise/input/layer_times.hpp"
 #include "paradise/model/dataset.hpp"
 #include "paradise/model/model_source.hpp"
@@ -178,7 +179,7 @@ auto setting(const SweepEntries& e, const char* key, const char* name, FromName 
   return values;
 }
 
-// [sweep] precision, optimizer, zero, recompute
+// [sweep] precision, optimizer, zero, recompute, implementation, eval_samples
 void read_training_settings(SweepFile& f, const SweepEntries& e) {
   f.spec.precisions = setting(
       e, "sweep.precision", "precision",
@@ -202,6 +203,19 @@ void read_training_settings(SweepFile& f, const SweepEntries& e) {
         return static_cast<std::uint8_t>(n == "true");
       },
       "expected true or false");
+  if (e.has("sweep.implementation")) {  // each a built-in or a file, listed once
+    const std::string text = e.value("sweep.implementation");
+    const Origin at = e.at("sweep.implementation");
+    f.spec.implementations = parse_names(text, at, "implementation");
+    refuse_repeats(f.spec.implementations, at, "implementation", text);
+    for (const auto& n : f.spec.implementations) {
+      try {
+        implementation::find_implementation(n);
+      } catch (const InputError& x) {
+        fail_input(at, "implementation", n, x.what());
+      }
+    }
+  }
   if (e.has("sweep.eval_samples")) {  // one value: every point's
     const std::string t = e.value("sweep.eval_samples");
     const Origin at = e.at("sweep.eval_samples");
@@ -321,8 +335,8 @@ void read_variant(SweepFile& f, const SweepEntries& e) {
     if (!paradl_takes(p))
       fail_input(e.at("sweep.precision"), "precision", e.value("sweep.precision"), kParadlFp32Only);
   }
-  for (const char* key :
-       {"sweep.optimizer", "sweep.zero", "sweep.recompute", "sweep.eval_samples"}) {
+  for (const char* key : {"sweep.optimizer", "sweep.zero", "sweep.recompute", "sweep.eval_samples",
+                          "sweep.implementation"}) {
     if (e.has(key))
       fail_input(e.at(key), std::string(key).substr(6), trim(e.value(key)),
                  paradl_policy_refusal("variant = paradise"));

@@ -17,7 +17,7 @@ namespace {
 // order the required ones are checked; [layer_times] keys are the user's (model names).
 constexpr std::array<std::string_view, 5> kRequired = {"sweep.batch", "sweep.dataset", "sweep.gpus",
                                                        "sweep.model", "sweep.strategy"};
-constexpr std::array<std::string_view, 20> kOptional = {"sweep.system",
+constexpr std::array<std::string_view, 21> kOptional = {"sweep.system",
                                                         "sweep.variant",
                                                         "sweep.spatial_split",
                                                         "sweep.resolution",
@@ -29,6 +29,7 @@ constexpr std::array<std::string_view, 20> kOptional = {"sweep.system",
                                                         "sweep.optimizer",
                                                         "sweep.zero",
                                                         "sweep.recompute",
+                                                        "sweep.implementation",
                                                         "sweep.eval_samples",
                                                         "output.storage",
                                                         "output.max_bytes",

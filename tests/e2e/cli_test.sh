@@ -356,6 +356,21 @@ assert (strict["precision"], strict["precision_default"]) == ("fp32", False), st
 a100 = f["epoch_time_s"][0, 0, 1, 0, 0, 0]  # model, dataset, system (dgx-a100), strategy, gpus, batch
 assert a100 == given["epoch_time_s"] < strict["epoch_time_s"], (a100, given["epoch_time_s"])
 PY
+# the implementation (issue 37): the default named in the attributes; an axis of profiles
+# whose points equal predict --implementation of each
+printf '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstrategy = filter\ngpus = 32\nbatch = 256\nprecision = fp32\nimplementation = pytorch-nccl, chainermnx\n[output]\nstorage = full\n' >"$h5dir/impl.ini"
+"$paradise" sweep "$h5dir/impl.ini" --quiet -o "$h5dir/impl.h5" >/dev/null 2>&1 &&
+  "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy filter --gpus 32 --batch 256 --precision fp32 --format json --implementation chainermnx >"$tmp/cx.json" &&
+  $py - "$h5dir/default.h5" "$h5dir/impl.h5" "$tmp/cx.json" <<'PY' && ok || bad "the implementation attribute and axis"
+import json, sys, h5py
+default, swept, cx = h5py.File(sys.argv[1]), h5py.File(sys.argv[2]), json.load(open(sys.argv[3]))
+assert default.attrs["implementation"] == b"pytorch-nccl", default.attrs["implementation"]
+assert "implementation" not in swept.attrs
+assert list(swept["implementation"][:]) == [b"pytorch-nccl", b"chainermnx"]
+# model, dataset, system, strategy, implementation, gpus, batch
+assert swept["epoch_time_s"][0, 0, 0, 0, 1, 0, 0] == cx["epoch_time_s"], cx["epoch_time_s"]
+assert cx["implementation"] == "chainermnx"
+PY
 # DASO trains another algorithm than synchronous SGD (Coquelin et al. 2021): flagged in
 # recommend's table and JSON and in predict's header (issue 39 point 4)
 expect_rc 0 "recommend with daso" -- "$paradise" recommend --model resnet50 --dataset imagenet --system dgx-a100 --max-gpus 64 --batch 2048 --strategies data,daso
@@ -508,6 +523,10 @@ sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = abci\nstr
 sweep_refuses '[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data\ngpus = 8..4 *2\nbatch = 64\n' \
   "cli_sweep.ini:5: gpus '8..4 *2': the range ends below its start"
 sweep_refuses "${base}variant = paradyse\n" "cli_sweep.ini:7: variant 'paradyse': expected paradl or paradise"
+# issue 37: the implementation axis: each profile known at its line, listed once, paradise only
+sweep_refuses "${base}implementation = chainermnx, horovod\n" "cli_sweep.ini:7: implementation 'horovod': unknown implementation 'horovod'"
+sweep_refuses "${base}implementation = chainermnx, chainermnx\n" "cli_sweep.ini:7: implementation 'chainermnx, chainermnx': lists chainermnx more than once"
+sweep_refuses "${base}variant = paradl\nimplementation = chainermnx\n" "cli_sweep.ini:8: implementation 'chainermnx': a policy of the paradise variant"
 # unknown names are said at their line
 sweep_refuses '[sweep]\nmodel = resnet50, resnet51\ndataset = imagenet\nstrategy = data\ngpus = 8\nbatch = 64\n' \
   "cli_sweep.ini:2: model 'resnet51': unknown model 'resnet51'"

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <random>
 #include <tuple>
 
 #include "paradise/core/error.hpp"
+#include "paradise/implementation/catalog.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/sweep/evaluator.hpp"
 #include "paradise/sweep/pareto.hpp"
@@ -385,6 +387,65 @@ TEST(Evaluator, ParadlVariantRefusesAnotherPrecision) {
   EXPECT_THROW((void)Evaluator(s), InputError);
   s.precisions = {strategy::Precision::Fp32};
   EXPECT_EQ(Evaluator(s).grid().points(), 1u);
+}
+
+// The implementation axis (issue 37) comes after the training settings: each point equals a
+// fresh prediction under the profile its coordinate names (a file of split layers at half
+// efficiency among them: the compute memo shared by the axis must tell it apart), and
+// ChainerMNX's blocking MPI exchanges make filter parallelism slower than NCCL on 32 GPUs.
+TEST(Evaluator, ImplementationAxisEqualsFreshPredictions) {
+  auto half = implementation::find_implementation("pytorch-nccl");
+  half.name = "half";
+  half.profile.split_efficiency = 0.5;
+  const std::string half_file = testing::TempDir() + "/half.impl";
+  std::ofstream(half_file) << implementation::implementation_file_text(half);
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data", "filter", "data+spatial"};
+  s.implementations = {"pytorch-nccl", "chainermnx", half_file};
+  s.precisions = {strategy::Precision::Fp32};
+  s.gpus = {8, 32};
+  s.batch = {256};
+  s.variant = strategy::Variant::Paradise;
+  const Evaluator e(s);
+  std::vector<std::string> names;
+  for (const auto& a : e.grid().axes()) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"model", "dataset", "system", "strategy",
+                                             "implementation", "gpus", "batch"}));
+  expect_fresh_predictions(e, s, [&](const std::vector<std::uint64_t>& c) {
+    strategy::Config cfg;
+    cfg.variant = strategy::Variant::Paradise;
+    cfg.kind = *strategy::kind_from_name(s.strategies[c[3]]);
+    cfg.precision = strategy::Precision::Fp32;
+    cfg.implementation = implementation::find_implementation(s.implementations[c[4]]).profile;
+    cfg.gpus = s.gpus[c[5]];
+    cfg.batch = s.batch[c[6]];
+    return cfg;
+  });
+  const auto epoch = [&](std::uint64_t impl) {
+    return e.evaluate(e.grid().encode({0, 0, 0, 1, impl, 1, 0})).epoch_time_s;
+  };
+  EXPECT_GT(epoch(1), epoch(0));
+  EXPECT_GT(epoch(2), epoch(0));  // the same exchanges, slower split layers
+}
+
+// The paradl variant has no implementation profile; an unknown profile is refused by name.
+TEST(Evaluator, ImplementationAxisRefusals) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data"};
+  s.implementations = {"chainermnx"};
+  s.gpus = {8};
+  s.batch = {256};
+  s.variant = strategy::Variant::Paradl;
+  EXPECT_THROW(Evaluator{s}, InputError);
+  s.variant = strategy::Variant::Paradise;
+  s.implementations = {"horovod"};
+  EXPECT_THROW(Evaluator{s}, InputError);
 }
 
 // A workload's footprint is at least its layer table (one LayerStats per layer, by

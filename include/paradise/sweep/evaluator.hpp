@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "paradise/implementation/profile.hpp"
 #include "paradise/strategy/compute_memo.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
@@ -54,6 +55,9 @@ struct SweepSpec {
   std::vector<strategy::Optimizer> optimizers;
   std::vector<std::int64_t> zero_stages;
   std::vector<std::uint8_t> recomputes;  ///< 0 or 1
+  /// Implementation profiles (paradise variant), built-in names or *.impl files as written;
+  /// empty: the default, pytorch-nccl. Several make the implementation axis, after recompute.
+  std::vector<std::string> implementations;
   /// An evaluation pass per epoch over this many samples (paradise; 0: none), every point's.
   std::int64_t eval_samples = 0;
   /// Measured per-layer times (layer-times CSV) by "MODEL@SYSTEM" or, for every system,
@@ -80,6 +84,9 @@ class Evaluator {
  public:
   /// Validates every name and builds the workloads; throws InputError naming the value.
   explicit Evaluator(const SweepSpec& spec);
+  // the points' configurations view the names of implementations_: never copied
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
   const Grid& grid() const { return grid_; }
   PointResult evaluate(std::uint64_t index) const;
   /// Why the points of a workload (a value of the axes before strategy) are all invalid;
@@ -121,6 +128,8 @@ class Evaluator {
   Grid grid_;
   std::vector<strategy::Kind> kinds_;
   std::vector<system::System> named_systems_;  // per spec.systems value
+  // per spec.implementations value (or the default): what settings_' names view
+  std::vector<implementation::Implementation> implementations_;
   // every combination of the training settings (their axes, or their one value), in grid
   // order: a point's configuration is one of these with its strategy, GPUs and batch
   std::vector<strategy::Config> settings_;

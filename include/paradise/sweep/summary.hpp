@@ -48,10 +48,11 @@ struct ParetoSpec {
   std::vector<Objective> objectives{Objective::EpochTime, Objective::Gpus, Objective::MemoryPerGpu};
   /// The axes whose every combination gets its own front (the rest are searched over).
   /// Precision and optimizer too: mixed precision and SGD win every point, and would hide
-  /// fp32 and Adam in a shared front; ZeRO and recomputation are searched over (the front
-  /// then says where they pay).
-  std::vector<std::string> group{"model",     "dataset",   "resolution",
-                                 "precision", "optimizer", "batch"};
+  /// fp32 and Adam in a shared front; the implementation, the code the user runs, not a
+  /// choice the front makes; ZeRO and recomputation are searched over (the front then says
+  /// where they pay).
+  std::vector<std::string> group{"model",     "dataset",        "resolution", "precision",
+                                 "optimizer", "implementation", "batch"};
 };
 
 /// The fastest feasible point of a model (plain bytes, so it can be gathered).
