@@ -82,6 +82,13 @@ void write_class_efficiencies(std::ostream& out, const system::Gpu& g) {
           << number(g.class_efficiency_max[k][p]) << '\n';
     }
   }
+  for (std::size_t k = 0; k < system::kGroupedConvNames.size(); ++k) {
+    for (std::size_t p = 0; p < system::kPrecisionKeyNames.size(); ++p) {
+      if (g.grouped_attainment[k][p] <= 0) continue;
+      out << system::attainment_key(static_cast<system::GroupedConv>(k), p) << " = "
+          << number(g.grouped_attainment[k][p]) << '\n';
+    }
+  }
 }
 
 }  // namespace

@@ -507,6 +507,7 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     s.output = r.out;
     s.params = r.params;
     s.macs = r.macs;
+    if (l.op == Op::Conv || l.op == Op::ConvTranspose) s.groups = l.groups;
     s.output_elements = r.out.elements();
     count_flops(l, s, s.input.rank);
     if (!grad_in) s.backward_data_flops = 0;  // autograd skips dL/dx of the data

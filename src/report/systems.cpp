@@ -62,6 +62,16 @@ std::string class_efficiencies(const system::Gpu& g) {
     }
     out += "\n";
   }
+  for (std::size_t k = 0; k < system::kGroupedConvNames.size(); ++k) {
+    const auto& by = g.grouped_attainment[k];
+    if (by[0] <= 0 && by[1] <= 0 && by[2] <= 0) continue;
+    out += "         " + std::string(system::kGroupedConvNames[k]) + " conv attainment";
+    for (std::size_t p = 0; p < by.size(); ++p) {
+      out += " " + std::string(system::kPrecisionKeyNames[p]) + " " +
+             fixed(g.attainment(static_cast<system::GroupedConv>(k), p), 3);
+    }
+    out += "\n";
+  }
   return out;
 }
 
@@ -113,6 +123,15 @@ void write_system_json(JsonWriter& j, const system::System& s) {
     for (std::size_t p = 0; p < system::kPrecisionKeyNames.size(); ++p)
       j.key(std::string(system::kPrecisionKeyNames[p]))
           .value(s.gpu.efficiency_max(static_cast<system::GemmClass>(k), p));
+    j.end_object();
+  }
+  j.end_object();
+  j.key("attainment").begin_object();
+  for (std::size_t k = 0; k < system::kGroupedConvNames.size(); ++k) {
+    j.key(std::string(system::kGroupedConvNames[k])).begin_object();
+    for (std::size_t p = 0; p < system::kPrecisionKeyNames.size(); ++p)
+      j.key(std::string(system::kPrecisionKeyNames[p]))
+          .value(s.gpu.attainment(static_cast<system::GroupedConv>(k), p));
     j.end_object();
   }
   j.end_object();

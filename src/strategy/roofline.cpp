@@ -66,6 +66,14 @@ double peak_flops(const system::Gpu& g, Precision p) {
   return g.peak_fp32_flops;
 }
 
+// Depthwise and grouped convolutions run kernels of their own (docs/gpu-profiles.md §grouped)
+double roofline_attainment(const system::Gpu& g, Precision p, const model::LayerStats& l) {
+  if (l.groups <= 1) return 1;
+  const auto kind =
+      l.input.channels == l.groups ? system::GroupedConv::Depthwise : system::GroupedConv::Grouped;
+  return g.attainment(kind, static_cast<std::size_t>(running_precision(g, p)));
+}
+
 double element_bytes(Precision p) {
   return p == Precision::Mixed ? 2 : 4;
 }
@@ -80,7 +88,9 @@ double roofline_layer_s(const system::Gpu& g, Precision p, const model::LayerSta
       element_bytes(p) * (3 * static_cast<double>(l.read_elements + l.written_elements) * n / q +
                           3 * static_cast<double>(l.params) / q);
   const double compute = efficiency > 0 ? flops / (peak_flops(g, p) * efficiency) : 0;
-  return std::max(compute, bytes / (g.memory_bandwidth_Bps * g.memory_bandwidth_efficiency));
+  const double roof =
+      std::max(compute, bytes / (g.memory_bandwidth_Bps * g.memory_bandwidth_efficiency));
+  return roof / roofline_attainment(g, p, l);
 }
 
 }  // namespace paradise::strategy

@@ -59,6 +59,7 @@ System abci(double plx_cable_latency_s) {
   s.gpu.memory_bytes = 16e9;
   s.gpu.reserved_bytes = 0;
   s.gpu.class_efficiency_max = {};
+  s.gpu.grouped_attainment = {};
   s.gpus_per_node = 4;
   s.nics_per_node = 2;  // 2 EDR HCAs per node (ABCI spec; docs/cost-model.md §abci)
   s.host = kPcieGen3;

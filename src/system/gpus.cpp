@@ -5,7 +5,8 @@
 // - memory_bandwidth_efficiency: gpu-benches' gpu-stream triad / peak;
 // - kernel_launch_s: PyTorch eager's host time per op on a CUDA tensor (dispatch and launch);
 // all in tests/data/measured/kernel-overheads.csv with their links (docs/measured-data.md).
-// - class_efficiency_max: tools/fit-gpu-profiles on the fit rows of single-gpu-throughput.csv.
+// - class_efficiency_max, grouped_attainment: tools/fit-gpu-profiles on the fit rows of
+//   single-gpu-throughput.csv.
 #include "gpus.hpp"
 
 #include <cstddef>
@@ -42,11 +43,21 @@ void fitted(Gpu& g, std::size_t precision, double conv2d, double conv3d) {
   g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv3d)][precision] = conv3d;
 }
 
-// The A100's fitted tensor-core e_max (fit rows: 23 2-D, 6 3-D per precision); fp32 has no
-// A100 fit rows and keeps the default
+// The roofline attainment at one precision (tools/fit-gpu-profiles' second stage): of
+// depthwise convolutions (EfficientNet's rows) and of other grouped ones (ResNeXt's)
+void attained(Gpu& g, std::size_t precision, double depthwise, double grouped) {
+  g.grouped_attainment[static_cast<std::size_t>(GroupedConv::Depthwise)][precision] = depthwise;
+  g.grouped_attainment[static_cast<std::size_t>(GroupedConv::Grouped)][precision] = grouped;
+}
+
+// The A100's fitted tensor-core values (fit rows per precision: 16 2-D without grouped
+// convolutions, 6 3-D, 4 depthwise, 3 grouped); fp32 has no A100 fit rows and keeps the
+// defaults
 void a100_tensor_cores(Gpu& g) {
-  fitted(g, kTf32, 0.350, 0.446);
-  fitted(g, kMixed, 0.400, 0.582);
+  fitted(g, kTf32, 0.360, 0.446);
+  fitted(g, kMixed, 0.446, 0.582);
+  attained(g, kTf32, 0.078, 0.124);
+  attained(g, kMixed, 0.144, 0.258);
 }
 
 }  // namespace
@@ -56,9 +67,12 @@ Gpu v100_sxm2_16gb() {
   // V100-DGXS-32GB: 32 GiB - 34,084,028,416 B; no 16 GB figure, taken as the same
   g.reserved_bytes = 32 * kGiB - 34084028416.0;
   g.memory_bandwidth_efficiency = 814.0 / 900;  // triad 814 GB/s
-  // fit rows: 30 2-D, 4 3-D per precision; fp32's 2-D value at the bound (docs)
+  // fit rows per precision: 18 2-D without grouped convolutions, 4 3-D, 6 depthwise, 6
+  // grouped; fp32's 2-D value at the bound (docs)
   fitted(g, kFp32, 1.0, 0.860);
-  fitted(g, kMixed, 0.502, 0.598);
+  fitted(g, kMixed, 0.564, 0.598);
+  attained(g, kFp32, 0.120, 0.138);
+  attained(g, kMixed, 0.116, 0.338);
   return g;
 }
 

@@ -35,6 +35,11 @@ void System::validate() const {
       if (!(e >= 0 && e <= 1)) fail("every efficiency_max_CLASS_PRECISION must be in (0, 1]");
     }
   }
+  for (const auto& by_precision : gpu.grouped_attainment) {
+    for (const double a : by_precision) {
+      if (!(a >= 0 && a <= 1)) fail("every attainment_KIND_PRECISION must be in (0, 1]");
+    }
+  }
   if (!(gpu.kernel_launch_s >= 0)) fail("kernel_launch_us must be >= 0");
   if (gpu.memory_bandwidth_Bps <= 0) fail("the GPU needs memory_bandwidth_GBps > 0");
   if (!(gpu.gemm_efficiency_max > 0 && gpu.gemm_efficiency_max <= 1))

@@ -172,6 +172,12 @@ std::map<std::string, Setter> gpu_keys(Gpu& g) {
                    number(g.class_efficiency_max[k][p], 1, true, 1, 1e-4));
     }
   }
+  for (std::size_t k = 0; k < kGroupedConvNames.size(); ++k) {
+    for (std::size_t p = 0; p < kPrecisionKeyNames.size(); ++p) {
+      keys.emplace(attainment_key(static_cast<GroupedConv>(k), p),
+                   number(g.grouped_attainment[k][p], 1, true, 1, 1e-4));
+    }
+  }
   return keys;
 }
 
@@ -203,6 +209,11 @@ void check_capacity(const IniSection& section, const std::string& file) {
 
 std::string efficiency_key(GemmClass k, std::size_t precision) {
   return "efficiency_max_" + std::string(kGemmClassNames[static_cast<std::size_t>(k)]) + "_" +
+         std::string(kPrecisionKeyNames[precision]);
+}
+
+std::string attainment_key(GroupedConv k, std::size_t precision) {
+  return "attainment_" + std::string(kGroupedConvNames[static_cast<std::size_t>(k)]) + "_" +
          std::string(kPrecisionKeyNames[precision]);
 }
 

@@ -147,7 +147,7 @@ took=$((($(date +%s%N) - begun) / 1000000))
 [ "$rc" = 2 ] && [ "$took" -lt 10000 ] &&
   grep -q "error: huge.ini: the memory-limit searches have 10,000,000 entries, more than max_searches = 1,000,000" out &&
   ok || bad "a huge dry run's searches: exit $rc after $took ms: $(cat out)"
-# Without the searches, the workloads' estimate (8.4 GB: about 840 B per variant, a System
+# Without the searches, the workloads' estimate (9.2 GB: about 916 B per variant, a System
 # with its GPU and input profiles and a ResolutionFamily, whose sizes set the last digits; as
 # with max_workload_bytes = 1e9 below) is held against the memory the process may use, here
 # 6 GB (ulimit -v), and refused at once.
@@ -157,11 +157,11 @@ rc=0
 (ulimit -v 6000000 && exec "$paradise" sweep huge.ini --dry-run) >out 2>&1 || rc=$?
 took=$((($(date +%s%N) - begun) / 1000000))
 [ "$rc" = 2 ] && [ "$took" -lt 10000 ] &&
-  grep -q "error: huge.ini: the sweep's 1 workload .* in 10,000,000 network variants .* need about 8\.[0-9][0-9] GB per rank .*, more than the memory this process may use, [0-9.]* GB (max_workload_bytes is larger): give those axes fewer values" out &&
+  grep -q "error: huge.ini: the sweep's 1 workload .* in 10,000,000 network variants .* need about 9\.[0-9][0-9] GB per rank .*, more than the memory this process may use, [0-9.]* GB (max_workload_bytes is larger): give those axes fewer values" out &&
   ok || bad "a huge dry run: exit $rc after $took ms: $(cat out)"
 sed 's/1e308/1e9/' huge.ini >huge9.ini
 "$paradise" sweep huge9.ini --dry-run >out 2>&1
-grep -q "need about 8\.[0-9][0-9] GB per rank .* more than max_workload_bytes = 1.00 GB" out && ok ||
+grep -q "need about 9\.[0-9][0-9] GB per rank .* more than max_workload_bytes = 1.00 GB" out && ok ||
   bad "the estimate under max_workload_bytes = 1e9: $(cat out)"
 
 echo "output_safety_test: $passed passed, $failed failed"

@@ -229,7 +229,8 @@ TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
   system::System s = system::find_system("abci");
   s.gpu.gemm_efficiency_max = 0.123456789;  // a fitted curve survives the round trip
   s.gpu.gemm_half_dim = 77.25;
-  s.levels[1].node_bandwidth = true;  // a level calibrated by a collective across nodes
+  s.gpu.grouped_attainment[0][2] = 0.125;  // a depthwise convolution's, in mixed precision
+  s.levels[1].node_bandwidth = true;       // a level calibrated by a collective across nodes
   std::ostringstream out;
   write_system_file(out, s, "calibrated\nby a test");
   std::istringstream in(out.str());
@@ -243,6 +244,7 @@ TEST(SystemWriter, WrittenFileReadsBackAsTheSameSystem) {
   EXPECT_NEAR(r.memory_margin_fraction, s.memory_margin_fraction, 1e-15);
   EXPECT_DOUBLE_EQ(r.gpu.gemm_efficiency_max, s.gpu.gemm_efficiency_max);
   EXPECT_DOUBLE_EQ(r.gpu.gemm_half_dim, s.gpu.gemm_half_dim);
+  EXPECT_EQ(r.gpu.grouped_attainment, s.gpu.grouped_attainment);
   ASSERT_EQ(r.levels.size(), s.levels.size());
   ASSERT_EQ(r.host_staged_levels.size(), s.host_staged_levels.size());
   for (std::size_t i = 0; i < s.levels.size(); ++i) {

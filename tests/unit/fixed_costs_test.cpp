@@ -6,6 +6,7 @@
 
 #include "paradise/model/dataset.hpp"
 #include "paradise/strategy/kernels.hpp"
+#include "paradise/strategy/roofline.hpp"
 #include "paradise/system/catalog.hpp"
 #include "paradise_test_helpers.hpp"
 
@@ -150,6 +151,44 @@ TEST(FixedCosts, SystemFileCapacityKeys) {
             "memory_GB)");
   EXPECT_EQ(error("memory_GiB = 32\nefficiency_max_conv3d_tf32 = 1.5\n"),
             "x.system:9: efficiency_max_conv3d_tf32 '1.5': must be <= 1 (implausible)");
+  EXPECT_EQ(error("memory_GiB = 32\nattainment_depthwise_mixed = 1.5\n"),
+            "x.system:9: attainment_depthwise_mixed '1.5': must be <= 1 (implausible)");
+  const auto a = parse("memory_GiB = 32\nattainment_grouped_fp32 = 0.25\n");
+  EXPECT_EQ(a.gpu.attainment(system::GroupedConv::Grouped, 0), 0.25);
+  EXPECT_EQ(a.gpu.attainment(system::GroupedConv::Depthwise, 0), 1);  // not given: the roof
+}
+
+// Depthwise and grouped convolutions take their roofline time over their own attainment
+// (docs/gpu-profiles.md §grouped); a dense convolution keeps its roofline. The layers by
+// hand: 16 channels in groups of 1 (depthwise), of 4, and one group (1x1).
+TEST(FixedCosts, GroupedConvolutionsOverTheirAttainment) {
+  const std::string path = testing::TempDir() + "/grouped.model";
+  std::ofstream(path) << "model grouped\ninput 16x16x16\n"
+                         "dw conv out=16 k=3 p=1 groups=16\ng conv out=16 k=3 p=1 groups=4\n"
+                         "pw conv out=16 k=1\npool adaptive_avgpool size=1\nflat flatten\n"
+                         "fc dense out=10\nloss softmax_ce\n";
+  const auto w = make_workload({path, "grouped:1000:16x16x16", "dgx1-v100", "", 0});
+  const auto& layers = w.model.layers;
+  ASSERT_EQ(layers[1].groups, 16);
+  ASSERT_EQ(layers[2].groups, 4);
+  ASSERT_EQ(layers[3].groups, 1);
+  system::Gpu plain = w.system.gpu;
+  plain.grouped_attainment = {};
+  system::Gpu slow = plain;
+  slow.grouped_attainment[0] = {0.5, 0, 0.2};  // depthwise: fp32, (tf32), mixed
+  slow.grouped_attainment[1] = {0.25, 0, 0.1};
+  const auto time = [&](const system::Gpu& g, Precision p, std::size_t i) {
+    return roofline_layer_s(g, p, layers[i], 32, 1, GemmSplit::Samples,
+                            gemm_curve(g, layers[i], p));
+  };
+  EXPECT_DOUBLE_EQ(time(slow, Precision::Fp32, 1), time(plain, Precision::Fp32, 1) / 0.5);
+  EXPECT_DOUBLE_EQ(time(slow, Precision::Fp32, 2), time(plain, Precision::Fp32, 2) / 0.25);
+  EXPECT_DOUBLE_EQ(time(slow, Precision::Mixed, 1), time(plain, Precision::Mixed, 1) / 0.2);
+  EXPECT_DOUBLE_EQ(time(slow, Precision::Mixed, 2), time(plain, Precision::Mixed, 2) / 0.1);
+  // the V100 has no TF32 units: tf32 runs at fp32, with fp32's attainment
+  EXPECT_DOUBLE_EQ(time(slow, Precision::Tf32, 1), time(plain, Precision::Tf32, 1) / 0.5);
+  EXPECT_DOUBLE_EQ(time(slow, Precision::Fp32, 3), time(plain, Precision::Fp32, 3));
+  EXPECT_GT(time(plain, Precision::Fp32, 1), 0);
 }
 
 }  // namespace

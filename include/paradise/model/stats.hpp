@@ -59,6 +59,7 @@ struct LayerStats {
   Shape output;
   std::int64_t params = 0;           ///< weights + bias + batch-norm affine
   std::int64_t macs = 0;             ///< forward multiply-accumulates (conv, dense)
+  std::int64_t groups = 1;           ///< a convolution's groups (depthwise: its channels)
   double forward_flops = 0;          ///< forward floating-point operations
   double backward_data_flops = 0;    ///< gradient with respect to the input
   double backward_weight_flops = 0;  ///< gradient with respect to weights and bias

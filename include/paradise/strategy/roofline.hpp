@@ -34,11 +34,15 @@ double gemm_efficiency(const model::LayerStats& l, double n, double q, GemmSplit
 
 /// Peak FLOP/s of the precision (fp32 where the GPU lacks the tensor-core rate).
 double peak_flops(const system::Gpu& g, Precision p);
+/// The share of its roofline layer l's kernels reach: a grouped convolution's
+/// (Gpu::attainment at the running precision), else 1.
+double roofline_attainment(const system::Gpu& g, Precision p, const model::LayerStats& l);
 /// Bytes per activation / weight / gradient element (2 for mixed precision).
 double element_bytes(Precision p);
 
 /// Seconds of layer l's forward and backward pass for n samples, split q ways:
-/// max(FLOPs / (peak x efficiency), bytes / (memory bandwidth x its achievable share)).
+/// max(FLOPs / (peak x efficiency), bytes / (memory bandwidth x its achievable share)),
+/// over the layer's roofline attainment.
 double roofline_layer_s(const system::Gpu& g, Precision p, const model::LayerStats& l, double n,
                         double q, GemmSplit split, GemmCurve curve);
 

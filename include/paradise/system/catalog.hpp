@@ -24,5 +24,7 @@ System parse_system_file(std::istream& in, const std::string& file_name);
 
 /// The system-file key of a class's e_max at a precision index: efficiency_max_conv2d_tf32.
 std::string efficiency_key(GemmClass k, std::size_t precision);
+/// The system-file key of a grouped convolution's attainment: attainment_depthwise_tf32.
+std::string attainment_key(GroupedConv k, std::size_t precision);
 
 }  // namespace paradise::system

@@ -22,6 +22,11 @@ struct Link {
 /// one): the first index of Gpu::class_efficiency_max, and the names in system-file keys.
 enum class GemmClass : std::uint8_t { Conv2d, Conv3d, Dense };
 inline constexpr std::array<std::string_view, 3> kGemmClassNames{"conv2d", "conv3d", "dense"};
+/// The convolutions that cuDNN and PyTorch run with kernels of their own, not the dense
+/// implicit GEMM: depthwise (one input channel per group) and other grouped ones (ResNeXt).
+/// The first index of Gpu::grouped_attainment, and the names in system-file keys.
+enum class GroupedConv : std::uint8_t { Depthwise, Grouped };
+inline constexpr std::array<std::string_view, 2> kGroupedConvNames{"depthwise", "grouped"};
 /// The precisions in strategy::Precision's order (fp32, tf32, mixed): the second index.
 inline constexpr std::array<std::string_view, 3> kPrecisionKeyNames{"fp32", "tf32", "mixed"};
 
@@ -45,6 +50,10 @@ struct Gpu {
   /// e_max per kernel class and precision, [GemmClass][fp32, tf32, mixed], fitted to published
   /// single-GPU training throughput (docs/gpu-profiles.md); 0: gemm_efficiency_max.
   std::array<std::array<double, 3>, 3> class_efficiency_max{};
+  /// The share of its roofline (the larger of its compute and memory times) a grouped
+  /// convolution's kernels reach, [GroupedConv][precision], fitted like class_efficiency_max
+  /// (docs/gpu-profiles.md §grouped); 0: 1, the roofline itself.
+  std::array<std::array<double, 3>, 2> grouped_attainment{};
   /// Host time per kernel of eager execution (framework dispatch and the launch): a kernel
   /// never takes less on the GPU's timeline (docs/gpu-profiles.md §fixed-costs).
   double kernel_launch_s = 0;
@@ -53,6 +62,11 @@ struct Gpu {
   double efficiency_max(GemmClass k, std::size_t precision) const {
     const double e = class_efficiency_max[static_cast<std::size_t>(k)][precision];
     return e > 0 ? e : gemm_efficiency_max;
+  }
+  /// The roofline share of a grouped convolution kind at a precision index.
+  double attainment(GroupedConv k, std::size_t precision) const {
+    const double a = grouped_attainment[static_cast<std::size_t>(k)][precision];
+    return a > 0 ? a : 1;
   }
 };
 
