@@ -25,7 +25,10 @@ from paradise_h5 import AXES, InputError
 AXIS_HELP = {
     "model": "model names", "dataset": "dataset names", "resolution": "input sides",
     "system": "system names", "network_bandwidth_gbps": "network bandwidths",
-    "network_latency_us": "network latencies", "strategy": "strategies",
+    "network_latency_us": "network latencies",
+    "input_cpu_cores_per_node": "CPU cores per node (input pipeline)",
+    "input_node_read_GBps": "storage read rates per node (GB/s)",
+    "input_filesystem_GBps": "file-system aggregate read rates (GB/s)", "strategy": "strategies",
     "precision": "precisions (fp32, tf32, mixed)", "optimizer": "optimizers",
     "zero_stage": "ZeRO stages", "recompute": "recomputation settings (true, false)",
     "implementation": "implementation profiles",

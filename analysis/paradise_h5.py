@@ -25,7 +25,8 @@ STATUS_OK, STATUS_OUT_OF_MEMORY, STATUS_INVALID = 0, 1, 2
 
 # The grid axes in the order the file stores them (bracketed ones only when swept).
 AXES = ("model", "dataset", "resolution", "system", "network_bandwidth_gbps",
-        "network_latency_us", "strategy", "precision", "optimizer", "zero_stage", "recompute",
+        "network_latency_us", "input_cpu_cores_per_node", "input_node_read_GBps",
+        "input_filesystem_GBps", "strategy", "precision", "optimizer", "zero_stage", "recompute",
         "implementation", "gpus", "batch")
 CATEGORICAL_AXES = ("model", "dataset", "system", "strategy", "precision", "optimizer",
                     "recompute", "implementation")
@@ -182,7 +183,7 @@ def _read_structure(path):
         xr.open_dataset(path, engine="h5netcdf", group=group).close()
 
 
-POSITIVE_AXES = ("resolution", "gpus", "batch")  # counts and sizes: at least 1
+POSITIVE_AXES = ("resolution", "input_cpu_cores_per_node", "gpus", "batch")  # counts, sizes: >= 1
 
 
 def _check_axes(root, path):

@@ -35,10 +35,12 @@ std::string objective_description(sweep::Objective o) {
 // times in seconds or hours, latency in microseconds, bandwidth in Gbit/s, memory in bytes;
 // "": none.
 std::string units_of(std::string_view name) {
-  for (const char* count : {"gpus", "batch", "resolution", "side", "zero_stage"})
+  for (const char* count :
+       {"gpus", "batch", "resolution", "side", "zero_stage", "input_cpu_cores_per_node"})
     if (name == count) return "1";
   if (name == "network_latency_us") return "us";
   if (name == "network_bandwidth_gbps") return "Gbit/s";
+  if (name == "input_node_read_GBps" || name == "input_filesystem_GBps") return "GB/s";
   if (name == "gpu_hours") return "h";
   if (name.ends_with("_time_s")) return "s";
   if (name.ends_with("_bytes")) return "byte";

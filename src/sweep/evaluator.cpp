@@ -91,6 +91,12 @@ Grid make_grid(const SweepSpec& s) {
     for (const auto& v : s.network_latency) a.reals.push_back(v.us);
     axes.push_back(std::move(a));
   }
+  if (!s.input_cpu_cores.empty())
+    axes.push_back(Axis{"input_cpu_cores_per_node", {}, s.input_cpu_cores});
+  if (!s.input_node_read_GBps.empty())
+    axes.push_back(Axis{"input_node_read_GBps", {}, {}, s.input_node_read_GBps});
+  if (!s.input_filesystem_GBps.empty())
+    axes.push_back(Axis{"input_filesystem_GBps", {}, {}, s.input_filesystem_GBps});
   axes.push_back(Axis{"strategy", s.strategies, {}});
   // training settings with several values (one value: every point's)
   const auto names = [](const auto& values, auto name_of) {
@@ -183,14 +189,14 @@ double usable_memory_bytes() {
 }
 
 /// Refuses a sweep whose workloads would hold more than max_workload_bytes per rank.
-void check_workload_bytes(const SweepSpec& spec, std::uint64_t network_variants) {
+void check_workload_bytes(const SweepSpec& spec, std::uint64_t system_variants) {
   const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
   const double bases = static_cast<double>(count(spec.models) * count(spec.datasets)) *
                        static_cast<double>(count(spec.resolution) * count(spec.systems));
   // each base holds its model's per-layer tables on every rank, the same size at any
   // dataset, resolution and system: one built per model at its own input prices them all,
   // and more than max_workload_bytes is refused before any other is built (the grid's own
-  // size is checked later); a network variant adds its system
+  // size is checked later); a system variant adds its system
   double per_model_sum = 0, per_variant = 0;
   for (const auto& m : spec.models) {
     const strategy::WorkloadSpec own{m, strategy::own_input_dataset(m), spec.systems.front(), "",
@@ -204,7 +210,7 @@ void check_workload_bytes(const SweepSpec& spec, std::uint64_t network_variants)
                            static_cast<double>(system::footprint_bytes(w.system) +
                                                sizeof(system::System) + sizeof(ResolutionFamily)));
   }
-  const double variants = static_cast<double>(network_variants);
+  const double variants = static_cast<double>(system_variants);
   const double need = per_model_sum * bases / static_cast<double>(count(spec.models)) +
                       (variants > 1 ? per_variant * bases * variants : 0);
   // a bound no sweep file lifts: the memory this process may have, the machine's or a
@@ -223,11 +229,11 @@ void check_workload_bytes(const SweepSpec& spec, std::uint64_t network_variants)
         " (model x dataset x resolution x system values)" +
         (variants > 1
              ? " in " + with_commas(static_cast<std::int64_t>(std::min(bases * variants, 9e18))) +
-                   " network variants (x network bandwidth x latency values)"
+                   " system variants (x network and input values)"
              : std::string()) +
         " need about " + human_bytes(need) +
-        " per rank (a model's per-layer tables each, a system per network variant), more than " +
-        bound + ": give those axes fewer values");
+        " per rank (a model's per-layer tables each, a system per variant), more than " + bound +
+        ": give those axes fewer values");
 }
 
 /// The resolution and network axes' values in range.
@@ -243,6 +249,33 @@ void check_network_values(const SweepSpec& spec) {
     if (!(v.s > 0) || !std::isfinite(v.s) || !(v.us > 0) || !std::isfinite(v.us))
       throw InputError("network latency '" + std::to_string(v.us) + "': must be > 0");
   }
+}
+
+/// Whether the sweep has a network or an input axis (then every point's system is a variant).
+bool has_system_axes(const SweepSpec& s) {
+  return !s.network_bandwidth.empty() || !s.network_latency.empty() || !s.input_cpu_cores.empty() ||
+         !s.input_node_read_GBps.empty() || !s.input_filesystem_GBps.empty();
+}
+
+/// Every combination of the network and input axes' values, in the grid's order (the last
+/// axis fastest); an absent axis is one value that keeps the system's (0).
+std::vector<system::Overrides> system_variants(const SweepSpec& s) {
+  const auto or_keep = [](const auto& values) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    return values.empty() ? std::vector<T>{T{}} : values;
+  };
+  std::vector<system::Overrides> out;
+  for (const auto& bw : or_keep(s.network_bandwidth)) {
+    for (const auto& lat : or_keep(s.network_latency)) {
+      for (const auto cores : or_keep(s.input_cpu_cores)) {
+        for (const auto read : or_keep(s.input_node_read_GBps)) {
+          for (const auto fs : or_keep(s.input_filesystem_GBps))
+            out.push_back({bw.Bps, lat.s, cores, read * 1e9, fs * 1e9});  // GB/s -> B/s
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -286,27 +319,23 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (const auto& [key, path] : spec.layer_times) check_layer_times(spec, key, path);
   // One workload per combination of the axes before strategy, in grid order. A model that
   // cannot take a dataset (2-D model, 3-D data; a resolution too small) makes its points
-  // invalid, with the reason. The network variants (the last of those axes) differ only in
-  // the system: they share one base workload's tables, sums and compute memo.
-  const auto count = [](const auto& axis) { return std::max<std::size_t>(1, axis.size()); };
-  variants_ = count(spec.network_bandwidth) * count(spec.network_latency);
+  // invalid, with the reason. The system variants (the network and input axes, the last of
+  // those) differ only in the system: they share one base workload's tables, sums and memo.
+  const auto variants = system_variants(spec);
+  variants_ = variants.size();
   check_workload_bytes(spec, variants_);
-  // a network axis, even of one value, overrides the systems' inter-node levels
-  const bool network_axes = !spec.network_bandwidth.empty() || !spec.network_latency.empty();
+  // a network or input axis, even of one value, overrides the systems' values
+  const bool overridden = has_system_axes(spec);
   const std::vector<std::int64_t> keep{0};
   const auto& res = spec.resolution.empty() ? keep : spec.resolution;
-  // absent: one variant that keeps the system's value (0)
-  const std::vector<NetworkBandwidth> keep_bandwidth{NetworkBandwidth{}};
-  const auto& bws = spec.network_bandwidth.empty() ? keep_bandwidth : spec.network_bandwidth;
-  const std::vector<NetworkLatency> keep_latency{NetworkLatency{}};
-  const auto& lats = spec.network_latency.empty() ? keep_latency : spec.network_latency;
   check_network_values(spec);
   for (const auto& m : spec.models) {
     for (const auto& d : spec.datasets) {
       for (std::int64_t side : res) {
         for (const auto& s : spec.systems) {
           std::string why;
-          ResolutionFamily family{{m, d, s, "", 0, layer_times_for(spec, m, s)}};
+          ResolutionFamily family;
+          family.spec = {m, d, s, "", 0, layer_times_for(spec, m, s)};
           family.samples_at_side = spec.resolution_samples;
           try {
             bases_.push_back(side > 0 ? family.make(side) : family.native());
@@ -320,23 +349,17 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
           }
           unusable_.push_back(why);
           installed_.push_back(families_.size());
-          for (const auto& bw : bws) {
-            for (const auto& lat : lats) {
-              families_.push_back(family);
-              families_.back().inter_node_bandwidth_Bps = bw.Bps;
-              families_.back().inter_node_latency_s = lat.s;
-              if (!network_axes) continue;
-              systems_.push_back(system::with_inter_node(bases_.back().system,
-                                                         families_.back().inter_node_bandwidth_Bps,
-                                                         families_.back().inter_node_latency_s));
-            }
+          for (const auto& o : variants) {
+            families_.push_back(family);
+            families_.back().overrides = o;
+            if (overridden) systems_.push_back(system::with_overrides(bases_.back().system, o));
           }
         }
       }
     }
   }
   // the bases hold their first variant's system (with one, the only one)
-  for (std::size_t b = 0; b < bases_.size() && network_axes; ++b)
+  for (std::size_t b = 0; b < bases_.size() && overridden; ++b)
     bases_[b].system = systems_[b * variants_];
   memos_.resize(bases_.size());
 }
@@ -369,7 +392,7 @@ std::string Evaluator::default_precision_text() const {
 
 const strategy::Workload& Evaluator::workload(std::uint64_t w) const {
   const std::uint64_t b = w / variants_;
-  if (installed_[b] != w) {  // another network variant of the base: swap its system in
+  if (installed_[b] != w) {  // another system variant of the base: swap its system in
     bases_[b].system = systems_[w];
     installed_[b] = w;
   }
@@ -412,7 +435,7 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   c.gpus = spec_.gpus[g];
   c.batch = spec_.batch[b];
   PointResult r;
-  // the base workload (one division only with network variants: this is the per-point loop)
+  // the base workload (one division only with system variants: this is the per-point loop)
   const std::uint64_t base = variants_ == 1 ? index : index / variants_;
   set_default_precision(c, base);
   if (!unusable_[base].empty()) {  // the model cannot take the dataset: no figures

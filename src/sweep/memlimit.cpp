@@ -33,7 +33,7 @@ std::int64_t last_true(std::int64_t lo, std::int64_t hi, Fits&& fits) {
 
 strategy::Workload ResolutionFamily::native() const {
   strategy::Workload w = strategy::make_workload(spec);
-  w.system = system::with_inter_node(w.system, inter_node_bandwidth_Bps, inter_node_latency_s);
+  w.system = system::with_overrides(w.system, overrides);
   return w;
 }
 
@@ -44,7 +44,7 @@ strategy::Workload ResolutionFamily::make(std::int64_t side) const {
   strategy::WorkloadSpec s = spec;
   s.dataset = model::dataset_at_side(spec.dataset, side, samples_at_side);
   strategy::Workload w = strategy::make_workload(s);
-  w.system = system::with_inter_node(w.system, inter_node_bandwidth_Bps, inter_node_latency_s);
+  w.system = system::with_overrides(w.system, overrides);
   return w;
 }
 

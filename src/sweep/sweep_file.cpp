@@ -1,6 +1,7 @@
 // Sweep files (docs/sweep-files.md):
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
-//              optional resolution, network_bandwidth_gbps, network_latency_us; variant,
+//              optional resolution, network_bandwidth_gbps, network_latency_us, the input
+//              axes; variant,
 //              spatial_split (w | all: spatial's and data+spatial's splits),
 //              max_workload_bytes; paradise variant: precision (fp32, tf32, mixed),
 //              optimizer, zero, recompute (several values of one: an axis)
@@ -128,7 +129,29 @@ std::vector<std::int64_t> positive_ints(const SweepEntries& e, const char* key, 
   return v;
 }
 
-// [sweep] resolution, network_bandwidth_gbps, network_latency_us
+// A list of positive reals (decimals allowed), each once.
+std::vector<double> positive_reals(const SweepEntries& e, const std::string& key,
+                                   const std::string& name) {
+  const std::string text = e.value(key);
+  const auto v = parse_positive_real_values(text, e.at(key), name);
+  refuse_repeats(v, e.at(key), name, text);
+  return v;
+}
+
+// [sweep] input_cpu_cores_per_node, input_node_read_GBps, input_filesystem_GBps
+void read_input_axes(SweepFile& f, const SweepEntries& e) {
+  if (e.has("sweep.input_cpu_cores_per_node"))
+    f.spec.input_cpu_cores =
+        positive_ints(e, "sweep.input_cpu_cores_per_node", "input_cpu_cores_per_node");
+  if (e.has("sweep.input_node_read_GBps"))
+    f.spec.input_node_read_GBps =
+        positive_reals(e, "sweep.input_node_read_GBps", "input_node_read_GBps");
+  if (e.has("sweep.input_filesystem_GBps"))
+    f.spec.input_filesystem_GBps =
+        positive_reals(e, "sweep.input_filesystem_GBps", "input_filesystem_GBps");
+}
+
+// [sweep] resolution, network_bandwidth_gbps, network_latency_us and the input axes
 void read_value_axes(SweepFile& f, const SweepEntries& e) {
   if (e.has("sweep.resolution"))
     f.spec.resolution = positive_ints(e, "sweep.resolution", "resolution");
@@ -148,12 +171,10 @@ void read_value_axes(SweepFile& f, const SweepEntries& e) {
       f.spec.network_bandwidth.push_back(gbit_per_s(v));
   }
   if (e.has("sweep.network_latency_us")) {
-    const std::string text = e.value("sweep.network_latency_us");
-    const Origin at = e.at("sweep.network_latency_us");
-    const auto us = parse_positive_real_values(text, at, "network_latency_us");
-    refuse_repeats(us, at, "network_latency_us", text);
-    for (double v : us) f.spec.network_latency.push_back(microseconds(v));
+    for (double v : positive_reals(e, "sweep.network_latency_us", "network_latency_us"))
+      f.spec.network_latency.push_back(microseconds(v));
   }
+  read_input_axes(f, e);
 }
 
 // A training setting: a list of names (several values make an axis), every value known and

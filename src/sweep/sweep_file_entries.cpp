@@ -17,7 +17,7 @@ namespace {
 // order the required ones are checked; [layer_times] keys are the user's (model names).
 constexpr std::array<std::string_view, 5> kRequired = {"sweep.batch", "sweep.dataset", "sweep.gpus",
                                                        "sweep.model", "sweep.strategy"};
-constexpr std::array<std::string_view, 21> kOptional = {"sweep.system",
+constexpr std::array<std::string_view, 24> kOptional = {"sweep.system",
                                                         "sweep.variant",
                                                         "sweep.spatial_split",
                                                         "sweep.resolution",
@@ -25,6 +25,9 @@ constexpr std::array<std::string_view, 21> kOptional = {"sweep.system",
                                                         "sweep.max_workload_bytes",
                                                         "sweep.network_bandwidth_gbps",
                                                         "sweep.network_latency_us",
+                                                        "sweep.input_cpu_cores_per_node",
+                                                        "sweep.input_node_read_GBps",
+                                                        "sweep.input_filesystem_GBps",
                                                         "sweep.precision",
                                                         "sweep.optimizer",
                                                         "sweep.zero",

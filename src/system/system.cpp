@@ -1,5 +1,7 @@
 #include "paradise/system/system.hpp"
 
+#include <utility>
+
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
 
@@ -75,6 +77,14 @@ System with_inter_node(System s, double bandwidth_Bps, double latency_s) {
       if (latency_s > 0) l.latency_s = latency_s;
     }
   }
+  return s;
+}
+
+System with_overrides(System s, const Overrides& o) {
+  s = with_inter_node(std::move(s), o.inter_node_bandwidth_Bps, o.inter_node_latency_s);
+  if (o.cpu_cores_per_node > 0) s.input.cpu_cores_per_node = o.cpu_cores_per_node;
+  if (o.node_read_Bps > 0) s.input.node_read_Bps = o.node_read_Bps;
+  if (o.filesystem_Bps > 0) s.input.filesystem_Bps = o.filesystem_Bps;
   return s;
 }
 

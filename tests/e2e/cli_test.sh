@@ -538,9 +538,9 @@ sweep_refuses "${base}system = $tmp/nope.system\n" "cli_sweep.ini:7: system '$tm
 # 3,000 x 3,000 network values are 9 million variants of one workload (each a system of
 # about 1.2 KB on ABCI with its GPU profile; resnet50's 48 KB tables shared): refused before any is built
 sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 1..3000 +1\n[memlimit]\nbatch = none\n" \
-  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 network variants (x network bandwidth x latency values) need about 11."
+  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 system variants (x network and input values) need about 11."
 sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e7\n" \
-  "per rank (a model's per-layer tables each, a system per network variant), more than max_workload_bytes = 10.00 MB"
+  "per rank (a model's per-layer tables each, a system per variant), more than max_workload_bytes = 10.00 MB"
 # a ParaDL .net model's shapes are fixed: no resolution search (it stepped through every
 # side of the range, an hour for 1..10^8) and no resolution axis (every point invalid)
 sweep_refuses "[sweep]\nmodel = $data/paradl/model/ALEXNET_ImageNet.net\ndataset = imagenet-paradl\nstrategy = data\ngpus = 8\nbatch = 64\n[memlimit]\nresolution = 1..100000000\n" \

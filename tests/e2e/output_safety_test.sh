@@ -132,7 +132,7 @@ rc=0
 cd .. || exit 1
 
 # --- 6. Work bounded before it is done ------------------------------------------------------
-# max_workload_bytes = 1e308 and 10^7 network variants (4,000 bandwidths x 2,500 latencies)
+# max_workload_bytes = 1e308 and 10^7 system variants (4,000 bandwidths x 2,500 latencies)
 # built every variant, 2.4 GB, then "internal error: std::bad_alloc". The grid's sizes are
 # checked from its axes first: its 10^7 memory-limit searches (one per point without the batch
 # axis) are refused before any workload is built (10 s: a generous bound, 0.13 s idle; it
@@ -157,7 +157,7 @@ rc=0
 (ulimit -v 6000000 && exec "$paradise" sweep huge.ini --dry-run) >out 2>&1 || rc=$?
 took=$((($(date +%s%N) - begun) / 1000000))
 [ "$rc" = 2 ] && [ "$took" -lt 10000 ] &&
-  grep -q "error: huge.ini: the sweep's 1 workload .* in 10,000,000 network variants .* need about 9\.[0-9][0-9] GB per rank .*, more than the memory this process may use, [0-9.]* GB (max_workload_bytes is larger): give those axes fewer values" out &&
+  grep -q "error: huge.ini: the sweep's 1 workload .* in 10,000,000 system variants .* need about 9\.[0-9][0-9] GB per rank .*, more than the memory this process may use, [0-9.]* GB (max_workload_bytes is larger): give those axes fewer values" out &&
   ok || bad "a huge dry run: exit $rc after $took ms: $(cat out)"
 sed 's/1e308/1e9/' huge.ini >huge9.ini
 "$paradise" sweep huge9.ini --dry-run >out 2>&1

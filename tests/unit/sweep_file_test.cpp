@@ -70,6 +70,23 @@ TEST(SweepFile, SaysEachMistakeAtItsLine) {
             ":8: line 'broken': expected [section], key = value, a # comment or a blank line");
 }
 
+// The input axes (system files' [input] keys): values as written, each error at its line.
+TEST(SweepFile, ReadsTheInputAxes) {
+  const SweepFile f =
+      read_sweep_file(write_sweep(kBase + "input_cpu_cores_per_node = 32, 64..256 *2\n"
+                                          "input_node_read_GBps = 2.5\n"
+                                          "input_filesystem_GBps = 40, 1000\n"));
+  EXPECT_EQ(f.spec.input_cpu_cores, (std::vector<std::int64_t>{32, 64, 128, 256}));
+  EXPECT_EQ(f.spec.input_node_read_GBps, std::vector<double>{2.5});
+  EXPECT_EQ(f.spec.input_filesystem_GBps, (std::vector<double>{40, 1000}));
+  EXPECT_EQ(error_of(kBase + "input_cpu_cores_per_node = 0\n"),
+            ":7: input_cpu_cores_per_node '0': every value must be >= 1");
+  EXPECT_EQ(error_of(kBase + "input_filesystem_GBps = 40, 0\n"),
+            ":7: input_filesystem_GBps '0': every value must be > 0");
+  EXPECT_NE(error_of(kBase + "input_node_read_GBps = 2.5, 2.5\n").find(":7: input_node_read_GBps"),
+            std::string::npos);
+}
+
 TEST(SweepFile, RefusesParadiseSettingsUnderTheParadlVariant) {
   EXPECT_EQ(error_of(kBase + "variant = paradl\nprecision = fp32, mixed\n"),
             ":8: precision 'fp32, mixed': the paradl variant models fp32 only");

@@ -476,10 +476,10 @@ TEST(Evaluator, WorkloadsPastMaxWorkloadBytesAreRefused) {
     FAIL() << "no exception";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("the sweep's 2 workloads (model x dataset x resolution x "
-                                         "system values) in 200 network variants"),
+                                         "system values) in 200 system variants"),
               std::string::npos)
         << e.what();
-    EXPECT_NE(std::string(e.what()).find("200 network variants"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("200 system variants"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("max_workload_bytes"), std::string::npos) << e.what();
   }
   s.max_workload_bytes = 2 * (f + 2048) + 200 * (system + 4096);
@@ -541,6 +541,63 @@ TEST(Evaluator, NetworkVariantsEqualPredictionsOnTheirOwnSystem) {
     }
   }
   EXPECT_EQ(slower_network, 2 * 2 * 3);  // each system x strategy, both visiting orders
+}
+
+// The input axes are system variants too: every point equals a fresh prediction on the
+// system whose [input] values are set by hand, with a network axis beside them. CosmoFlow's
+// 16.8 MB int16 volumes (4 x 128^3 x 2 B) on 64 A100s at a global batch of 1,024: 10 GB/s
+// of file system deliver 596 samples/s, 1.7 s per iteration, far above the step (about 42
+// ms), so the run is input-bound there; at 1,000 GB/s it takes 17 ms, and each of the 8
+// nodes reads its 128 samples at 100 GB/s in 21 ms: not input-bound.
+TEST(Evaluator, InputAxesEqualPredictionsOnTheirOwnSystem) {
+  SweepSpec s;
+  s.models = {"cosmoflow"};
+  s.datasets = {"cosmoflow"};
+  s.systems = {"dgx-a100"};
+  s.network_latency = {microseconds(2)};
+  s.input_cpu_cores = {16, 128};
+  s.input_node_read_GBps = {100};
+  s.input_filesystem_GBps = {10, 1000};
+  s.strategies = {"data"};
+  s.gpus = {64, 1024};
+  s.batch = {1024};
+  s.variant = strategy::Variant::Paradise;
+  const Evaluator e(s);
+  std::vector<std::string> names;
+  for (const auto& a : e.grid().axes()) names.push_back(a.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"model", "dataset", "system", "network_latency_us",
+                                      "input_cpu_cores_per_node", "input_node_read_GBps",
+                                      "input_filesystem_GBps", "strategy", "gpus", "batch"}));
+  std::vector<std::uint64_t> c;
+  for (std::uint64_t i = 0; i < e.grid().points(); ++i) {
+    e.grid().decode(i, c);
+    auto w = strategy::make_workload({"cosmoflow", "cosmoflow", "dgx-a100", "", 0});
+    for (auto& l : w.system.levels) {
+      if (l.span_gpus > w.system.gpus_per_node) l.latency_s = 2e-6;
+    }
+    for (auto& l : w.system.host_staged_levels) {
+      if (l.span_gpus > w.system.gpus_per_node) l.latency_s = 2e-6;
+    }
+    w.system.input.cpu_cores_per_node = s.input_cpu_cores[c[4]];
+    w.system.input.node_read_Bps = 100e9;
+    w.system.input.filesystem_Bps = s.input_filesystem_GBps[c[6]] * 1e9;
+    strategy::Config cfg;
+    cfg.variant = strategy::Variant::Paradise;
+    cfg.kind = strategy::Kind::Data;
+    cfg.precision = strategy::Precision::Tf32;  // the A100's default
+    cfg.gpus = s.gpus[c[8]];
+    cfg.batch = 1024;
+    const auto direct = strategy::predict(w, cfg);
+    const auto r = e.evaluate(i);
+    EXPECT_EQ(r.status, static_cast<std::uint8_t>(direct.status)) << i;
+    expect_same(r.epoch_time_s, direct.epoch_time_s, i);
+    EXPECT_EQ(r.limit, static_cast<std::uint8_t>(direct.limit)) << i;
+    if (c[8] == 0) {
+      const auto input = static_cast<std::uint8_t>(strategy::Limit::Input);
+      EXPECT_EQ(r.limit == input, c[6] == 0) << i;
+    }
+  }
 }
 
 // A network axis of one value overrides the system as one of two does (one variant, no

@@ -48,6 +48,10 @@ struct SweepSpec {
   model::SamplesAtSide resolution_samples = model::SamplesAtSide::Fixed;
   std::vector<NetworkBandwidth> network_bandwidth;
   std::vector<NetworkLatency> network_latency;
+  /// Input axes (empty: absent): a node's CPU cores, its storage read rate and the file
+  /// system's aggregate rate (system files' [input] keys; GB/s as written).
+  std::vector<std::int64_t> input_cpu_cores;
+  std::vector<double> input_node_read_GBps, input_filesystem_GBps;
   /// The training run's settings (paradise variant; empty: the default, fp32, momentum,
   /// ZeRO stage 0, no recomputation): one value is every point's; several make an axis,
   /// precision, optimizer, zero_stage, recompute, between strategy and gpus.
@@ -100,12 +104,12 @@ class Evaluator {
     strategy::Config config;
   };
   Point point(std::uint64_t index) const;
-  /// The workload of a value of the axes before strategy. The network variants of one
+  /// The workload of a value of the axes before strategy. The system variants of one
   /// model, dataset, resolution and system share their tables: the reference is to that
   /// shared workload with this variant's system, valid until the next call of workload()
   /// or evaluate() (one Evaluator per thread).
   const strategy::Workload& workload(std::uint64_t w) const;
-  /// The workload's layer sums and compute memo (shared by its network variants), for
+  /// The workload's layer sums and compute memo (shared by its system variants), for
   /// searches over its configurations on this Evaluator's thread.
   const strategy::LayerSums& sums(std::uint64_t w) const { return sums_[w / variants_]; }
   strategy::ComputeMemo* memo(std::uint64_t w) const { return &memos_[w / variants_]; }
@@ -133,15 +137,15 @@ class Evaluator {
   // every combination of the training settings (their axes, or their one value), in grid
   // order: a point's configuration is one of these with its strategy, GPUs and batch
   std::vector<strategy::Config> settings_;
-  std::uint64_t variants_ = 1;  // network variants per base (bandwidth x latency values)
-  // per base (model x dataset x resolution x system), shared by its network variants
+  std::uint64_t variants_ = 1;  // system variants per base (network x input values)
+  // per base (model x dataset x resolution x system), shared by its system variants
   mutable std::vector<strategy::Workload> bases_;        // the system: installed_'s variant
   mutable std::vector<std::uint64_t> installed_;         // the workload whose system bases_ holds
   std::vector<std::string> unusable_;                    // why its points are invalid
   std::vector<strategy::LayerSums> sums_;                // computed once
   std::vector<strategy::Precision> default_precisions_;  // strategy::default_precision
   mutable std::vector<strategy::ComputeMemo> memos_;     // compute: the same on any network
-  // per workload (base x network variant)
+  // per workload (base x system variant)
   std::vector<system::System> systems_;  // empty without network axes
   std::vector<ResolutionFamily> families_;
   mutable strategy::Prediction scratch_;  // reused by evaluate(): one Evaluator per thread
@@ -153,7 +157,8 @@ class Evaluator {
 strategy::Config one_valued_settings(const SweepSpec& s);
 
 /// The axes of a sweep in storage order: model, dataset, [resolution], system,
-/// [network_bandwidth_gbps], [network_latency_us], strategy, [precision], [optimizer],
+/// [network_bandwidth_gbps], [network_latency_us], [input_cpu_cores_per_node],
+/// [input_node_read_GBps], [input_filesystem_GBps], strategy, [precision], [optimizer],
 /// [zero_stage], [recompute], gpus, batch (a training setting with several values is an
 /// axis). The axes before strategy define the workloads; the last ones vary fastest.
 Grid make_grid(const SweepSpec& spec);

@@ -19,9 +19,8 @@ namespace paradise::sweep {
 /// A workload family over the input resolution: the dataset's sample with every spatial
 /// extent set to `side` (a cube for 3-D data, a square for 2-D).
 struct ResolutionFamily {
-  strategy::WorkloadSpec spec;          ///< model, dataset, system; the dataset's shape is re-sized
-  double inter_node_bandwidth_Bps = 0;  ///< network override (system::with_inter_node); 0: keep
-  double inter_node_latency_s = 0;
+  strategy::WorkloadSpec spec;    ///< model, dataset, system; the dataset's shape is re-sized
+  system::Overrides overrides{};  ///< the sweep's network and input values; 0: keep
   model::SamplesAtSide samples_at_side = model::SamplesAtSide::Fixed;  ///< samples per epoch
   /// The workload at one side length, or nullopt when the model cannot take it: too small,
   /// or (then *too_large is set) a tensor past the supported sizes, as at every larger side.
@@ -29,7 +28,7 @@ struct ResolutionFamily {
   /// The same, throwing InputError with the reason when the model cannot take it (also for
   /// a ParaDL .net model, whose input shape is fixed).
   strategy::Workload make(std::int64_t side) const;
-  /// make() without the network override and resolution: the dataset as it is.
+  /// make() without the resolution: the dataset as it is.
   strategy::Workload native() const;
   /// Why no side at all can be taken (a fixed-shape .net model; a 2-D model on 3-D data),
   /// or empty: a search need not try each side to find out.

@@ -138,6 +138,17 @@ struct System {
 /// calibrated node_bandwidth is dropped) and latency; 0 keeps a value. For network
 /// co-design sweeps.
 System with_inter_node(System s, double bandwidth_Bps, double latency_s);
+
+/// What a co-design sweep changes in a system (its network and input axes); 0 keeps a value.
+struct Overrides {
+  double inter_node_bandwidth_Bps = 0;  ///< with_inter_node's
+  double inter_node_latency_s = 0;
+  std::int64_t cpu_cores_per_node = 0;  ///< InputPipeline's
+  double node_read_Bps = 0;
+  double filesystem_Bps = 0;
+};
+/// `s` with the overrides that are set: with_inter_node, then the input pipeline's values.
+System with_overrides(System s, const Overrides& o);
 /// The bytes a system holds beyond sizeof(System) (names, levels): what a sweep keeps per
 /// network variant.
 std::size_t footprint_bytes(const System& s);
