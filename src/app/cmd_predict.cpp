@@ -26,6 +26,7 @@ struct PredictOptions {
        keep_gradients = false, leader_reduce = false, allreduce_sums = false, marked_only = false;
   strategy::Config c;
   TrainingOptions training;
+  std::string epochs;  // --epochs-to-target
 };
 
 void describe(po::options_description& desc, PredictOptions& o) {
@@ -72,6 +73,7 @@ void describe(po::options_description& desc, PredictOptions& o) {
       "fix ParaDL's code quirks (README, \"The cost model (variant paradl)\")")(
       "format", po::value(&o.format), "table, json or csv");
   add_training_options(desc, o.training);
+  add_epochs_option(desc, o.epochs);
   add_spatial_split_option(desc, o.spatial_split);
   add_resolution_option(desc, o.side, o.resolution_samples);
 }
@@ -198,13 +200,14 @@ int run_predict(const Args& args) {
     throw InputError("--layer-times '" + o.spec.layer_times + "' and --precision " +
                      o.training.precision + ": " + why +
                      " (predict at the measured precision, or profile at this one)");
+  const auto epochs = epochs_to_target(o.epochs, o.spec, o.side > 0);
   const strategy::Prediction p = strategy::predict(w, c);
   if (o.format == "json") {
-    report::print_prediction_json(std::cout, p, c, w, o.spec);
+    report::print_prediction_json(std::cout, p, c, w, o.spec, epochs);
   } else if (o.format == "csv") {
-    report::print_prediction_csv(std::cout, p, c, w);
+    report::print_prediction_csv(std::cout, p, c, w, epochs);
   } else {
-    report::print_prediction_table(std::cout, p, c, w);
+    report::print_prediction_table(std::cout, p, c, w, epochs);
   }
   return 0;
 }

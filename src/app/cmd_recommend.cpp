@@ -29,6 +29,7 @@ struct RecommendOptions {
   std::int64_t max_gpus = 0, batch = 0, top = 10, side = 0;  // side: --resolution
   std::string resolution_samples = "fixed";
   TrainingOptions training;
+  std::string epochs;  // --epochs-to-target
 };
 
 void describe(po::options_description& desc, RecommendOptions& o) {
@@ -43,14 +44,16 @@ void describe(po::options_description& desc, RecommendOptions& o) {
       "batch-range", po::value(&o.range),
       "global mini-batches A..B: A, the powers of two between, and B")(
       "objective", po::value(&o.objective),
-      "time (epoch time), gpu-hours (epoch time x GPUs) or memory-headroom (free device memory)")(
-      "top", po::value(&o.top), "configurations to list (default 10)")(
+      "time (epoch time), gpu-hours (epoch time x GPUs), memory-headroom (free device memory), "
+      "time-to-train or gpu-hours-to-train (x the epochs to target at each batch; "
+      "--epochs-to-target)")("top", po::value(&o.top), "configurations to list (default 10)")(
       "strategies", po::value(&o.strategies),
       "comma-separated strategies to consider (default: all; serial only on 1 GPU)")(
       "variant", po::value(&o.variant), "cost model: paradise (default) or paradl");
   add_measured_compute_options(desc, o.spec);
   desc.add_options()("format", po::value(&o.format), "table or json");
   add_training_options(desc, o.training);
+  add_epochs_option(desc, o.epochs);
   add_spatial_split_option(desc, o.spatial_split);
   add_resolution_option(desc, o.side, o.resolution_samples);
 }
@@ -120,7 +123,8 @@ std::pair<strategy::Config, recommend::Search> parse(const po::variables_map& vm
   const auto objective = recommend::objective_from_name(o.objective);
   if (!objective)
     throw InputError("--objective '" + o.objective +
-                     "': expected time, gpu-hours or memory-headroom");
+                     "': expected time, gpu-hours, memory-headroom, time-to-train or "
+                     "gpu-hours-to-train");
   const auto variant = strategy::variant_from_name(o.variant);
   if (!variant) throw InputError("--variant '" + o.variant + "': expected paradl or paradise");
   strategy::Config c;  // every configuration's settings but strategy, GPUs and batch
@@ -171,6 +175,14 @@ int run_recommend(const Args& args) {
   } catch (const InputError& e) {
     throw InputError(std::string("--model: ") + e.what());
   }
+  search.epochs = epochs_to_target(o.epochs, o.spec, o.side > 0);
+  const bool to_train = search.objective == recommend::Objective::TimeToTrain ||
+                        search.objective == recommend::Objective::GpuHoursToTrain;
+  if (to_train && !search.epochs)
+    throw InputError("--objective '" + o.objective + "': no epochs-to-target model for model '" +
+                     o.spec.model + "' on dataset '" + o.spec.dataset +
+                     (o.side > 0 ? "' at --resolution " + std::to_string(o.side) : "'") +
+                     ": give --epochs-to-target E_MIN[:NOISE_BATCH] (docs/time-to-train.md)");
   const strategy::Workload w = workload_at_resolution(o.spec, vm, o.side, o.resolution_samples);
   resolve_workload_settings(c, w);
   if (const auto why = strategy::precision_mismatch(w, c.precision); !why.empty())

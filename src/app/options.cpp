@@ -57,6 +57,23 @@ system::System system_option(const std::string& name) {
   }
 }
 
+void add_epochs_option(boost::program_options::options_description& desc, std::string& text) {
+  namespace po = boost::program_options;
+  desc.add_options()("epochs-to-target", po::value(&text),
+                     "E_MIN[:NOISE_BATCH]: epochs to the target accuracy, E_MIN x (1 + batch / "
+                     "NOISE_BATCH), for the time to train (default: the built-in model of "
+                     "resnet50 on imagenet and mlperf_cosmoflow on cosmoflow; "
+                     "docs/time-to-train.md)");
+}
+
+std::optional<model::Convergence> epochs_to_target(const std::string& given,
+                                                   const strategy::WorkloadSpec& spec,
+                                                   bool resized) {
+  if (!given.empty()) return model::parse_convergence(given, {}, "--epochs-to-target");
+  if (resized) return std::nullopt;  // the built-ins are measured at the dataset's own size
+  return model::builtin_convergence(spec.model, spec.dataset);
+}
+
 void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t) {
   namespace po = boost::program_options;
   desc.add_options()("precision", po::value(&t.precision),

@@ -3,10 +3,12 @@
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
 #include "paradise/implementation/profile.hpp"
+#include "paradise/model/convergence.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/workload.hpp"
 #include "paradise/system/system.hpp"
@@ -42,6 +44,14 @@ void apply_training_options(const boost::program_options::variables_map& vm, Tra
 /// compute by measurements) to `desc`.
 void add_measured_compute_options(boost::program_options::options_description& desc,
                                   strategy::WorkloadSpec& spec);
+
+/// Adds --epochs-to-target (predict, recommend).
+void add_epochs_option(boost::program_options::options_description& desc, std::string& text);
+/// The epochs to target: --epochs-to-target as given, else the built-in model of the model
+/// on the dataset at its own input (none at another --resolution), else nullopt.
+std::optional<model::Convergence> epochs_to_target(const std::string& given,
+                                                   const strategy::WorkloadSpec& spec,
+                                                   bool resized);
 
 /// The system --system names; InputError with the option's name before the loader's message.
 system::System system_option(const std::string& name);

@@ -27,6 +27,10 @@ std::string objective_description(sweep::Objective o) {
       return "GPU-hours per epoch";
     case sweep::Objective::MemoryPerGpu:
       return "memory per GPU in bytes";
+    case sweep::Objective::TimeToTrain:
+      return "time to train in seconds (epochs to target x time per epoch)";
+    case sweep::Objective::GpuHoursToTrain:
+      return "GPU-hours to train (epochs to target x time per epoch x GPUs)";
   }
   return "";
 }
@@ -41,7 +45,7 @@ std::string units_of(std::string_view name) {
   if (name == "network_latency_us") return "us";
   if (name == "network_bandwidth_gbps") return "Gbit/s";
   if (name == "input_node_read_GBps" || name == "input_filesystem_GBps") return "GB/s";
-  if (name == "gpu_hours") return "h";
+  if (name == "gpu_hours" || name == "gpu_hours_to_train") return "h";
   if (name.ends_with("_time_s")) return "s";
   if (name.ends_with("_bytes")) return "byte";
   return "";
@@ -114,6 +118,8 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f, const s
                                           ? std::string(implementation::kDefaultName)
                                           : s.implementations.front());
   }
+  // the epochs to target behind a to-train objective, one line per model and dataset
+  if (s.needs_epochs) out.attribute("convergence", e.convergence_text());
 }
 
 // One coordinate variable per axis, with its units.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <sstream>
 #include <string>
 
 #include "paradise/core/table.hpp"
@@ -171,7 +172,13 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
       out << ", " << human_bytes(run.output_bytes / run.write_seconds) << "/s";
     out << ", of which " << fixed(run.copy_seconds, 2) << " s canonical copy)\n";
   }
-  out << "training: " << training_text(f, e) << "\n\n";
+  out << "training: " << training_text(f, e) << "\n";
+  if (f.spec.needs_epochs) {  // the Pareto fronts' time to train: their epochs' source
+    std::istringstream lines(e.convergence_text());
+    out << "epochs to target (the Pareto group's time to train):\n";
+    for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
+  }
+  out << "\n";
   TextTable t;
   for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);
   t.add_column("epoch time s");

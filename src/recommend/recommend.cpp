@@ -14,7 +14,9 @@ using strategy::Status;
 namespace {
 constexpr NamePair<Objective> kObjectives[] = {{Objective::Time, "time"},
                                                {Objective::GpuHours, "gpu-hours"},
-                                               {Objective::MemoryHeadroom, "memory-headroom"}};
+                                               {Objective::MemoryHeadroom, "memory-headroom"},
+                                               {Objective::TimeToTrain, "time-to-train"},
+                                               {Objective::GpuHoursToTrain, "gpu-hours-to-train"}};
 }  // namespace
 
 std::string_view objective_name(Objective o) {
@@ -33,6 +35,10 @@ double Ranking::score(const Eval& e) const {
       return e.gpu_hours();
     case Objective::MemoryHeadroom:
       return e.memory_bytes;  // headroom = usable - memory: less memory, more headroom
+    case Objective::TimeToTrain:
+      return e.time_to_train_s();
+    case Objective::GpuHoursToTrain:
+      return e.gpu_hours() * e.epochs_to_target;
   }
   return 0;
 }
@@ -88,7 +94,7 @@ std::vector<Eval> evaluate(const strategy::Workload& w, const strategy::LayerSum
         out.push_back({s.kinds[ki], ki, g, b, p.status, p.limit, p.epoch_time_s, p.epoch_compute_s,
                        p.epoch_communication_s, p.memory_per_gpu_bytes,
                        p.status == Status::Ok ? std::string() : p.reason, p.split_layer,
-                       p.split_parts});
+                       p.split_parts, s.epochs ? s.epochs->epochs(b) : 0});
       }
     }
   }

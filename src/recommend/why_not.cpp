@@ -49,6 +49,20 @@ std::string mechanism(const Eval& best, const Eval& winner) {
   return s;
 }
 
+/// Against the winner to train: the ratio, and which factor differs, the epochs to target
+/// (its batch against the winner's) or the epoch itself (its mechanism).
+std::string to_train_text(const Eval& best, const Eval& winner, Objective o) {
+  const bool hours = o == Objective::GpuHoursToTrain;
+  const double mine = best.time_to_train_s() * (hours ? static_cast<double>(best.gpus) : 1);
+  const double theirs = winner.time_to_train_s() * (hours ? static_cast<double>(winner.gpus) : 1);
+  std::string s = ratio_text(mine / theirs) + " the winner's " + (hours ? "GPU-hours" : "time") +
+                  " to train (" + fixed(best.epochs_to_target, 1) + " epochs at batch " +
+                  std::to_string(best.batch) + " against " + fixed(winner.epochs_to_target, 1) +
+                  " at " + std::to_string(winner.batch);
+  if (best.epoch_s > winner.epoch_s) s += "; " + mechanism(best, winner);
+  return s + ")";
+}
+
 /// "communication-bound beyond N": N the largest count at which it was compute-bound, every
 /// feasible configuration on more GPUs communication-bound; empty otherwise.
 std::string communication_note(const std::vector<Eval>& feasible) {
@@ -163,6 +177,10 @@ std::string why_not(const std::vector<const Eval*>& mine, const Eval* winner, co
     case Objective::MemoryHeadroom:
       s += human_bytes(usable_bytes - best.memory_bytes) + " memory headroom, the winner has " +
            human_bytes(usable_bytes - winner->memory_bytes);
+      break;
+    case Objective::TimeToTrain:
+    case Objective::GpuHoursToTrain:
+      s += to_train_text(best, *winner, rank.objective);
       break;
   }
   for (const auto& note : scaling_notes(feasible)) s += "; " + note;

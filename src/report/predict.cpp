@@ -165,6 +165,20 @@ void print_times(std::ostream& out, const strategy::Prediction& p, const strateg
   out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
 }
 
+/// The epochs to target at the configuration's batch, and where they come from.
+void print_epochs(std::ostream& out, const strategy::Config& c, const Epochs& epochs) {
+  if (!epochs) {
+    out << "  epochs    not known for this model and dataset: no time to train (give "
+           "--epochs-to-target E_MIN[:NOISE_BATCH]; docs/time-to-train.md)\n";
+    return;
+  }
+  out << "  epochs    " << fixed(epochs->epochs(c.batch), 2) << " to target at batch " << c.batch;
+  if (epochs->noise_batch > 0)
+    out << " (" << fixed(epochs->epochs_min, 2) << " x (1 + " << c.batch << " / "
+        << with_commas(static_cast<std::int64_t>(std::llround(epochs->noise_batch))) << "))";
+  out << "; " << printable(epochs->source, false) << "\n";
+}
+
 /// The memory per GPU, part by part.
 void print_memory(std::ostream& out, const strategy::Prediction& p) {
   TextTable m;
@@ -179,9 +193,30 @@ void print_memory(std::ostream& out, const strategy::Prediction& p) {
 
 }  // namespace
 
+// The epochs to target, their model and the time to train (null where not known).
+void write_time_to_train(JsonWriter& j, const strategy::Prediction& p, const strategy::Config& c,
+                         const Epochs& epochs) {
+  j.key("convergence");
+  if (epochs) {
+    j.begin_object();
+    j.key("epochs_min").value(epochs->epochs_min);
+    j.key("noise_batch").value(epochs->noise_batch);
+    j.key("source").value(epochs->source);
+    j.end_object();
+  } else {
+    j.null();
+  }
+  const double e = epochs ? epochs->epochs(c.batch) : std::nan("");
+  const bool ok = epochs && p.status == strategy::Status::Ok;
+  j.key("epochs_to_target").value(e);
+  j.key("time_to_train_s").value(ok ? e * p.epoch_time_s : std::nan(""));
+  j.key("gpu_hours_to_train")
+      .value(ok ? e * p.epoch_time_s * static_cast<double>(c.gpus) / 3600 : std::nan(""));
+}
+
 void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
                            const strategy::Config& c, const strategy::Workload& w,
-                           const input::WorkloadSpec& asked) {
+                           const input::WorkloadSpec& asked, const Epochs& epochs) {
   JsonWriter j(out);
   j.begin_object();
   // what was predicted (issue 39): the model's and system's own names, and the three as given
@@ -212,6 +247,7 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("epoch_input_wait_s").value(p.epoch_input_s);
   j.key("epoch_eval_s").value(p.epoch_eval_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
+  write_time_to_train(j, p, c, epochs);
   write_split_layer(j, w, p.split_layer, p.split_parts);
   const auto plan = recompute_plan(w, c);
   if (plan.applies) j.key("recompute_lowers_peak").value(plan.runs);
@@ -243,14 +279,15 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
 
 // One header line and one row: the scalar results, then one column per part.
 void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
-                          const strategy::Config& c, const strategy::Workload& w) {
+                          const strategy::Config& c, const strategy::Workload& w,
+                          const Epochs& epochs) {
   std::string header =
       "strategy,gpus,batch,input,variant,implementation,precision,optimizer,zero_stage,recompute,"
       "status,reason,"
       "limiting_"
       "factor,iterations_per_epoch,iteration_"
       "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
-      "gpu_bytes";
+      "gpu_bytes,epochs_to_target,time_to_train_s";
   std::ostringstream row;
   row.precision(17);
   // an invalid configuration's figures are missing: empty fields
@@ -274,6 +311,10 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
       << figure(p.iteration_time_s) << ',' << figure(p.epoch_time_s) << ','
       << figure(p.epoch_compute_s) << ',' << figure(p.epoch_communication_s) << ','
       << figure(p.epoch_overlapped_s) << ',' << figure(p.memory_per_gpu_bytes);
+  // not known, or no feasible epoch: empty fields
+  const double e = epochs ? epochs->epochs(c.batch) : std::nan("");
+  row << ',' << figure(e) << ','
+      << figure(epochs && p.status == strategy::Status::Ok ? e * p.epoch_time_s : std::nan(""));
   for (const auto& part : p.communication) {
     header += ',' + csv_field("comm:" + std::string(part.name));
     row << ',' << part.epoch_s;
@@ -286,11 +327,18 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
 }
 
 void print_prediction_table(std::ostream& out, const strategy::Prediction& p,
-                            const strategy::Config& c, const strategy::Workload& w) {
+                            const strategy::Config& c, const strategy::Workload& w,
+                            const Epochs& epochs) {
   print_setup(out, p, c, w);
+  print_epochs(out, c, epochs);
   if (!print_status(out, p, c, w)) return;
   out << "\n";
   print_times(out, p, c);
+  if (epochs && p.status == strategy::Status::Ok) {
+    const double e = epochs->epochs(c.batch), s = e * p.epoch_time_s;
+    out << "time to train: " << fixed(s, 1) << " s (" << fixed(s / 3600, 3) << " h: " << fixed(e, 2)
+        << " epochs), " << fixed(s * static_cast<double>(c.gpus) / 3600, 2) << " GPU-hours\n\n";
+  }
   print_memory(out, p);
 }
 

@@ -1,6 +1,7 @@
 #include "paradise/report/recommend.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "paradise/core/json_writer.hpp"
 #include "paradise/core/table.hpp"
@@ -40,6 +41,10 @@ void write_ranked_json(JsonWriter& j, const strategy::Workload& w,
     j.key("memory_per_gpu_bytes").value(e.memory_bytes);
     j.key("memory_headroom_bytes").value(usable - e.memory_bytes);
     j.key("gpu_hours").value(e.gpu_hours());
+    const double epochs = e.epochs_to_target > 0 ? e.epochs_to_target : std::nan("");
+    j.key("epochs_to_target").value(epochs);
+    j.key("time_to_train_s").value(e.epoch_s * epochs);
+    j.key("gpu_hours_to_train").value(e.gpu_hours() * epochs);
     j.key("limiting_factor").value(strategy::limit_name(e.limit));
     j.key("status").value(strategy::status_name(e.status));
     write_split_layer(j, w, e.split_layer, e.split_parts);
@@ -72,6 +77,35 @@ void write_changes_json(JsonWriter& j, const std::vector<Change>& changes) {
   j.end_array();
 }
 
+std::string_view objective_text(Objective o) {
+  switch (o) {
+    case Objective::Time:
+      return " (epoch time, shortest first)";
+    case Objective::GpuHours:
+      return " (epoch time x GPUs, fewest first)";
+    case Objective::MemoryHeadroom:
+      return " (free device memory, most first)";
+    case Objective::TimeToTrain:
+      return " (epochs to target x epoch time, shortest first)";
+    case Objective::GpuHoursToTrain:
+      return " (epochs to target x epoch time x GPUs, fewest first)";
+  }
+  return "";
+}
+
+// Where the epochs to target come from, or that there are none (no time to train).
+std::string epochs_text(const std::optional<model::Convergence>& e) {
+  if (!e)
+    return "not known for this model and dataset: no time to train (--epochs-to-target "
+           "E_MIN[:NOISE_BATCH])";
+  std::string s =
+      fixed(e->epochs_min, 2) + " x (1 + batch / " +
+      (e->noise_batch > 0 ? with_commas(static_cast<std::int64_t>(std::llround(e->noise_batch)))
+                          : std::string("inf")) +
+      ") to target; " + printable(e->source, false);
+  return s;
+}
+
 void print_header(std::ostream& out, const strategy::Workload& w, const strategy::Config& c,
                   const recommend::Search& s, const recommend::Recommendation& r) {
   out << "ParaDiSE recommendation (" << strategy::variant_name(c.variant) << " model)\n"
@@ -83,12 +117,9 @@ void print_header(std::ostream& out, const strategy::Workload& w, const strategy
       << "  searched   " << s.kinds.size() << " strategies x GPUs " << join(s.counts) << " x batch "
       << join(s.batches) << ": " << r.evals.size() << " configurations, " << r.feasible
       << " feasible\n"
-      << "  objective  " << recommend::objective_name(s.objective)
-      << (s.objective == Objective::Time       ? " (epoch time, shortest first)"
-          : s.objective == Objective::GpuHours ? " (epoch time x GPUs, fewest first)"
-                                               : " (free device memory, most first)")
+      << "  objective  " << recommend::objective_name(s.objective) << objective_text(s.objective)
       << "\n  training   " << strategy::training_summary(c) << "\n  compute    "
-      << strategy::compute_source(w, c) << "\n\n";
+      << strategy::compute_source(w, c) << "\n  epochs     " << epochs_text(s.epochs) << "\n\n";
 }
 
 void print_ranked(std::ostream& out, const strategy::Workload& w, const recommend::Search& s,
@@ -101,6 +132,12 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
     t.add_column(name);
   if (headroom) t.add_column("headroom");
   t.add_column("GPU-h/epoch");
+  const bool to_train = s.epochs.has_value();
+  if (to_train) {
+    t.add_column("epochs");
+    t.add_column("train h");
+    t.add_column("GPU-h to train");
+  }
   t.add_column("limited by", TextTable::Align::Left);
   bool flagged = false;
   for (std::size_t i = 0; i < r.ranked.size(); ++i) {
@@ -115,6 +152,11 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
         fixed(e.communication_s, 2), human_bytes(e.memory_bytes)};
     if (headroom) row.push_back(human_bytes(w.system.usable_memory_bytes() - e.memory_bytes));
     row.push_back(fixed(e.gpu_hours(), 3));
+    if (to_train) {
+      row.push_back(fixed(e.epochs_to_target, 2));
+      row.push_back(fixed(e.time_to_train_s() / 3600, 3));
+      row.push_back(fixed(e.gpu_hours() * e.epochs_to_target, 2));
+    }
     row.emplace_back(strategy::limit_name(e.limit));
     t.add_row(std::move(row));
   }
@@ -189,6 +231,16 @@ void print_recommendation_json(std::ostream& out, const strategy::Workload& w,
   j.key("variant").value(strategy::variant_name(c.variant));
   write_training_json(j, c);
   j.key("objective").value(recommend::objective_name(s.objective));
+  j.key("convergence");
+  if (s.epochs) {
+    j.begin_object();
+    j.key("epochs_min").value(s.epochs->epochs_min);
+    j.key("noise_batch").value(s.epochs->noise_batch);
+    j.key("source").value(s.epochs->source);
+    j.end_object();
+  } else {
+    j.null();
+  }
   j.key("evaluated").value(static_cast<std::int64_t>(r.evals.size()));
   j.key("feasible").value(static_cast<std::int64_t>(r.feasible));
   write_ranked_json(j, w, r);

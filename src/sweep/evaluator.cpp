@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
@@ -251,6 +252,26 @@ void check_network_values(const SweepSpec& spec) {
   }
 }
 
+/// The epochs to target of model m on dataset d: [convergence] m@d, else m, else (at the
+/// dataset's own size) the built-in; epochs_min 0 when none. A to-train objective refuses
+/// a usable pair (the model takes the dataset) without one.
+model::Convergence convergence_of(const SweepSpec& s, const std::string& m, const std::string& d,
+                                  bool usable) {
+  for (const auto& key : {m + "@" + d, m}) {
+    if (const auto it = s.convergence.find(key); it != s.convergence.end()) return it->second;
+  }
+  if (s.resolution.empty()) {
+    if (auto b = model::builtin_convergence(m, d)) return *b;
+  }
+  if (s.needs_epochs && usable)
+    throw InputError(
+        "pareto objectives time_to_train and gpu_hours_to_train need the epochs to "
+        "target: none for model '" +
+        m + "' on dataset '" + d + (s.resolution.empty() ? "'" : "' on a resolution axis") +
+        "; give [convergence] " + m + " = E_MIN[:NOISE_BATCH] (docs/time-to-train.md)");
+  return {};
+}
+
 /// Whether the sweep has a network or an input axis (then every point's system is a variant).
 bool has_system_axes(const SweepSpec& s) {
   return !s.network_bandwidth.empty() || !s.network_latency.empty() || !s.input_cpu_cores.empty() ||
@@ -348,6 +369,7 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
             default_precisions_.push_back(strategy::Precision::Fp32);  // invalid points
           }
           unusable_.push_back(why);
+          convergence_.push_back(convergence_of(spec, m, d, why.empty()));
           installed_.push_back(families_.size());
           for (const auto& o : variants) {
             families_.push_back(family);
@@ -362,6 +384,25 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (std::size_t b = 0; b < bases_.size() && overridden; ++b)
     bases_[b].system = systems_[b * variants_];
   memos_.resize(bases_.size());
+}
+
+std::string Evaluator::convergence_text() const {
+  std::string out;
+  const std::size_t per_dataset = std::max<std::size_t>(1, spec_.resolution.size()) *
+                                  spec_.systems.size();  // bases per model and dataset
+  for (std::size_t b = 0; b < convergence_.size(); b += per_dataset) {
+    const auto& e = convergence_[b];
+    if (!(e.epochs_min > 0)) continue;
+    const std::size_t nd = spec_.datasets.size();
+    const std::string& m = spec_.models[b / per_dataset / nd];
+    const std::string& d = spec_.datasets[b / per_dataset % nd];
+    std::ostringstream line;
+    line.precision(6);
+    line << m << " on " << d << ": " << e.epochs_min << " x (1 + B / " << e.noise_batch << "), "
+         << e.source;
+    out += (out.empty() ? "" : "\n") + line.str();
+  }
+  return out;
 }
 
 std::string Evaluator::default_precision_text() const {
@@ -442,7 +483,7 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
     constexpr double none = std::numeric_limits<double>::quiet_NaN();
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);
     r.memory_per_gpu_bytes = r.epoch_time_s = r.iteration_time_s = none;
-    r.epoch_compute_s = r.epoch_communication_s = none;
+    r.epoch_compute_s = r.epoch_communication_s = r.epochs_to_target = none;
     return r;
   }
   strategy::Prediction& p = scratch_;
@@ -455,6 +496,9 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   r.iteration_time_s = p.iteration_time_s;
   r.epoch_compute_s = p.epoch_compute_s;
   r.epoch_communication_s = p.epoch_communication_s;
+  const auto& e = convergence_[base];
+  r.epochs_to_target =
+      e.epochs_min > 0 ? e.epochs(c.batch) : std::numeric_limits<double>::quiet_NaN();
   return r;
 }
 

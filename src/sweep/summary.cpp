@@ -56,6 +56,8 @@ std::optional<Objective> objective_from_name(std::string_view name) {
   if (name == "gpus") return Objective::Gpus;
   if (name == "gpu_hours") return Objective::GpuHours;
   if (name == "memory") return Objective::MemoryPerGpu;
+  if (name == "time_to_train") return Objective::TimeToTrain;
+  if (name == "gpu_hours_to_train") return Objective::GpuHoursToTrain;
   return std::nullopt;
 }
 
@@ -71,6 +73,10 @@ std::string_view objective_column(Objective o) {
       return "gpu_hours";
     case Objective::MemoryPerGpu:
       return "memory_per_gpu_bytes";
+    case Objective::TimeToTrain:
+      return "time_to_train_s";
+    case Objective::GpuHoursToTrain:
+      return "gpu_hours_to_train";
   }
   return "";
 }
@@ -87,6 +93,10 @@ double objective_value(Objective o, const PointResult& r, std::int64_t gpus) {
       return r.epoch_time_s * static_cast<double>(gpus) / 3600.0;
     case Objective::MemoryPerGpu:
       return r.memory_per_gpu_bytes;
+    case Objective::TimeToTrain:  // epochs to target x epoch
+      return r.epoch_time_s * r.epochs_to_target;
+    case Objective::GpuHoursToTrain:
+      return r.epoch_time_s * r.epochs_to_target * static_cast<double>(gpus) / 3600.0;
   }
   return 0;
 }

@@ -289,12 +289,19 @@ void read_pareto(SweepFile& f, const SweepEntries& e) {
     const auto o = objective_from_name(name);
     if (!o)
       fail_input(at, "objectives", name,
-                 "expected epoch_time, iteration_time, gpus, gpu_hours or memory");
+                 "expected epoch_time, iteration_time, gpus, gpu_hours, memory, time_to_train or "
+                 "gpu_hours_to_train");
     if (std::find(f.pareto.objectives.begin(), f.pareto.objectives.end(), *o) !=
         f.pareto.objectives.end())
       fail_input(at, "objectives", name, "named twice");
     f.pareto.objectives.push_back(*o);
   }
+  // time to train compares batches (its epochs grow with the batch): by default one front
+  // spans them, where the epoch-time objectives keep a front per batch
+  const bool to_train_objective =
+      std::any_of(f.pareto.objectives.begin(), f.pareto.objectives.end(), to_train);
+  if (to_train_objective && !e.has("pareto.group"))
+    std::erase(f.pareto.group, std::string("batch"));
 }
 
 // [memlimit] batch, resolution, sides, max_searches
@@ -412,6 +419,25 @@ void read_layer_times_entry(SweepFile& f, const SweepEntries& e, const IniDotted
   f.spec.layer_times[name] = file;
 }
 
+// One [convergence] entry: MODEL or MODEL@DATASET of this sweep = E_MIN[:NOISE_BATCH]
+void read_convergence_entry(SweepFile& f, const IniDottedEntry& entry) {
+  const Origin o = {f.path, entry.line};
+  const std::string name = entry.name.substr(12);  // after "convergence."
+  const auto at_sign = name.find('@');
+  const std::string of_model = name.substr(0, at_sign);
+  const auto& models = f.spec.models;
+  const auto& datasets = f.spec.datasets;
+  if (std::find(models.begin(), models.end(), of_model) == models.end())
+    fail_input(o, entry.name, entry.value, "'" + of_model + "' is not a model of this sweep");
+  if (at_sign != std::string::npos &&
+      std::find(datasets.begin(), datasets.end(), name.substr(at_sign + 1)) == datasets.end())
+    fail_input(o, entry.name, entry.value,
+               "'" + name.substr(at_sign + 1) + "' is not a dataset of this sweep");
+  auto c = model::parse_convergence(entry.value, o, entry.name);
+  c.source = "the sweep file's [convergence] " + name;
+  f.spec.convergence[name] = c;
+}
+
 // A size limit in bytes, > 0.
 void read_bytes(double& target, const SweepEntries& e, const char* key, const char* name) {
   if (!e.has(key)) return;
@@ -465,6 +491,9 @@ SweepFile parse_sweep_file(std::string text, const std::string& path) {
     fail_input(e.at("sweep.batch"), "batch", e.value("sweep.batch"), "every batch must be >= 1");
   read_variant(f, e);
   for (const auto& entry : e.layer_times()) read_layer_times_entry(f, e, entry);
+  for (const auto& entry : e.convergence()) read_convergence_entry(f, entry);
+  f.spec.needs_epochs =
+      std::any_of(f.pareto.objectives.begin(), f.pareto.objectives.end(), to_train);
   if (const auto level = storage_from_name(storage))
     f.storage = *level;
   else

@@ -52,7 +52,7 @@ bool known_key(std::string_view name) {
 }
 
 bool known_section(const std::string& section) {
-  if (section == "layer_times") return true;  // its keys are the user's
+  if (section == "layer_times" || section == "convergence") return true;  // the user's keys
   const auto of_section = [&](std::string_view key) { return key.starts_with(section + "."); };
   return std::any_of(kRequired.begin(), kRequired.end(), of_section) ||
          std::any_of(kOptional.begin(), kOptional.end(), of_section) ||
@@ -70,7 +70,7 @@ bool known_section(const std::string& section) {
              known_section(e.section) ? "unknown key"
                                       : "unknown section [" + e.section +
                                             "]; expected [sweep], [output], [pareto], "
-                                            "[memlimit] or [layer_times]");
+                                            "[memlimit], [layer_times] or [convergence]");
 }
 
 bool named_before(const std::vector<IniDottedEntry>& entries, const IniDottedEntry& e) {
@@ -122,10 +122,11 @@ SweepEntries::SweepEntries(const std::string& path, const std::string& text) : p
   const std::vector<IniDottedEntry> entries = parse_dotted_ini(in, path);
   for (const auto& e : entries) {  // first the keys that are not the sweep file's
     if (known_key(e.name)) continue;
-    if (!e.name.starts_with("layer_times.")) refuse_unknown(e, path);
-    if (named_before(layer_times_, e))
-      fail_input({path, e.line}, e.name, e.value, "set more than once");
-    layer_times_.push_back(e);
+    const bool convergence = e.name.starts_with("convergence.");
+    if (!e.name.starts_with("layer_times.") && !convergence) refuse_unknown(e, path);
+    auto& list = convergence ? convergence_ : layer_times_;
+    if (named_before(list, e)) fail_input({path, e.line}, e.name, e.value, "set more than once");
+    list.push_back(e);
   }
   for (const auto& e : entries) {  // then the known keys, once each
     if (!known_key(e.name)) continue;

@@ -31,11 +31,13 @@ class SweepEntries {
   /// Where "section.key" is set: its line, or the file alone when absent.
   Origin at(std::string_view name) const;
   const std::vector<IniDottedEntry>& layer_times() const { return layer_times_; }
+  /// The [convergence] entries (MODEL or MODEL@DATASET = E_MIN[:NOISE_BATCH]), in file order.
+  const std::vector<IniDottedEntry>& convergence() const { return convergence_; }
 
  private:
   const IniDottedEntry* find(std::string_view name) const;
   std::string path_;
-  std::vector<IniDottedEntry> known_, layer_times_;
+  std::vector<IniDottedEntry> known_, layer_times_, convergence_;
 };
 
 }  // namespace paradise::sweep::detail

@@ -555,13 +555,13 @@ grep -qF "bytes; the output keeps the sweep file's text in one HDF5 attribute, a
   || bad "70 KB sweep file: $(cat "$tmp/err")"
 # an unknown section is called one (it was "unknown key"); max_searches counts searches
 sweep_refuses "${base}[bogus]\nx = 1\n" \
-  "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit] or [layer_times]"
+  "cli_sweep.ini:8: bogus.x '1': unknown section [bogus]; expected [sweep], [output], [pareto], [memlimit], [layer_times] or [convergence]"
 # [pareto] objectives: two or three, each once (docs/sweep-files.md: memory as a third objective)
 sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, memory, gpu_hours\n" \
   "cli_sweep.ini:8: objectives 'epoch_time, gpus, memory, gpu_hours': expected two or three objectives"
 sweep_refuses "${base}[pareto]\nobjectives = epoch_time, gpus, gpus\n" "cli_sweep.ini:8: objectives 'gpus': named twice"
 sweep_refuses "${base}[pareto]\nobjectives = epoch_time, speed\n" \
-  "cli_sweep.ini:8: objectives 'speed': expected epoch_time, iteration_time, gpus, gpu_hours or memory"
+  "cli_sweep.ini:8: objectives 'speed': expected epoch_time, iteration_time, gpus, gpu_hours, memory, time_to_train or gpu_hours_to_train"
 # a value without a key is said so, at its line (it was "sweep. '5': unknown key")
 sweep_refuses "${base}= 5\n" "cli_sweep.ini:7: sweep. '5': a value without a key (expected KEY = VALUE)"
 # a dotted section whose first part is known ([sweep.x]) is unknown too, said at its line

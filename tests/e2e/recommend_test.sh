@@ -290,6 +290,25 @@ bad_input "--strategies '': expected a comma-separated list of serial," -- "${ba
 expect_rc 0 "recommend --strategies 'data, filter'" -- "$paradise" recommend "${base[@]}" --max-gpus 8 --batch 64 --strategies "data, filter" --format json
 grep -q '"filter"' "$tmp/out" && ok || bad "--strategies 'data, filter': $(head -c 300 "$tmp/out")"
 bad_input "--objective 'speed'" -- "${base[@]}" --max-gpus 8 --batch 64 --objective speed
+# time to train (docs/time-to-train.md): refused without epochs, naming the pair; a bad
+# --epochs-to-target names the option and value
+bad_input "--objective 'time-to-train': no epochs-to-target model for model 'vgg16' on dataset 'imagenet'" -- --model vgg16 --dataset imagenet --max-gpus 8 --batch 64 --objective time-to-train
+bad_input "--epochs-to-target '0': expected E_MIN or E_MIN:NOISE_BATCH" -- "${base[@]}" --max-gpus 8 --batch 64 --epochs-to-target 0
+# with epochs given, the ranking is by epochs x epoch: the first row's time to train is the
+# least of the rows, and each row's epochs are E_MIN (1 + B / NOISE_BATCH) by hand
+expect_rc 0 "recommend --objective time-to-train" -- "$paradise" recommend --model vgg16 --dataset imagenet --system dgx-a100 \
+  --max-gpus 64 --batch-range 256..8192 --strategies data --objective time-to-train --epochs-to-target 74:20000 --top 50 --format json
+$py - "$tmp/out" <<'PY' && ok || bad "time-to-train ranking: $(head -c 300 "$tmp/out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["convergence"]["epochs_min"] == 74 and r["convergence"]["noise_batch"] == 20000
+rows = r["ranked"]
+for x in rows:
+    assert abs(x["epochs_to_target"] - 74 * (1 + x["batch"] / 20000)) <= 1e-12 * x["epochs_to_target"], x
+    assert abs(x["time_to_train_s"] - x["epochs_to_target"] * x["epoch_time_s"]) <= 1e-9 * x["time_to_train_s"]
+t = [x["time_to_train_s"] for x in rows]
+assert t == sorted(t), t
+PY
 bad_input "--variant 'paradl2'" -- "${base[@]}" --max-gpus 8 --batch 64 --variant paradl2
 bad_input "--top '0'" -- "${base[@]}" --max-gpus 8 --batch 64 --top 0
 bad_input "--format 'csv'" -- "${base[@]}" --max-gpus 8 --batch 64 --format csv

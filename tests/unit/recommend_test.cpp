@@ -50,7 +50,8 @@ TEST(BatchValues, AreTheEndsAndThePowersOfTwoBetween) {
 }
 
 TEST(Objective, NamesRoundTrip) {
-  for (auto o : {Objective::Time, Objective::GpuHours, Objective::MemoryHeadroom})
+  for (auto o : {Objective::Time, Objective::GpuHours, Objective::MemoryHeadroom,
+                 Objective::TimeToTrain, Objective::GpuHoursToTrain})
     EXPECT_EQ(objective_from_name(objective_name(o)), o);
   EXPECT_FALSE(objective_from_name("speed"));
 }

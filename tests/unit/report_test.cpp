@@ -79,7 +79,7 @@ TEST(PredictionCsv, OneHeaderAndOneRowOfTheSameWidth) {
   c.gpus = 4;
   c.batch = 128;
   std::ostringstream out;
-  print_prediction_csv(out, strategy::predict(w, c), c, w);
+  print_prediction_csv(out, strategy::predict(w, c), c, w, std::nullopt);
   std::istringstream lines(out.str());
   std::string header, row;
   std::getline(lines, header);

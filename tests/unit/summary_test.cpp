@@ -61,6 +61,10 @@ double objective(Objective o, const PointResult& r, std::int64_t gpus) {
       return r.epoch_time_s * static_cast<double>(gpus) / 3600.0;
     case Objective::MemoryPerGpu:
       return r.memory_per_gpu_bytes;
+    case Objective::TimeToTrain:  // docs/time-to-train.md: epochs to target x epoch
+      return r.epoch_time_s * r.epochs_to_target;
+    case Objective::GpuHoursToTrain:
+      return r.epoch_time_s * r.epochs_to_target * static_cast<double>(gpus) / 3600.0;
   }
   return 0;
 }
@@ -499,9 +503,12 @@ TEST(Objective, NamesAndColumns) {
       {"iteration_time", Objective::IterationTime},
       {"gpus", Objective::Gpus},
       {"gpu_hours", Objective::GpuHours},
-      {"memory", Objective::MemoryPerGpu}};
-  const std::vector<std::string> columns{"epoch_time_s", "iteration_time_s", "gpus", "gpu_hours",
-                                         "memory_per_gpu_bytes"};
+      {"memory", Objective::MemoryPerGpu},
+      {"time_to_train", Objective::TimeToTrain},
+      {"gpu_hours_to_train", Objective::GpuHoursToTrain}};
+  const std::vector<std::string> columns{
+      "epoch_time_s",    "iteration_time_s",  "gpus", "gpu_hours", "memory_per_gpu_bytes",
+      "time_to_train_s", "gpu_hours_to_train"};
   for (std::size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(objective_from_name(names[i].first), names[i].second) << names[i].first;
     EXPECT_EQ(objective_column(names[i].second), columns[i]);
@@ -523,6 +530,57 @@ TEST(Objective, ValuesFromAPointAndItsGpus) {
   EXPECT_EQ(objective_value(Objective::Gpus, r, 8), 8.0);
   EXPECT_EQ(objective_value(Objective::GpuHours, r, 8), 16.0);
   EXPECT_EQ(objective_value(Objective::MemoryPerGpu, r, 8), 3e9);
+  // 40 epochs to target: 288,000 s to train, 640 GPU-hours
+  r.epochs_to_target = 40;
+  EXPECT_EQ(objective_value(Objective::TimeToTrain, r, 8), 288000.0);
+  EXPECT_EQ(objective_value(Objective::GpuHoursToTrain, r, 8), 640.0);
+}
+
+// A sweep's to-train objective: each point's epochs are the built-in E(B) of its model and
+// dataset at its batch (or the [convergence] value given), the front's fastest point to
+// train is the brute-force least epoch x epochs, and a model without epochs is refused.
+TEST(Summary, TimeToTrainFrontByHand) {
+  SweepSpec s;
+  s.models = {"resnet50", "vgg16"};
+  s.datasets = {"imagenet"};
+  s.systems = {"dgx-a100"};
+  s.strategies = {"data"};
+  s.gpus = {64, 256, 1024};
+  s.batch = {1024, 4096, 16384, 65536};
+  s.variant = strategy::Variant::Paradise;
+  s.needs_epochs = true;
+  try {
+    const Evaluator refused(s);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("none for model 'vgg16' on dataset 'imagenet'"),
+              std::string::npos)
+        << e.what();
+  }
+  s.convergence["vgg16"] = model::Convergence{74, 20000, "test"};
+  const Evaluator e(s);
+  const ParetoSpec p{{Objective::TimeToTrain, Objective::Gpus}, {"model"}};
+  Summary summary(e.grid(), p);
+  std::vector<std::uint64_t> c;
+  std::vector<double> best(2, std::numeric_limits<double>::infinity());
+  for (std::uint64_t i = 0; i < e.grid().points(); ++i) {
+    const auto r = e.evaluate(i);
+    e.grid().decode(i, c);  // model, dataset, system, strategy, gpus, batch
+    const double batch = static_cast<double>(s.batch[c[5]]);
+    const double epochs = c[0] == 0 ? 33.66 * (1 + batch / 44296) : 74 * (1 + batch / 20000);
+    EXPECT_DOUBLE_EQ(r.epochs_to_target, epochs) << i;
+    summary.add(i, r);
+    if (r.status == 0) best[c[0]] = std::min(best[c[0]], r.epoch_time_s * epochs);
+  }
+  const auto front = summary.fronts();
+  for (std::size_t m = 0; m < 2; ++m) {
+    double least = std::numeric_limits<double>::infinity();
+    for (const auto& x : front) {
+      e.grid().decode(x.index, c);
+      if (c[0] == m) least = std::min(least, x.first);
+    }
+    EXPECT_DOUBLE_EQ(least, best[m]) << m;
+  }
 }
 
 }  // namespace

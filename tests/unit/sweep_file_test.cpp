@@ -64,7 +64,7 @@ TEST(SweepFile, SaysEachMistakeAtItsLine) {
   EXPECT_EQ(error_of(kBase + "modle = x\n"), ":7: sweep.modle 'x': unknown key");
   EXPECT_EQ(error_of(kBase + "[sweep.x]\na = 1\n"),
             ":8: sweep.x.a '1': unknown section [sweep.x]; expected [sweep], [output], "
-            "[pareto], [memlimit] or [layer_times]");
+            "[pareto], [memlimit], [layer_times] or [convergence]");
   // a malformed line is said first, wherever it is
   EXPECT_EQ(error_of(kBase + "modle = x\nbroken\n"),
             ":8: line 'broken': expected [section], key = value, a # comment or a blank line");
@@ -85,6 +85,28 @@ TEST(SweepFile, ReadsTheInputAxes) {
             ":7: input_filesystem_GBps '0': every value must be > 0");
   EXPECT_NE(error_of(kBase + "input_node_read_GBps = 2.5, 2.5\n").find(":7: input_node_read_GBps"),
             std::string::npos);
+}
+
+// [convergence]: MODEL or MODEL@DATASET of this sweep = E_MIN[:NOISE_BATCH], at its line;
+// a to-train objective marks the sweep as needing epochs (the Evaluator refuses a model
+// without them, summary_test).
+TEST(SweepFile, ReadsTheConvergenceSection) {
+  const SweepFile f =
+      read_sweep_file(write_sweep(
+          kBase + "[pareto]\nobjectives = time_to_train, gpus\n[convergence]\nresnet50@imagenet = "
+                  "30:8192\n"));
+  ASSERT_EQ(f.spec.convergence.count("resnet50@imagenet"), 1u);
+  EXPECT_EQ(f.spec.convergence.at("resnet50@imagenet").epochs_min, 30);
+  EXPECT_EQ(f.spec.convergence.at("resnet50@imagenet").noise_batch, 8192);
+  EXPECT_TRUE(f.spec.needs_epochs);
+  EXPECT_FALSE(read_sweep_file(write_sweep(kBase)).spec.needs_epochs);
+  EXPECT_EQ(error_of(kBase + "[convergence]\nvgg16 = 30\n"),
+            ":8: convergence.vgg16 '30': 'vgg16' is not a model of this sweep");
+  EXPECT_EQ(error_of(kBase + "[convergence]\nresnet50@cifar10 = 30\n"),
+            ":8: convergence.resnet50@cifar10 '30': 'cifar10' is not a dataset of this sweep");
+  EXPECT_EQ(error_of(kBase + "[convergence]\nresnet50 = 30:0\n"),
+            ":8: convergence.resnet50 '30:0': expected E_MIN or E_MIN:NOISE_BATCH, epochs > 0 "
+            "and a global batch > 0 (docs/time-to-train.md)");
 }
 
 TEST(SweepFile, RefusesParadiseSettingsUnderTheParadlVariant) {

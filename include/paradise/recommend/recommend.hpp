@@ -11,15 +11,22 @@
 #include <string_view>
 #include <vector>
 
+#include "paradise/model/convergence.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
 #include "paradise/strategy/workload.hpp"
 
 namespace paradise::recommend {
 
-/// What the ranking minimises: epoch time, GPU-hours per epoch, or memory per GPU (the most
-/// free device memory first).
-enum class Objective : std::uint8_t { Time, GpuHours, MemoryHeadroom };
+/// What the ranking minimises: epoch time, GPU-hours per epoch, memory per GPU (the most
+/// free device memory first), or the time and GPU-hours to train (epochs to target x epoch).
+enum class Objective : std::uint8_t {
+  Time,
+  GpuHours,
+  MemoryHeadroom,
+  TimeToTrain,
+  GpuHoursToTrain
+};
 std::string_view objective_name(Objective o);
 std::optional<Objective> objective_from_name(std::string_view name);
 
@@ -34,8 +41,11 @@ struct Eval {
   std::string reason;
   int split_layer = -1;                              ///< spatial strategies: the last split layer
   std::array<std::int64_t, 3> split_parts{1, 1, 1};  ///< and its parts along W, H, D
+  double epochs_to_target = 0;                       ///< at this batch; 0: not known
   /// GPU-hours of one epoch: epoch time x GPUs.
   double gpu_hours() const { return epoch_s * static_cast<double>(gpus) / 3600; }
+  /// Seconds to train: the epochs to target x the epoch.
+  double time_to_train_s() const { return epoch_s * epochs_to_target; }
 };
 
 /// Ranks feasible configurations: the objective, then epoch time, then fewer GPUs, then the
@@ -58,6 +68,8 @@ struct Search {
   std::vector<std::int64_t> counts, batches;
   Objective objective = Objective::Time;
   std::size_t top = 10;  ///< configurations ranked
+  /// The epochs to target (the to-train objectives need them; every output states them).
+  std::optional<model::Convergence> epochs{};
   /// Whether strategy `k` is evaluated on `gpus`: on 1 GPU every strategy is serial, so the
   /// others from 2 GPUs, unless serial is left out.
   bool evaluated(strategy::Kind k, std::int64_t gpus) const;

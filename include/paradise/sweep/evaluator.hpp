@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "paradise/implementation/profile.hpp"
+#include "paradise/model/convergence.hpp"
 #include "paradise/strategy/compute_memo.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/prediction.hpp"
@@ -68,6 +69,10 @@ struct SweepSpec {
   /// "MODEL"; the model's compute is then parametrised by them (docs/cost-model.md
   /// §paradl-compute).
   std::map<std::string, std::string> layer_times;
+  /// [convergence]: epochs to target by MODEL or MODEL@DATASET (else the built-ins, without
+  /// a resolution axis); `needs_epochs` (a to-train objective) refuses a pair with none.
+  std::map<std::string, model::Convergence> convergence;
+  bool needs_epochs = false;
   /// Refuse workloads (one per value of the axes before strategy, each a model's per-layer
   /// tables, built on every rank) that would hold more than this many bytes per rank.
   double max_workload_bytes = 2e9;
@@ -82,6 +87,7 @@ struct PointResult {
   double iteration_time_s = 0;
   double epoch_compute_s = 0;
   double epoch_communication_s = 0;
+  double epochs_to_target = 0;  ///< at the point's batch; NaN where not known
 };
 
 class Evaluator {
@@ -122,6 +128,9 @@ class Evaluator {
   /// (strategy::default_precision), "tf32" when every workload takes the same, else
   /// "fp32 on abci, tf32 on dgx-a100"; empty when the sweep gives a precision.
   std::string default_precision_text() const;
+  /// The epochs-to-target model of each model and dataset that has one, one line each
+  /// ("resnet50 on imagenet: 33.66 x (1 + B / 44296), SOURCE"); empty if none has.
+  std::string convergence_text() const;
 
  private:
   // The point's precision when the sweep gives none: its base workload's default.
@@ -144,6 +153,7 @@ class Evaluator {
   std::vector<std::string> unusable_;                    // why its points are invalid
   std::vector<strategy::LayerSums> sums_;                // computed once
   std::vector<strategy::Precision> default_precisions_;  // strategy::default_precision
+  std::vector<model::Convergence> convergence_;          // epochs_min 0: not known
   mutable std::vector<strategy::ComputeMemo> memos_;     // compute: the same on any network
   // per workload (base x system variant)
   std::vector<system::System> systems_;  // empty without network axes

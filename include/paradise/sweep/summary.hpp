@@ -19,8 +19,21 @@
 namespace paradise::sweep {
 
 /// Quantities a Pareto front can minimise.
-enum class Objective : std::uint8_t { EpochTime, IterationTime, Gpus, GpuHours, MemoryPerGpu };
-/// epoch_time, iteration_time, gpus, gpu_hours, memory; nullopt for anything else.
+enum class Objective : std::uint8_t {
+  EpochTime,
+  IterationTime,
+  Gpus,
+  GpuHours,
+  MemoryPerGpu,
+  TimeToTrain,     ///< epochs to target x epoch time (docs/time-to-train.md)
+  GpuHoursToTrain  ///< the same x GPUs
+};
+/// Whether an objective needs the epochs to target.
+inline bool to_train(Objective o) {
+  return o == Objective::TimeToTrain || o == Objective::GpuHoursToTrain;
+}
+/// epoch_time, iteration_time, gpus, gpu_hours, memory, time_to_train, gpu_hours_to_train;
+/// nullopt for anything else.
 std::optional<Objective> objective_from_name(std::string_view name);
 /// The name of the stored column: epoch_time_s, iteration_time_s, gpus, gpu_hours,
 /// memory_per_gpu_bytes.
