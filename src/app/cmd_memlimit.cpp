@@ -20,7 +20,7 @@ namespace {
 
 struct MemlimitOptions {
   report::MemlimitQuery q;  // spec, max_batch, step and the GPUs and batch of c bound
-  std::string sides, variant = "paradise", format = "table", spatial_split = "w";
+  std::string sides, variant = "paradise", format = "table", spatial_split;
   TrainingOptions training;
 };
 
@@ -71,7 +71,7 @@ void check_settings(const po::variables_map& vm, MemlimitOptions& o) {
     throw InputError("--sides '': expected a list of sides >= 1, e.g. 256,512,1024");
   if (vm.count("gpu-counts") && o.sides.empty())
     throw InputError("--gpu-counts: the GPU counts tried for --sides, which is not given");
-  c.spatial_all_dims = spatial_all_dims(o.spatial_split);
+  c.spatial_split = spatial_split_option(o.spatial_split, c.variant);
   if (vm.count("spatial-split") && c.kind != strategy::Kind::Spatial &&
       c.kind != strategy::Kind::DataSpatial)
     throw InputError(

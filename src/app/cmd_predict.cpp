@@ -18,8 +18,8 @@ namespace {
 
 struct PredictOptions {
   strategy::WorkloadSpec spec;
-  std::string spatial_split = "w";
-  std::int64_t side = 0;  // --resolution
+  std::string spatial_split;  // "": the variant's default
+  std::int64_t side = 0;      // --resolution
   std::string resolution_samples = "fixed";
   std::string kind = "data", variant = "paradise", format = "table", allreduce = "ring";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
@@ -176,7 +176,7 @@ strategy::Config parse(const po::options_description& desc, const po::variables_
                      "': expected ring, recursive-doubling, rabenseifner, binomial-tree or "
                      "double-binary-tree");
   c.gradient_allreduce = *algorithm;
-  c.spatial_all_dims = spatial_all_dims(o.spatial_split);
+  c.spatial_split = spatial_split_option(o.spatial_split, c.variant);
   check_counts(vm, o.kind, c);
   return c;
 }

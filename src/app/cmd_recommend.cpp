@@ -25,7 +25,7 @@ using strategy::Kind;
 struct RecommendOptions {
   strategy::WorkloadSpec spec;
   std::string objective = "time", variant = "paradise", format = "table", range, strategies,
-              spatial_split = "w";
+              spatial_split;                                 // "": the variant's default
   std::int64_t max_gpus = 0, batch = 0, top = 10, side = 0;  // side: --resolution
   std::string resolution_samples = "fixed";
   TrainingOptions training;
@@ -135,7 +135,7 @@ std::pair<strategy::Config, recommend::Search> parse(const po::variables_map& vm
   if (o.max_gpus < 1)
     throw InputError("--max-gpus '" + std::to_string(o.max_gpus) + "': must be >= 1");
   if (o.top < 1) throw InputError("--top '" + std::to_string(o.top) + "': must be >= 1");
-  c.spatial_all_dims = spatial_all_dims(o.spatial_split);
+  c.spatial_split = spatial_split_option(o.spatial_split, c.variant);
   recommend::Search s;
   s.objective = *objective;
   s.top = static_cast<std::size_t>(o.top);

@@ -152,14 +152,18 @@ void add_spatial_split_option(boost::program_options::options_description& desc,
                               std::string& text) {
   desc.add_options()(
       "spatial-split", boost::program_options::value(&text),
-      "spatial and data+spatial's groups: w (ParaDL: the width only) or all (every spatial "
-      "dimension; data+spatial: paradise variant only)");
+      "spatial and data+spatial's groups: w (ParaDL's: the width only), hw (height and "
+      "width), all (every spatial dimension) or auto (per configuration the best of them; "
+      "data+spatial under --variant paradl: w only); default auto, w with --variant paradl");
 }
 
-bool spatial_all_dims(const std::string& text) {
-  if (text != "w" && text != "all")
-    throw InputError("--spatial-split '" + text + "': expected w or all");
-  return text == "all";
+strategy::SpatialSplit spatial_split_option(const std::string& text, strategy::Variant v) {
+  if (text.empty())
+    return v == strategy::Variant::Paradl ? strategy::SpatialSplit::W
+                                          : strategy::SpatialSplit::Auto;
+  const auto s = strategy::spatial_split_from_name(text);
+  if (!s) throw InputError("--spatial-split '" + text + "': expected w, hw, all or auto");
+  return *s;
 }
 
 void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side,

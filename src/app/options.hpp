@@ -61,11 +61,11 @@ system::System system_option(const std::string& name);
 /// implementation needs a host link the system does not give.
 void resolve_workload_settings(strategy::Config& c, const strategy::Workload& w);
 
-/// Adds --spatial-split (w, ParaDL's width-only split, or all spatial dimensions) to `desc`.
+/// Adds --spatial-split (w, hw, all or auto) to `desc`.
 void add_spatial_split_option(boost::program_options::options_description& desc, std::string& text);
-/// Whether --spatial-split's `text` asks for every spatial dimension; InputError naming the
-/// option and value unless w or all.
-bool spatial_all_dims(const std::string& text);
+/// --spatial-split's `text`: "" the variant's default (paradise auto, paradl w); InputError
+/// naming the option and value unless w, hw, all or auto.
+strategy::SpatialSplit spatial_split_option(const std::string& text, strategy::Variant v);
 
 /// Adds --resolution SIDE to `desc`: every spatial extent of the dataset's samples set to
 /// SIDE (a square, or a cube for 3-D data), as a sweep's resolution axis does.

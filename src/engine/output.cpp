@@ -87,7 +87,7 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f, const s
   out.attribute("sweep_file", f.text);
   out.attribute("command_line", command);
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
-  out.attribute("spatial_split", std::string(f.spec.spatial_all_dims ? "all" : "w"));
+  out.attribute("spatial_split", std::string(strategy::spatial_split_name(f.spec.spatial_split)));
   out.attribute("storage", std::string(storage_name(f.storage)));
   // how the samples per epoch follow the resolution axis and the memory-limit sides
   out.attribute(

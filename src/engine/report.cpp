@@ -13,6 +13,11 @@
 namespace paradise::engine {
 namespace {
 
+// The spatial split a sweep file without spatial_split gets (sweep_file.cpp).
+strategy::SpatialSplit default_split(strategy::Variant v) {
+  return v == strategy::Variant::Paradl ? strategy::SpatialSplit::W : strategy::SpatialSplit::Auto;
+}
+
 std::string describe(const sweep::Axis& a) {
   const auto n = a.size();
   std::string s = a.name + " (" + std::to_string(n) + "): ";
@@ -110,7 +115,11 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
   out << "sweep " << file << "\n";
   for (const auto& a : grid.axes()) out << "  " << describe(a) << "\n";
   out << "cost model: " << strategy::variant_name(f.spec.variant)
-      << (f.spec.spatial_all_dims ? "; spatial split over every spatial dimension" : "") << "\n"
+      << (f.spec.spatial_split == default_split(f.spec.variant)
+              ? ""
+              : "; spatial split " +
+                    std::string(strategy::spatial_split_name(f.spec.spatial_split)))
+      << "\n"
       << "training: " << training_text(f, e) << "\n"
       << (f.spec.resolution.empty() && !f.memlimit.resolution && f.memlimit.sides.empty()
               ? ""

@@ -55,8 +55,11 @@ std::vector<Setting> memory_settings(const strategy::Workload& w, const strategy
   if (paradise && parallel && c.zero_stage < 3)  // sharding needs more than one GPU
     out.push_back({"--zero 3", [](strategy::Config& x) { x.zero_stage = 3; }});
   // every spatial dimension split: spatial under both variants, data+spatial under paradise
-  if (!c.spatial_all_dims && (has(Kind::Spatial) || (paradise && has(Kind::DataSpatial))))
-    out.push_back({"--spatial-split all", [](strategy::Config& x) { x.spatial_all_dims = true; }});
+  if ((c.spatial_split == strategy::SpatialSplit::W ||
+       c.spatial_split == strategy::SpatialSplit::HW) &&
+      (has(Kind::Spatial) || (paradise && has(Kind::DataSpatial))))
+    out.push_back({"--spatial-split all",
+                   [](strategy::Config& x) { x.spatial_split = strategy::SpatialSplit::All; }});
   return out;
 }
 

@@ -90,7 +90,9 @@ void print_setup(std::ostream& out, const strategy::Prediction& p, const strateg
         << (static_cast<std::size_t>(p.split_layer) + 1 == w.model.layers.size()
                 ? ", every layer split (nothing gathered)"
                 : ", the rest replicated after an allgather")
-        << (shorter ? "; the later convolutions are too narrow to split as many ways" : "") << "\n";
+        << (shorter ? "; the later convolutions are too narrow to split as many ways" : "")
+        << " (--spatial-split " << strategy::spatial_split_name(p.spatial_split)
+        << (c.spatial_split == strategy::SpatialSplit::Auto ? ", auto's choice" : "") << ")\n";
   }
 }
 
@@ -249,6 +251,8 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);
   write_time_to_train(j, p, c, epochs);
   write_split_layer(j, w, p.split_layer, p.split_parts);
+  j.key("spatial_split").value(strategy::spatial_split_name(c.spatial_split));
+  j.key("spatial_split_used").value(strategy::spatial_split_name(p.spatial_split));
   const auto plan = recompute_plan(w, c);
   if (plan.applies) j.key("recompute_lowers_peak").value(plan.runs);
   if (const auto& cuts = plan.checkpoints; !cuts.empty()) {

@@ -1,5 +1,6 @@
 #include "paradise/core/names.hpp"
 
+#include <algorithm>
 #include <array>
 #include <iterator>
 #include <string>
@@ -65,6 +66,34 @@ std::optional<Variant> variant_from_name(std::string_view name) {
   if (name == "paradl") return Variant::Paradl;
   if (name == "paradise") return Variant::Paradise;
   return std::nullopt;
+}
+
+namespace {
+constexpr NamePair<SpatialSplit> kSpatialSplits[] = {{SpatialSplit::W, "w"},
+                                                     {SpatialSplit::HW, "hw"},
+                                                     {SpatialSplit::All, "all"},
+                                                     {SpatialSplit::Auto, "auto"}};
+}  // namespace
+
+std::string_view spatial_split_name(SpatialSplit s) {
+  return name_in(kSpatialSplits, s);
+}
+
+std::optional<SpatialSplit> spatial_split_from_name(std::string_view name) {
+  return value_in(kSpatialSplits, name);
+}
+
+int spatial_split_dims(SpatialSplit s, int rank) {
+  switch (s) {
+    case SpatialSplit::HW:
+      return std::min(2, rank);
+    case SpatialSplit::All:
+      return rank;
+    case SpatialSplit::W:
+    case SpatialSplit::Auto:
+      break;
+  }
+  return 1;
 }
 
 namespace {

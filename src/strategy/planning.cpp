@@ -9,8 +9,8 @@ namespace {
 
 // The ways to split n ways: ParaDL splits W only ({n, 1, 1}); --spatial-split all writes n
 // as every product pw x ph [x pd] over the input's spatial dimensions (TR Table III).
-std::vector<Parts> spatial_factorizations(std::int64_t n, int rank, bool all_dims) {
-  if (!all_dims || rank < 2) return {{n, 1, 1}};
+std::vector<Parts> spatial_factorizations(std::int64_t n, int rank, int dims) {
+  if (dims < 2 || rank < 2) return {{n, 1, 1}};
   std::vector<std::int64_t> divisors;
   for (std::int64_t d = 1; d * d <= n; ++d) {
     if (n % d != 0) continue;
@@ -20,7 +20,7 @@ std::vector<Parts> spatial_factorizations(std::int64_t n, int rank, bool all_dim
   std::sort(divisors.begin(), divisors.end());
   std::vector<Parts> out;
   for (const std::int64_t a : divisors) {
-    if (rank == 2) {
+    if (rank == 2 || dims == 2) {
       out.push_back({a, n / a, 1});
       continue;
     }
@@ -273,16 +273,15 @@ std::vector<std::size_t> balanced_partition(std::span<const double> t, std::size
   return ends;
 }
 
-SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims,
-                                bool every_layer) {
-  SpatialSplit s;
+SpatialPlan plan_spatial_split(const Workload& w, std::int64_t n, int dims, bool every_layer) {
+  SpatialPlan s;
   const int last = last_active(w);
   if (last < 0) {
     s.why_not = "no layer is marked parallel in the layer configuration";
     return s;
   }
   const int rank = w.model.input.rank;
-  const auto ways = spatial_factorizations(n, rank, all_dims);
+  const auto ways = spatial_factorizations(n, rank, dims);
   // the layers that run split: the marked ones, or (split_whole_prefix) all up to the split
   const auto extent = parallel_min_extent(w, last, every_layer);
   s.parts = spatial_parts(ways, extent, rank);
@@ -303,9 +302,9 @@ SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims
   return s;
 }
 
-std::optional<SpatialSplit> take_spatial_split(const Workload& w, Builder& b, std::int64_t n,
-                                               bool all_dims, bool every_layer) {
-  auto plan = plan_spatial_split(w, n, all_dims, every_layer);
+std::optional<SpatialPlan> take_spatial_split(const Workload& w, Builder& b, std::int64_t n,
+                                              int dims, bool every_layer) {
+  auto plan = plan_spatial_split(w, n, dims, every_layer);
   if (plan.last < 0) {
     b.invalid(plan.why_not);
     return std::nullopt;

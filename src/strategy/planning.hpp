@@ -92,17 +92,17 @@ std::vector<std::size_t> balanced_partition(std::span<const double> t, std::size
 /// A spatial split n ways: its last split layer (-1 and why, if none fits) and its parts per
 /// dimension. With the default layer config it stops before the convolutions too narrow to
 /// split so many ways (Workload::spatial_prefixes); a layer config is followed as it is.
-struct SpatialSplit {
+struct SpatialPlan {
   int last = -1;
   Parts parts{1, 1, 1};
   std::string why_not;
 };
-/// The split of every spatial dimension (all_dims) or of W alone, of the layers marked
-/// parallel or (every_layer) of every layer up to the split.
-SpatialSplit plan_spatial_split(const Workload& w, std::int64_t n, bool all_dims, bool every_layer);
+/// The split of the first `dims` spatial dimensions (W, then H, then D; spatial_split_dims),
+/// of the layers marked parallel or (every_layer) of every layer up to the split.
+SpatialPlan plan_spatial_split(const Workload& w, std::int64_t n, int dims, bool every_layer);
 /// plan_spatial_split's split recorded in the prediction (Builder::split_at), or the point
 /// marked invalid; nullopt then.
-std::optional<SpatialSplit> take_spatial_split(const Workload& w, Builder& b, std::int64_t n,
-                                               bool all_dims, bool every_layer);
+std::optional<SpatialPlan> take_spatial_split(const Workload& w, Builder& b, std::int64_t n,
+                                              int dims, bool every_layer);
 
 }  // namespace paradise::strategy::detail

@@ -4,6 +4,7 @@
 #include "paradise/strategy/predict.hpp"
 
 #include <string>
+#include <utility>
 
 #include "extended/extended.hpp"
 #include "memory/memory.hpp"
@@ -89,10 +90,46 @@ Prediction predict(const Workload& w, const Config& c) {
   return predict(w, c, nullptr);
 }
 
+namespace {
+
+// Feasible before out of memory before invalid; then the shorter epoch (feasible) or the
+// smaller footprint (out of memory).
+bool better_split(const Prediction& a, const Prediction& b) {
+  if (a.status != b.status) return a.status < b.status;
+  if (a.status == Status::Ok && a.epoch_time_s != b.epoch_time_s)
+    return a.epoch_time_s < b.epoch_time_s;
+  return a.status != Status::Invalid && a.memory_per_gpu_bytes < b.memory_per_gpu_bytes;
+}
+
+// SpatialSplit::Auto: each split of the sample's dimensions (W; H and W of a 3-D sample;
+// all), the best kept, ties to the first (docs/cost-model.md §spatial-split).
+void predict_best_split(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
+                        ComputeMemo* memo) {
+  const int rank = w.model.input.rank;
+  Config x = c;
+  Prediction candidate;
+  bool first = true;
+  for (const auto split : {SpatialSplit::W, SpatialSplit::HW, SpatialSplit::All}) {
+    if (split != SpatialSplit::W && spatial_split_dims(split, rank) <= 1) continue;
+    if (split == SpatialSplit::HW && rank < 3) continue;  // a 2-D sample's HW is all of it
+    x.spatial_split = split;
+    predict_into(w, s, x, first ? out : candidate, memo);
+    if (!first && better_split(candidate, out)) std::swap(out, candidate);
+    first = false;
+  }
+}
+
+}  // namespace
+
 void predict_into(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
                   ComputeMemo* memo) {
+  if (c.spatial_split == SpatialSplit::Auto &&
+      (c.kind == Kind::Spatial || c.kind == Kind::DataSpatial))
+    return predict_best_split(w, s, c, out, memo);
   const bool paradl = c.variant == Variant::Paradl;
   Builder b(w, s, c, out, paradl ? paradl::step(c) : extended::step(c, s));
+  // Auto on a strategy without a spatial split: nothing to choose
+  out.spatial_split = c.spatial_split == SpatialSplit::Auto ? SpatialSplit::W : c.spatial_split;
   validate(w, c, b);
   // nothing to work out for a configuration already invalid (nor a factorisation of 10^18)
   if (out.status == Status::Invalid) return b.finish();

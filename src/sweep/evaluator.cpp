@@ -66,7 +66,7 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
 strategy::Config one_valued_settings(const SweepSpec& s) {
   strategy::Config c;
   c.variant = s.variant;
-  c.spatial_all_dims = s.spatial_all_dims;
+  c.spatial_split = s.spatial_split;
   if (s.precisions.size() == 1) c.precision = s.precisions[0];
   // none given: each workload's default (Evaluator::set_default_precision)
   c.precision_by_default = s.precisions.empty() && s.variant == strategy::Variant::Paradise;

@@ -351,13 +351,17 @@ void refuse_fixed_shapes(const SweepFile& f, const SweepEntries& e) {
 // none of the paradise variant's policies, precision, optimizer, zero and recompute refused
 void read_variant(SweepFile& f, const SweepEntries& e) {
   const std::string variant = e.value("sweep.variant", "paradise");
-  const std::string spatial_split = e.value("sweep.spatial_split", "w");
   const auto v = strategy::variant_from_name(variant);
   if (!v) fail_input(e.at("sweep.variant"), "variant", variant, "expected paradl or paradise");
   f.spec.variant = *v;
-  if (spatial_split != "w" && spatial_split != "all")
-    fail_input(e.at("sweep.spatial_split"), "spatial_split", spatial_split, "expected w or all");
-  f.spec.spatial_all_dims = spatial_split == "all";
+  // default: the paradise variant's best split per point, ParaDL's width-only split
+  const std::string spatial_split =
+      e.value("sweep.spatial_split", *v == strategy::Variant::Paradl ? "w" : "auto");
+  const auto split = strategy::spatial_split_from_name(spatial_split);
+  if (!split)
+    fail_input(e.at("sweep.spatial_split"), "spatial_split", spatial_split,
+               "expected w, hw, all or auto");
+  f.spec.spatial_split = *split;
   if (f.spec.variant != strategy::Variant::Paradl) return;
   for (const auto p : f.spec.precisions) {
     if (!paradl_takes(p))

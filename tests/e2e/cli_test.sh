@@ -482,7 +482,7 @@ pt = dict(model="resnet50", dataset="imagenet", system="dgx-a100", strategy="dat
 assert int(ds.status.sel(**pt)) == 0 and float(ds.memory_per_gpu_bytes.sel(**pt)) == p["memory_per_gpu_bytes"]
 assert "ranks" not in ds.attrs and "[sweep]" in ds.attrs["sweep_file"]  # how it ran: not in the file
 assert ds.attrs["variant"] == "paradise"  # quickstart.ini: the default model
-assert ds.attrs["spatial_split"] == "w"  # quickstart.ini: the default
+assert ds.attrs["spatial_split"] == "auto"  # quickstart.ini: the paradise variant's default
 # the pareto group: per (model, dataset, batch) (the default group's axes the grid has) no
 # row dominates another in the default objectives, epoch time, GPUs and memory per GPU
 # (docs/output-format.md), each row's memory is the map's at its point, and the third objective keeps
@@ -806,7 +806,7 @@ for v in ("epoch_time_s", "iteration_time_s", "compute_time_s", "communication_t
 PY
 sed -i 's/spatial_split = w/spatial_split = xyz/' $bad_ini
 expect_rc 2 "sweep spatial_split xyz" -- "$paradise" sweep $bad_ini
-grep -q "cli_sweep.ini:7: spatial_split 'xyz': expected w or all" "$tmp/err" && ok || bad "spatial_split xyz: $(cat "$tmp/err")"
+grep -q "cli_sweep.ini:7: spatial_split 'xyz': expected w, hw, all or auto" "$tmp/err" && ok || bad "spatial_split xyz: $(cat "$tmp/err")"
 # ... and data+spatial's groups: the sweep's point is predict's, the file says which split
 printf '[sweep]\nmodel = cosmoflow\ndataset = cosmoflow\nstrategy = data+spatial\ngpus = 16\nbatch = 16\nspatial_split = all\n[output]\nstorage = full\n' > $bad_ini
 expect_rc 0 "sweep data+spatial all" -- "$paradise" sweep $bad_ini --quiet -o "$tmp/ds_all.h5"
@@ -908,8 +908,8 @@ grep -q "largest feasible global batch: 528" "$tmp/out" && ok || bad "memlimit b
 expect_rc 0 "memlimit resolution" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 4 --batch 4 --resolution 64..1024 --sides 128,512
 grep -q "largest feasible side at batch 4:" "$tmp/out" && ok || bad "memlimit resolution"
 # "none" says why, with predict's reason at the low end of the search: CosmoFlow's first
-# convolution is 126 wide at 128^3 (128 - 3 + 1), too narrow for 256 GPUs to split
-expect_rc 0 "memlimit none" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1
+# convolution is 126 wide at 128^3 (128 - 3 + 1), too narrow for 256 GPUs to split along W
+expect_rc 0 "memlimit none" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split w
 grep -q "largest feasible global batch: none (at batch 1: invalid, 256 parts > the extent 126 of spatial dimension 1 of the first parallel layer)" "$tmp/out" && ok || bad "memlimit none says why: $(cat "$tmp/out")"
 # data parallelism's searched batches are multiples of the GPUs: the reason is at batch 8
 # (UNet3D at 512^3 keeps 64 x 7.4 GB = 474 GB per sample: 7.4 GB at 128^3, x 4^3 voxels)
@@ -926,7 +926,7 @@ grep -Eq "largest feasible global batch: [0-9,]+ \(" "$tmp/out" && ok || bad "me
 # ... and at the top of a side range where it fails otherwise: 512 GPUs cannot split the width
 # 112 of CosmoFlow's first convolution at its smallest side 114 (114 - 3 + 1), but can at 2048,
 # where memory is the limit; filter's 16 filters are too few at every side: one reason
-expect_rc 0 "memlimit none at both ends" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 512 --batch 64 --resolution 32..2048
+expect_rc 0 "memlimit none at both ends" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 512 --batch 64 --resolution 32..2048 --spatial-split w
 grep -q "none in 32..2048 (side 114 at batch 64: invalid, 512 parts > the extent 112 of spatial dimension 1 of the first parallel layer; side 2048 at batch 64: out_of_memory, needs " "$tmp/out" && ok || bad "memlimit none at both ends: $(cat "$tmp/out")"
 expect_rc 0 "memlimit none one reason" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy filter --gpus 512 --batch 512 --resolution 32..2048
 grep -q "none in 32..2048 (side 114 at batch 512: invalid, 512 GPUs > the smallest filter count 16 of the parallel layers) (" "$tmp/out" && ok || bad "memlimit none one reason: $(cat "$tmp/out")"

@@ -156,13 +156,18 @@ grep -q "no feasible configuration" "$tmp/out" && grep -Eq "^  serial +out of me
 # count and winner); no batch between the smaller one and the one asked fits.
 # UNet3D at 576^3, batch 64 on up to 1,024 DGX A100 GPUs: data+spatial's 1 sample per group
 # of 8 needs 97 GB in fp32, past the 76 GB usable (at 512^3 it fits: 68.6 GB).
-unet=("$paradise" recommend --model unet3d --dataset cosmoflow --resolution 576 --system dgx-a100 --max-gpus 1024)
+# (ParaDL's width-only split, --spatial-split w: auto, the default, fits spatial on 1,024)
+unet=("$paradise" recommend --model unet3d --dataset cosmoflow --resolution 576 --system dgx-a100 --max-gpus 1024 --spatial-split w)
 expect_rc 0 "recommend what would fit" -- "${unet[@]}" --batch 64 --format json
 $py - "$tmp/out" "${unet[@]}" <<'PY' && ok || bad "what would fit: $(cat "$tmp/out")"
 import json, subprocess, sys
 r, unet = json.load(open(sys.argv[1])), sys.argv[2:]
 def run(*extra):
-    out = subprocess.run(unet + ["--top", "1", "--format", "json", *extra], capture_output=True,
+    base = unet
+    if "--spatial-split" in extra:  # the change replaces the split given (given once)
+        i = base.index("--spatial-split")
+        base = base[:i] + base[i + 2:]
+    out = subprocess.run(base + ["--top", "1", "--format", "json", *extra], capture_output=True,
                          text=True, check=True).stdout
     return json.loads(out)
 assert r["feasible"] == 0
@@ -225,7 +230,7 @@ PY
 # is 63 wide), gathering its whole output (126^3 x 16 x 64 samples x 4 B = 8.2 GB) on every
 # GPU; depth, height and width split (64 = 4 x 4 x 4) reach conv5 on all of them. 2 GPUs fit
 # either way (14.1 GB), 1 does not (27.4 GB).
-expect_rc 0 "recommend spatial w" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 256 --batch 64 --strategies spatial --format json
+expect_rc 0 "recommend spatial w" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 256 --batch 64 --strategies spatial --spatial-split w --format json
 $py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert sorted(x["gpus"] for x in r["ranked"]) == [2, 4, 8, 16, 32], r' "$tmp/out" && ok || bad "spatial w: $(cat "$tmp/out")"
 expect_rc 0 "recommend spatial all" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 256 --batch 64 --strategies spatial --spatial-split all --format json
 $py -c 'import json,sys; r=json.load(open(sys.argv[1])); assert sorted(x["gpus"] for x in r["ranked"]) == [2, 4, 8, 16, 32, 64, 128, 256], r' "$tmp/out" && ok || bad "spatial all: $(cat "$tmp/out")"
@@ -243,7 +248,7 @@ for row in json.load(open(sys.argv[1]))["ranked"]:
     assert row["split_parts"][0] * row["split_parts"][1] * row["split_parts"][2] == row["gpus"], row
 PY
 expect_rc 2 "recommend spatial-split bad" -- "$paradise" recommend --model cosmoflow --dataset cosmoflow --max-gpus 8 --spatial-split xy
-grep -q -- "--spatial-split 'xy': expected w or all" "$tmp/err" && ok || bad "spatial-split xy: $(cat "$tmp/err")"
+grep -q -- "--spatial-split 'xy': expected w, hw, all or auto" "$tmp/err" && ok || bad "spatial-split xy: $(cat "$tmp/err")"
 
 # (5) --top 3: three rows, in JSON and in the table
 expect_rc 0 "recommend top 3 json" -- "${rec[@]}" --max-gpus 256 --batch-range 128..2048 --top 3 --format json

@@ -279,3 +279,55 @@ TEST(FewestGpus, CosmoflowAt512NeedsMoreGpusWithDataSpatial) {
 
 }  // namespace
 }  // namespace paradise::sweep
+
+namespace paradise::sweep {
+namespace {
+
+// Issue 39: with the extended model's default split, auto (the best of W, H x W and every
+// dimension per configuration), adding GPUs never loses a side that fitted: over sides x
+// GPU counts, a configuration that fits on g GPUs fits on 2g, and the largest side found by
+// the search never falls as GPUs double. ParaDL's width-only split does lose them: 3-D U-Net
+// at 512^3 on 128 A100s needs 394.5 GB per GPU with it (the later convolutions too narrow to
+// split 128 ways along W), 5.4 GB with auto; CosmoFlow's largest side on 128 ABCI GPUs
+// falls to 271 from 573 on 64.
+TEST(LargestResolution, AutoSplitNeverLosesASideAsGpusAreAdded) {
+  struct Case {
+    const char* model;
+    const char* system;
+    std::int64_t batch, step;
+  };
+  for (const auto& k : {Case{"cosmoflow", "abci", 16, 1}, Case{"unet3d", "dgx-a100", 1, 8}}) {
+    const ResolutionFamily f{{k.model, "cosmoflow", k.system, "", 0}};
+    std::int64_t before = 0;
+    for (std::int64_t g = 4; g <= 512; g *= 2) {
+      auto c = config(Kind::Spatial, g, k.batch);
+      c.variant = strategy::Variant::Paradise;
+      c.spatial_split = strategy::SpatialSplit::Auto;
+      for (const std::int64_t side : {128, 256, 512, 768, 1024}) {
+        const auto w = f.make(side);
+        auto twice = c;
+        twice.gpus = 2 * g;
+        if (strategy::predict(w, c).status != strategy::Status::Ok) continue;
+        EXPECT_EQ(strategy::predict(w, twice).status, strategy::Status::Ok)
+            << k.model << " side " << side << " on " << g << " -> " << 2 * g << " GPUs";
+      }
+      const auto largest = largest_resolution(f, c, 64, 2048, k.step).value;
+      EXPECT_GE(largest, before) << k.model << " on " << g << " GPUs";
+      before = largest;
+    }
+    EXPECT_GT(before, 1024) << k.model;
+  }
+  // the cliff of the width-only split, for the record
+  const ResolutionFamily unet{{"unet3d", "cosmoflow", "dgx-a100", "", 0}};
+  auto c = config(Kind::Spatial, 128, 1);
+  c.variant = strategy::Variant::Paradise;
+  c.spatial_split = strategy::SpatialSplit::W;
+  EXPECT_EQ(strategy::predict(unet.make(512), c).status, strategy::Status::OutOfMemory);
+  c.spatial_split = strategy::SpatialSplit::Auto;
+  const auto p = strategy::predict(unet.make(512), c);
+  EXPECT_EQ(p.status, strategy::Status::Ok);
+  EXPECT_EQ(p.spatial_split, strategy::SpatialSplit::All);
+}
+
+}  // namespace
+}  // namespace paradise::sweep

@@ -20,7 +20,7 @@ double halos(const Prediction& p) {
 
 Prediction split_step(const Workload& w, std::int64_t gpus, bool all_dims) {
   auto c = paradise_config(Kind::Spatial, gpus, 1);
-  c.spatial_all_dims = all_dims;
+  c.spatial_split = all_dims ? SpatialSplit::All : SpatialSplit::W;
   const auto p = predict(w, c);
   EXPECT_EQ(p.status, Status::Ok) << p.reason;
   return p;
@@ -270,7 +270,7 @@ TEST(SpatialMemory, UNetTilesAreTheModelAtTheTilesInput) {
     const auto w =
         make_workload({"unet3d", "x:100:3x" + side + "x" + side + "x" + side, "dgx-h200", "", 0});
     auto c = paradise_config(k.kind, k.gpus, k.batch);
-    c.spatial_all_dims = true;
+    c.spatial_split = SpatialSplit::All;
     c.p2 = k.p2;
     c.policies.spatial_halo_memory = false;
     const auto tiles = predict(w, c);

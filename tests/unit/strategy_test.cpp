@@ -234,7 +234,7 @@ TEST(Spatial, OneGpuExchangesNoHalo) {
     for (const bool all_dims : {false, true}) {
       Config c = config(Kind::Spatial, 1, 16);
       c.variant = v;
-      c.spatial_all_dims = all_dims;
+      c.spatial_split = all_dims ? SpatialSplit::All : SpatialSplit::W;
       const auto p = predict(uniform_workload(), c);
       ASSERT_EQ(p.status, Status::Ok) << p.reason;
       ASSERT_EQ(p.communication[0].name, "halo exchange of x and dL/dy");
@@ -245,7 +245,7 @@ TEST(Spatial, OneGpuExchangesNoHalo) {
 
 TEST(Spatial, SplittingEveryDimensionShrinksTheHaloFaces) {
   Config c = config(Kind::Spatial, 16, 16);
-  c.spatial_all_dims = true;  // 16 = 4 x 4 over H and W of the 8x8 layers
+  c.spatial_split = SpatialSplit::All;  // 16 = 4 x 4 over H and W of the 8x8 layers
   const auto p = predict(uniform_workload(), c);
   ASSERT_EQ(p.status, Status::Ok) << p.reason;
   // per conv (k = 3: 1 halo row) and split dimension: 4 messages (x and dL/dy, 2 neighbours)
@@ -341,7 +341,7 @@ TEST(Hybrids, DataSpatialGroupsCannotSplitLayersNarrowerThanTheGroup) {
 Config all_dims(Kind k, std::int64_t p, std::int64_t b) {
   Config c = config(k, p, b);
   c.variant = Variant::Paradise;
-  c.spatial_all_dims = true;
+  c.spatial_split = SpatialSplit::All;
   return c;
 }
 
@@ -370,7 +370,7 @@ TEST(Hybrids, DataSpatialGroupsCanSplitEveryDimension) {
   EXPECT_DOUBLE_EQ(ds.epoch_compute_s, sp.epoch_compute_s);
   // W only, the split stops at conv5: conv6's activations are replicated, so more memory
   Config w_only = all;
-  w_only.spatial_all_dims = false;
+  w_only.spatial_split = SpatialSplit::W;
   const auto width = predict(w, w_only);
   ASSERT_EQ(width.status, Status::Ok) << width.reason;
   EXPECT_LT(ds.memory_per_gpu_bytes, width.memory_per_gpu_bytes);

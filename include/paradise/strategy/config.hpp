@@ -54,6 +54,16 @@ std::optional<Variant> variant_from_name(std::string_view name);
 /// Whether the variant models the strategy (data+pipeline and daso: paradise only).
 bool models(Variant v, Kind k);
 
+/// The spatial dimensions a spatial split factors its P over: the width only (ParaDL's), H
+/// and W, or every one (p = pw x ph [x pd]); Auto: per configuration the best of them, the
+/// feasible one with the shortest epoch (predict_into; docs/cost-model.md §spatial-split).
+enum class SpatialSplit : std::uint8_t { W, HW, All, Auto };
+std::string_view spatial_split_name(SpatialSplit s);
+std::optional<SpatialSplit> spatial_split_from_name(std::string_view name);
+/// How many of a rank-`rank` sample's spatial dimensions the split factors P over (W first;
+/// Auto is resolved before any split is planned).
+int spatial_split_dims(SpatialSplit s, int rank);
+
 /// Arithmetic of the training run: fp32; tf32 (fp32 storage, tensor-core GEMMs); mixed
 /// (fp16/bf16 activations, weights and gradients, fp32 master weights; docs/cost-model.md
 /// §model-state).
@@ -144,8 +154,8 @@ struct Point {
   std::int64_t batch = 1;     ///< global mini-batch B
   std::int64_t p2 = 0;        ///< hybrids: GPUs per group, data+pipeline: stages (0: GPUs per node)
   std::int64_t segments = 0;  ///< pipeline micro-batches S (0: = p)
-  /// Spatial: split every spatial dimension (p = pw x ph [x pd]) instead of ParaDL's W only.
-  bool spatial_all_dims = false;
+  /// Spatial and data+spatial's groups: the dimensions P is factored over.
+  SpatialSplit spatial_split = SpatialSplit::W;
 };
 
 /// How the network is trained: arithmetic, optimizer, sharding, recomputation, and the

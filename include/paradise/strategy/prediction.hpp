@@ -56,6 +56,8 @@ struct Prediction {
   double memory_per_gpu_bytes = 0;
   int split_layer = -1;  ///< spatial strategies: the last layer split (into the model's layers)
   std::array<std::int64_t, 3> split_parts{1, 1, 1};  ///< and its parts along W, H, D
+  /// Spatial strategies: the dimensions split (Config::spatial_split, or Auto's choice).
+  SpatialSplit spatial_split = SpatialSplit::W;
   std::vector<CommPart> communication;
   std::vector<MemPart> memory;
 };

@@ -40,7 +40,7 @@ struct SweepSpec {
   strategy::Variant variant = strategy::Variant::Paradl;
   /// Spatial strategies factor P over every spatial dimension (predict --spatial-split all),
   /// not ParaDL's width-only split.
-  bool spatial_all_dims = false;
+  strategy::SpatialSplit spatial_split = strategy::SpatialSplit::W;
   /// Optional axes (empty: absent from the grid). resolution: every spatial extent of the
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
   /// one node at that per-GPU bandwidth and latency, each in SI units and as written.

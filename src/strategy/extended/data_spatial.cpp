@@ -31,7 +31,8 @@ void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& 
   if (!groups) return;
   // named, not bound: clang 14 lambdas cannot capture structured bindings
   const std::int64_t p1 = groups->first, p2 = groups->second;
-  const auto plan = detail::take_spatial_split(w, b, p2, c.spatial_all_dims, splits_every_layer(c));
+  const auto plan = detail::take_spatial_split(
+      w, b, p2, spatial_split_dims(c.spatial_split, w.model.input.rank), splits_every_layer(c));
   if (!plan) return;
   const int split = plan->last;
   // NOLINTNEXTLINE(bugprone-integer-division): whole samples per group, floor(B / p1)

@@ -215,7 +215,7 @@ inline double gathered_after_split(const Workload& w, int split) {
 /// per group: every split layer's halos, then the allgather of what the layers after the
 /// split read (forward only: the replicated layers give every GPU the whole dL/dy). Both go
 /// into b; returns the halo seconds (the gradient exchange overlaps half of them each way).
-double spatial_exchanges(const Workload& w, const Config& c, const detail::SpatialSplit& plan,
+double spatial_exchanges(const Workload& w, const Config& c, const detail::SpatialPlan& plan,
                          std::int64_t group, const system::Link& link, double samples, double bytes,
                          Builder& b);
 

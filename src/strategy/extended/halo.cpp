@@ -69,7 +69,7 @@ double split_share(const Workload& w, const Config& c, int last) {
 
 }  // namespace
 
-double spatial_exchanges(const Workload& w, const Config& c, const detail::SpatialSplit& plan,
+double spatial_exchanges(const Workload& w, const Config& c, const detail::SpatialPlan& plan,
                          std::int64_t group, const system::Link& link, double samples, double bytes,
                          Builder& b) {
   double halo = 0, messages = 0;  // in a group of one there is no neighbour for a halo

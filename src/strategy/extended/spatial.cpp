@@ -9,8 +9,8 @@
 namespace paradise::strategy::extended {
 
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b, ComputeMemo* memo) {
-  const auto plan =
-      detail::take_spatial_split(w, b, c.gpus, c.spatial_all_dims, splits_every_layer(c));
+  const auto plan = detail::take_spatial_split(
+      w, b, c.gpus, spatial_split_dims(c.spatial_split, w.model.input.rank), splits_every_layer(c));
   if (!plan) return;
   const int split = plan->last;
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();

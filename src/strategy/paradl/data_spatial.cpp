@@ -58,14 +58,14 @@ void communication(const Workload& w, const Config& c, const Totals& s, Builder&
 
 void data_spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
   // the group splits the width p2 ways (ParaDL); every spatial dimension: paradise only
-  if (c.spatial_all_dims)
-    return b.invalid(
-        "ParaDL's data+spatial splits the width only: --spatial-split all needs "
-        "the paradise variant");
+  if (c.spatial_split != SpatialSplit::W)
+    return b.invalid("ParaDL's data+spatial splits the width only: --spatial-split " +
+                     std::string(spatial_split_name(c.spatial_split)) +
+                     " needs the paradise variant");
   const auto groups = detail::split_groups(w, c, b);
   if (!groups) return;
   const auto [p1, p2] = *groups;
-  const auto plan = detail::take_spatial_split(w, b, p2, false, false);
+  const auto plan = detail::take_spatial_split(w, b, p2, 1, false);
   if (!plan) return;
   const int split = plan->last;
   const double q = static_cast<double>(p2), d = b.delta();

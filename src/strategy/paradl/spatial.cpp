@@ -35,7 +35,7 @@ double halo_s(const Workload& w, const Config& c, const detail::Parts& parts, in
     const auto& l = w.model.layers[static_cast<std::size_t>(i)];
     if (!detail::marked_split(w, static_cast<std::size_t>(i), split) || detail::halo_rows(l) <= 0)
       continue;
-    if (c.spatial_all_dims) {
+    if (c.spatial_split != SpatialSplit::W) {
       halo += split_halo_s(l, parts, link, B, d);
     } else {
       // ParaDL's code: one sample's W-only halo; fixed: all B samples' halo
@@ -49,7 +49,8 @@ double halo_s(const Workload& w, const Config& c, const detail::Parts& parts, in
 }  // namespace
 
 void spatial(const Workload& w, const Config& c, const Totals& s, Builder& b) {
-  const auto plan = detail::take_spatial_split(w, b, c.gpus, c.spatial_all_dims, false);
+  const auto plan = detail::take_spatial_split(
+      w, b, c.gpus, spatial_split_dims(c.spatial_split, w.model.input.rank), false);
   if (!plan) return;
   const int split = plan->last, last_layer = static_cast<int>(w.model.layers.size()) - 1;
   const double p = static_cast<double>(c.gpus), B = static_cast<double>(c.batch), d = b.delta();
