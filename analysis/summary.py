@@ -9,6 +9,8 @@ row then leaves out the axes the map was reduced over), else from the `pareto` g
 (storage = maps, summary), which holds the points of the engine's Pareto fronts: then the
 list is the fastest Pareto-optimal configurations, and a choice (or a panel) on an axis
 outside the fronts' `group` is refused: its fastest configuration need not be in a front.
+A pareto group whose objective is the time to train (`[pareto] objectives = time_to_train,
+...`, docs/time-to-train.md) lists the configurations fastest to train instead.
 """
 import csv
 import sys
@@ -39,15 +41,20 @@ def _rows_from_map(epoch, status, memory, panel, top):
     return rows
 
 
-def _rows_from_table(table, panel, top):
+# The time a pareto group's rows are ranked by: the epoch's, else the time to train.
+RANKED_BY = ("epoch_time_s", "time_to_train_s")
+VALUES = ("epoch_time_s", "gpu_hours", "time_to_train_s", "gpu_hours_to_train",
+          "memory_per_gpu_bytes")
+
+
+def _rows_from_table(table, panel, top, key):
     keep = np.ones(table.sizes["point"], dtype=bool)
     for axis, value in panel.items():
         keep &= table[axis].values == value
     picked = np.flatnonzero(keep)
-    picked = picked[np.argsort(table.epoch_time_s.values[picked], kind="stable")][:top]
-    columns = [a for a in h5.AXES if a in table.variables] + ["epoch_time_s"]
-    if "memory_per_gpu_bytes" in table.variables:
-        columns.append("memory_per_gpu_bytes")
+    picked = picked[np.argsort(table[key].values[picked], kind="stable")][:top]
+    columns = [a for a in h5.AXES if a in table.variables]
+    columns += [v for v in VALUES if v in table.variables and v != "gpu_hours"]
     return [{c: table[c].values[i] for c in columns} for i in picked]
 
 
@@ -72,7 +79,8 @@ def best(path, filters, top):
     """(rows as dicts in group order, source): the top fastest feasible configurations."""
     root = h5.open_sweep(path)
     filters = h5.settled(root, filters, path)  # one-valued settings: the root's
-    why = "the summary needs epoch times (a map, or a pareto group with epoch_time_s)"
+    why = ("the summary needs epoch times (a map, or a pareto group with epoch_time_s) or "
+           "times to train (a pareto group with time_to_train_s)")
     # the map serves when it has the groups, gpus (for GPU-hours) and each chosen axis (a
     # summary file's may be reduced over some); the pareto group has every axis
     needs = tuple(a for a in h5.grid_axes(root) if a in GROUPS + ("gpus",))
@@ -90,13 +98,16 @@ def best(path, filters, top):
         pareto = h5.open_sweep(path, "pareto")
         _require_front_axes(pareto, axes, filters, path)
         table = h5.select_rows(pareto, filters, path, root)
-        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/", root)
-        source = "pareto group (Pareto-optimal points only)"
-        rows_of = lambda panel: _rows_from_table(table, panel, top)  # noqa: E731
+        key = next((k for k in RANKED_BY if k in table.variables), "epoch_time_s")
+        h5.require(table, [key] + h5.grid_axes(axes), path, why, "pareto/", root)
+        source = "pareto group (Pareto-optimal points only" + (
+            ", ranked by the time to train)" if key == "time_to_train_s" else ")")
+        rows_of = lambda panel: _rows_from_table(table, panel, top, key)  # noqa: E731
     rows = []
     for panel in h5.panels(axes, GROUPS):
         for rank, row in enumerate(rows_of(panel), start=1):
-            row["gpu_hours"] = float(row["gpus"]) * row["epoch_time_s"] / 3600.0
+            if "epoch_time_s" in row:
+                row["gpu_hours"] = float(row["gpus"]) * row["epoch_time_s"] / 3600.0
             rows.append({"rank": rank, **row})
     if not rows:
         raise h5.InputError(f"{path}: no feasible configuration in the selection")
@@ -105,8 +116,7 @@ def best(path, filters, top):
 
 def _columns(rows):
     keys = list(rows[0])
-    return [k for k in keys if k not in ("epoch_time_s", "gpu_hours", "memory_per_gpu_bytes")] \
-        + [k for k in ("epoch_time_s", "gpu_hours", "memory_per_gpu_bytes") if k in keys]
+    return [k for k in keys if k not in VALUES] + [k for k in VALUES if k in keys]
 
 
 def _text(key, value):
@@ -114,6 +124,10 @@ def _text(key, value):
         return f"{value:.2f}"
     if key == "gpu_hours":
         return f"{value:.3f}"
+    if key == "time_to_train_s":
+        return f"{value:.1f}"
+    if key == "gpu_hours_to_train":
+        return f"{value:.2f}"
     if key == "memory_per_gpu_bytes":
         return f"{value / 1e9:.2f}"
     # a name from a sweep file (a custom dataset's) reaches a terminal: control characters
@@ -123,6 +137,7 @@ def _text(key, value):
 
 
 HEADINGS = {"epoch_time_s": "epoch time s", "gpu_hours": "GPU-hours",
+            "time_to_train_s": "time to train s", "gpu_hours_to_train": "GPU-h to train",
             "memory_per_gpu_bytes": "memory GB/GPU"}
 
 
@@ -165,7 +180,8 @@ def main():
     if args.csv:
         print_csv(rows, sys.stdout)
     else:
-        print(f"{args.file}: the {args.top} fastest feasible configurations per model and "
+        what = "fastest to train" if "time to train" in source else "fastest"
+        print(f"{args.file}: the {args.top} {what} feasible configurations per model and "
               f"dataset, from the {source}\n")
         print_table(rows, sys.stdout)
 

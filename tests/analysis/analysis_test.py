@@ -749,6 +749,36 @@ class SummaryTable(PlotFileChecks):
                                       int(row["batch"])), (model, strategy, gpus, batch))
                     self.assertAlmostEqual(float(row["epoch_time_s"]), t, delta=1e-9 * t)
 
+    def test_a_time_to_train_front_lists_the_configurations_fastest_to_train(self):
+        # [pareto] objectives = time_to_train, gpus (docs/time-to-train.md), storage summary:
+        # the rows are each model's front points with the least time to train, and each one's
+        # time to train is the built-in epochs E_min (1 + B / B_noise) x the point's epoch
+        # time, read back from a full-storage file of the same grid
+        grid = ("[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
+                "strategy = data\ngpus = 64, 256, 1024\nbatch = 1024, 8192, 65536\n")
+        path = sweep_of("to_train", grid + "[output]\nstorage = summary\n[pareto]\n"
+                        "objectives = time_to_train, gpus\n")
+        full = sweep_of("to_train_full", grid + "[output]\nstorage = full\n")
+        r = run("summary.py", path, "--top", "2", "--csv")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertEqual(len(rows), 2)
+        with h5py.File(full) as f:
+            # model, dataset, system, strategy, gpus, batch
+            t = np.where(f["status"][()] == OK, f["epoch_time_s"][()], np.inf)[0, 0, 0, 0]
+            gpus, batch = list(f["gpus"][()]), list(f["batch"][()])
+        epochs = 33.66 * (1 + np.array(batch, dtype=float) / 44296)
+        to_train = t * epochs  # gpus x batch
+        for row in rows:
+            g, b = gpus.index(int(row["gpus"])), batch.index(int(row["batch"]))
+            want = to_train[g, b]
+            self.assertAlmostEqual(float(row["time_to_train_s"]), want, delta=1e-9 * want)
+        self.assertAlmostEqual(float(rows[0]["time_to_train_s"]), to_train.min(),
+                               delta=1e-9 * to_train.min())
+        self.assertNotEqual(int(rows[0]["batch"]), 65536)  # the epoch alone would pick it
+        r = run("summary.py", path)
+        self.assertIn("fastest to train", r.stdout.splitlines()[0])
+
     def test_summary_file_reduced_over_strategy_ranks_its_map_cells_without_a_strategy(self):
         path = summary_file("strategy")
         r = run("summary.py", path, "--top", "3")
