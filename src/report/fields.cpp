@@ -30,6 +30,19 @@ void write_split_layer(JsonWriter& j, const strategy::Workload& w, int layer,
   j.end_array();
 }
 
+void write_convergence(JsonWriter& j, const std::optional<model::Convergence>& epochs) {
+  j.key("convergence");
+  if (!epochs) {
+    j.null();
+    return;
+  }
+  j.begin_object();
+  j.key("epochs_min").value(epochs->epochs_min);
+  j.key("noise_batch").value(epochs->noise_batch);
+  j.key("source").value(epochs->source);
+  j.end_object();
+}
+
 std::string split_parts_text(const std::array<std::int64_t, 3>& parts, int rank) {
   static constexpr std::array<const char*, 3> names{"W", "H", "D"};
   std::string counts, dims;

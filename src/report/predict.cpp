@@ -198,16 +198,7 @@ void print_memory(std::ostream& out, const strategy::Prediction& p) {
 // The epochs to target, their model and the time to train (null where not known).
 void write_time_to_train(JsonWriter& j, const strategy::Prediction& p, const strategy::Config& c,
                          const Epochs& epochs) {
-  j.key("convergence");
-  if (epochs) {
-    j.begin_object();
-    j.key("epochs_min").value(epochs->epochs_min);
-    j.key("noise_batch").value(epochs->noise_batch);
-    j.key("source").value(epochs->source);
-    j.end_object();
-  } else {
-    j.null();
-  }
+  write_convergence(j, epochs);
   const double e = epochs ? epochs->epochs(c.batch) : std::nan("");
   const bool ok = epochs && p.status == strategy::Status::Ok;
   j.key("epochs_to_target").value(e);

@@ -231,16 +231,7 @@ void print_recommendation_json(std::ostream& out, const strategy::Workload& w,
   j.key("variant").value(strategy::variant_name(c.variant));
   write_training_json(j, c);
   j.key("objective").value(recommend::objective_name(s.objective));
-  j.key("convergence");
-  if (s.epochs) {
-    j.begin_object();
-    j.key("epochs_min").value(s.epochs->epochs_min);
-    j.key("noise_batch").value(s.epochs->noise_batch);
-    j.key("source").value(s.epochs->source);
-    j.end_object();
-  } else {
-    j.null();
-  }
+  write_convergence(j, s.epochs);
   j.key("evaluated").value(static_cast<std::int64_t>(r.evals.size()));
   j.key("feasible").value(static_cast<std::int64_t>(r.feasible));
   write_ranked_json(j, w, r);

@@ -4,9 +4,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "paradise/core/json_writer.hpp"
+#include "paradise/model/convergence.hpp"
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/workload.hpp"
 
@@ -20,6 +22,9 @@ void write_training_json(JsonWriter& j, const strategy::Config& c);
 /// spatial dimension of the input (W first); both null when layer is -1 (no spatial split).
 void write_split_layer(JsonWriter& j, const strategy::Workload& w, int layer,
                        const std::array<std::int64_t, 3>& parts);
+
+/// "convergence": the epochs-to-target model (epochs_min, noise_batch, source), or null.
+void write_convergence(JsonWriter& j, const std::optional<model::Convergence>& epochs);
 
 /// "4 parts along W", "2 x 2 parts along W x H": the dimensions cut in two or more.
 std::string split_parts_text(const std::array<std::int64_t, 3>& parts, int rank);
