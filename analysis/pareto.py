@@ -16,6 +16,9 @@ Every strategy of the selection is in the legend: one with no point in a panel (
 feasible; from the pareto group, none on the stored fronts) is named in that panel and on
 standard error. The title names the axes held at one value (the system of a one-system
 sweep, or the one chosen with --system) and those the lines take the best over.
+
+A pareto group whose objective is the time to train (`[pareto] objectives = time_to_train,
+...`, docs/time-to-train.md) and no epoch times draws the time to train instead.
 """
 import os
 import sys
@@ -49,13 +52,17 @@ def from_map(epoch, status, panel):
     return out
 
 
-def from_table(table, panel):
-    """{strategy: (gpus, epoch seconds)} from the pareto group rows of one panel."""
+# The time drawn: the epoch's, or (a pareto group with the time to train only) the training's.
+QUANTITIES = {"epoch_time_s": "epoch time", "time_to_train_s": "time to train"}
+
+
+def from_table(table, panel, column="epoch_time_s"):
+    """{strategy: (gpus, seconds)} from the pareto group rows of one panel."""
     keep = np.ones(table.sizes["point"], dtype=bool)
     for axis, value in panel.items():
         keep &= table[axis].values == value
     strategies = table.strategy.values[keep]
-    gpus, seconds = table.gpus.values[keep], table.epoch_time_s.values[keep]
+    gpus, seconds = table.gpus.values[keep], table[column].values[keep]
     out = {}
     for s in dict.fromkeys(strategies):
         mine = strategies == s
@@ -77,10 +84,13 @@ def front(points):
 def series(path, filters, x="gpus", source="auto"):
     """The plotted panels: [{panel, strategies: {name: (x, y)}, front: [(x, y)], absent:
     [names]}], the source, {fixed axis: value}, [axes the lines are the best over], the
-    root, [the selection's strategies] and why a strategy can be absent."""
+    root, [the selection's strategies], why a strategy can be absent and the time drawn
+    (QUANTITIES' key)."""
     root = h5.open_sweep(path)
     filters = h5.settled(root, filters, path)  # one-valued settings: the root's
-    why = "the Pareto plot needs epoch times (storage = full, or a pareto group with epoch_time_s)"
+    why = ("the Pareto plot needs epoch times (storage = full, or a pareto group with "
+           "epoch_time_s) or times to train (a pareto group with time_to_train_s)")
+    column = "epoch_time_s"
     # the map serves when it has every panel axis, strategy, gpus and each chosen axis (a
     # summary file's may be reduced over some); the pareto group has every axis
     needs = tuple(a for a in h5.grid_axes(root) if a in FACETS + ("strategy", "gpus"))
@@ -95,8 +105,9 @@ def series(path, filters, x="gpus", source="auto"):
     else:
         axes = h5.select(h5.axes_of(root), filters, path)
         table = h5.select_rows(h5.open_sweep(path, "pareto"), filters, path, root)
-        h5.require(table, ["epoch_time_s"] + h5.grid_axes(axes), path, why, "pareto/", root)
-        lines_of = lambda panel: from_table(table, panel)  # noqa: E731
+        column = next((c for c in QUANTITIES if c in table.variables), column)
+        h5.require(table, [column] + h5.grid_axes(axes), path, why, "pareto/", root)
+        lines_of = lambda panel: from_table(table, panel, column)  # noqa: E731
         absence = (f"no point on the file's Pareto fronts (storage = {h5.storage(root)} keeps "
                    "only the fronts' points; storage = full draws every feasible strategy)")
     check_panel_count(axes, path)
@@ -116,7 +127,7 @@ def series(path, filters, x="gpus", source="auto"):
         raise h5.InputError(f"{path}: no feasible configuration in the selection")
     fixed, over = h5.fixed_and_varied(chosen, [a for a in h5.grid_axes(root) if a not in needs])
     return (out, ("epoch map" if use_map else "pareto group"), fixed, over, root, strategies,
-            absence)
+            absence, column)
 
 
 def check_panel_count(axes, path):
@@ -132,7 +143,8 @@ def check_panel_count(axes, path):
                         f"figure holds; choose fewer values with {options}")
 
 
-def plot(panels, source, fixed, best_over, root, x, strategies, absence):
+def plot(panels, source, fixed, best_over, root, x, strategies, absence, column="epoch_time_s"):
+    quantity = QUANTITIES[column]
     styles = strategy_styles([str(s) for s in root.strategy.values])
     fig, axes = grid_of(len(panels))
     handles = {}
@@ -151,17 +163,20 @@ def plot(panels, source, fixed, best_over, root, x, strategies, absence):
             gpu_axis(ax, [g for xs, _ in p["strategies"].values() for g in xs])
         else:
             ax.set_xscale("log")
-            ax.set_xlabel(X_LABELS[x])
-        log_value_axis(ax, "epoch time (s)")
+            ax.set_xlabel(X_LABELS[x] if column == "epoch_time_s" else "GPU-hours to train (GPU·h)")
+        log_value_axis(ax, f"{quantity} (s)")
         axes_title(ax, h5.panel_title(p["panel"]))
         ax.grid(True, which="both", alpha=0.3)
     # every strategy of the selection: one drawn in no panel is listed as not drawn
     labels = [s if s in handles else f"{s} (not drawn)" for s in strategies] + ["Pareto front"]
     shown = [handles.get(s) or Line2D([], [], **styles[s]) for s in strategies]
     at = f"at {h5.panel_title(fixed)}; " if fixed else ""
-    best = f"shortest feasible epoch over {', '.join(best_over)}" if best_over else \
-        "its feasible epoch"
-    top = suptitle(fig, f"Epoch time vs. {X_LABELS[x].split(' (')[0]}: Pareto fronts "
+    shortest = "shortest feasible epoch" if column == "epoch_time_s" else "shortest time to train"
+    best = f"{shortest} over {', '.join(best_over)}" if best_over else \
+        f"its feasible {quantity}"
+    x_name = X_LABELS[x].split(' (')[0] if column == "epoch_time_s" or x == "gpus" else \
+        "GPU-hours to train"
+    top = suptitle(fig, f"{quantity.capitalize()} vs. {x_name}: Pareto fronts "
                  f"({h5.source_label(root)})\n{at}per strategy: {best}; from the {source}")
     legend_below(fig, shown + [handles["Pareto front"]], labels, top)
     return fig
@@ -189,10 +204,11 @@ def main():
     args = p.parse_args()
     check_outputs(args, "pareto")  # before any work: a refused path wastes none
     with h5.reading(args.file):
-        panels, source, fixed, over, root, strategies, absence = series(
+        panels, source, fixed, over, root, strategies, absence, column = series(
             args.file, h5.parse_filters(args), args.x, args.source)
     note_absent(panels, absence, args.file)
-    save(plot(panels, source, fixed, over, root, args.x, strategies, absence), args, "pareto",
+    save(plot(panels, source, fixed, over, root, args.x, strategies, absence, column), args,
+         "pareto",
          notes={"fixed": h5.panel_title(fixed), "best_over": over})
 
 

@@ -219,6 +219,27 @@ class ParetoPlot(PlotFileChecks):
                 self.assertEqual(line["x"], [g for g, _ in front])
                 self.assertSeriesEqual(line["y"], [t for _, t in front])
 
+    def test_a_time_to_train_front_draws_the_time_to_train(self):
+        # [pareto] objectives = time_to_train, gpus with storage = summary: no epoch times; the
+        # line is the pareto group's least time to train at each GPU count (docs/time-to-train.md)
+        sweep_of("to_train_plot", "[sweep]\nmodel = resnet50\ndataset = imagenet\n"
+                 "system = dgx-a100\nstrategy = data\ngpus = 64, 256, 1024\n"
+                 "batch = 1024, 8192, 65536\n[output]\nstorage = summary\n[pareto]\n"
+                 "objectives = time_to_train, gpus\n")
+        png, data = plot("pareto.py", "to_train_plot", "pareto-to-train")
+        self.assert_real_figure(png, data, min_width=800)  # one panel: 6 inches
+        (ax,) = data["axes"]
+        self.assertIn("time to train", ax["ylabel"])
+        self.assertIn("Time to train vs. number of GPUs", data["title"])
+        with h5py.File(FILES["to_train_plot"]) as f:
+            p = pareto_rows(f)
+        gpus = sorted(set(int(g) for g in p["gpus"]))
+        least = [min(t for g2, t in zip(p["gpus"], p["time_to_train_s"]) if int(g2) == g)
+                 for g in gpus]
+        line = by_label(ax["lines"], "data")
+        self.assertEqual(line["x"], gpus)
+        self.assertSeriesEqual(line["y"], least)
+
     def test_gpu_hours_axis_is_gpus_times_epoch_seconds_over_3600(self):
         _, data = plot("pareto.py", "full", "pareto-hours", "--x", "gpu_hours",
                        "--model", "vgg16")
