@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
@@ -257,8 +258,10 @@ void check_network_values(const SweepSpec& spec) {
 /// a usable pair (the model takes the dataset) without one.
 model::Convergence convergence_of(const SweepSpec& s, const std::string& m, const std::string& d,
                                   bool usable) {
-  for (const auto& key : {m + "@" + d, m}) {
-    if (const auto it = s.convergence.find(key); it != s.convergence.end()) return it->second;
+  std::string pair = m;
+  pair.append("@").append(d);
+  for (const std::string* key : {&std::as_const(pair), &m}) {
+    if (const auto it = s.convergence.find(*key); it != s.convergence.end()) return it->second;
   }
   if (s.resolution.empty()) {
     if (auto b = model::builtin_convergence(m, d)) return *b;

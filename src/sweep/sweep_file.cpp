@@ -133,7 +133,7 @@ std::vector<std::int64_t> positive_ints(const SweepEntries& e, const char* key, 
 std::vector<double> positive_reals(const SweepEntries& e, const std::string& key,
                                    const std::string& name) {
   const std::string text = e.value(key);
-  const auto v = parse_positive_real_values(text, e.at(key), name);
+  auto v = parse_positive_real_values(text, e.at(key), name);
   refuse_repeats(v, e.at(key), name, text);
   return v;
 }
