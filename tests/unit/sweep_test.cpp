@@ -573,11 +573,10 @@ TEST(Evaluator, InputAxesEqualPredictionsOnTheirOwnSystem) {
   for (std::uint64_t i = 0; i < e.grid().points(); ++i) {
     e.grid().decode(i, c);
     auto w = strategy::make_workload({"cosmoflow", "cosmoflow", "dgx-a100", "", 0});
-    for (auto& l : w.system.levels) {
-      if (l.span_gpus > w.system.gpus_per_node) l.latency_s = 2e-6;
-    }
-    for (auto& l : w.system.host_staged_levels) {
-      if (l.span_gpus > w.system.gpus_per_node) l.latency_s = 2e-6;
+    for (auto* levels : {&w.system.levels, &w.system.host_staged_levels}) {
+      for (auto& l : *levels) {
+        if (l.span_gpus > w.system.gpus_per_node) l.latency_s = 2e-6;  // the axis' 2 us
+      }
     }
     w.system.input.cpu_cores_per_node = s.input_cpu_cores[c[4]];
     w.system.input.node_read_Bps = 100e9;
