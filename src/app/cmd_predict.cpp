@@ -26,7 +26,8 @@ struct PredictOptions {
        keep_gradients = false, leader_reduce = false, allreduce_sums = false, marked_only = false;
   strategy::Config c;
   TrainingOptions training;
-  std::string epochs;  // --epochs-to-target
+  std::string epochs;   // --epochs-to-target
+  CountOptions counts;  // --p2, --segments
 };
 
 void describe(po::options_description& desc, PredictOptions& o) {
@@ -64,8 +65,8 @@ void describe(po::options_description& desc, PredictOptions& o) {
       "paradise: spatial splits divide only the layers marked parallel (ParaDL's .lc rule), "
       "not every layer up to the split");
   add_measured_compute_options(desc, o.spec);
-  desc.add_options()("p2", po::value(&c.p2), "hybrids: GPUs per group (default: GPUs per node)")(
-      "segments", po::value(&c.segments), "pipeline: micro-batches S")(
+  add_count_options(desc, o.counts, "default: GPUs per node, and as many micro-batches as stages");
+  desc.add_options()(
       "allreduce", po::value(&o.allreduce),
       "gradient allreduce: ring (ParaDL), recursive-doubling, rabenseifner, binomial-tree, "
       "double-binary-tree (with the paradise variant: instead of NCCL's choice)")(
@@ -125,25 +126,10 @@ void check_counts(const po::variables_map& vm, const std::string& kind, const st
     throw InputError("--gpus '" + std::to_string(*bad) + "': must be >= 1");
   if (const auto bad = sweep::first_below_one({c.batch}))
     throw InputError("--batch '" + std::to_string(*bad) + "': must be >= 1");
-  // 0 is the configuration's "not given" (GPUs per node; as many as GPUs): given, it was
-  // taken silently as the default (issue 35), so a given value must be a count
-  if (vm.count("p2") && c.p2 < 1)
-    throw InputError("--p2 '" + std::to_string(c.p2) +
-                     "': must be >= 1 (leave it out for GPUs per node)");
-  if (vm.count("segments") && c.segments < 1)
-    throw InputError("--segments '" + std::to_string(c.segments) +
-                     "': must be >= 1 (leave it out for as many as GPUs)");
+  // --p2 and --segments: counts >= 1 or auto, each for a strategy that has it
+  // (apply_count_options; 0, the configuration's "not given", was taken silently as the
+  // default: issue 35)
   using K = strategy::Kind;
-  if (vm.count("p2") && !strategy::has_groups(c.kind))
-    throw InputError(
-        "--p2: GPUs per group of the hybrids (data+filter, data+spatial, "
-        "data+pipeline); --strategy " +
-        kind + " has no groups");
-  if (vm.count("segments") && c.kind != K::Pipeline && c.kind != K::DataPipeline)
-    throw InputError(
-        "--segments: micro-batches of a pipeline (pipeline, data+pipeline); "
-        "--strategy " +
-        kind + " has none");
   if (vm.count("spatial-split") && c.kind != K::Spatial && c.kind != K::DataSpatial)
     throw InputError(
         "--spatial-split: how spatial and data+spatial split the samples; "
@@ -177,6 +163,7 @@ strategy::Config parse(const po::options_description& desc, const po::variables_
                      "double-binary-tree");
   c.gradient_allreduce = *algorithm;
   c.spatial_split = spatial_split_option(o.spatial_split, c.variant);
+  apply_count_options(vm, o.counts, {c.kind}, o.kind, 0, c);
   check_counts(vm, o.kind, c);
   return c;
 }

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -164,6 +165,46 @@ strategy::SpatialSplit spatial_split_option(const std::string& text, strategy::V
   const auto s = strategy::spatial_split_from_name(text);
   if (!s) throw InputError("--spatial-split '" + text + "': expected w, hw, all or auto");
   return *s;
+}
+
+void add_count_options(boost::program_options::options_description& desc, CountOptions& o,
+                       const std::string& defaults) {
+  desc.add_options()("p2", boost::program_options::value(&o.p2),
+                     ("hybrids: GPUs per group (data+pipeline: stages), a count or auto (every "
+                      "divisor of the GPUs from 2 tried, the best kept); " +
+                      defaults)
+                         .c_str())(
+      "segments", boost::program_options::value(&o.segments),
+      ("pipelines: micro-batches S, a count or auto (every divisor of a replica's batch "
+       "tried, the best kept); " +
+       defaults)
+          .c_str());
+}
+
+std::int64_t count_option(const std::string& option, const std::string& text,
+                          std::int64_t fallback) {
+  if (text.empty()) return fallback;
+  const auto v = strategy::count_from_text(text);
+  if (!v) throw InputError("--" + option + " '" + text + "': expected a whole number >= 1 or auto");
+  return *v;
+}
+
+void apply_count_options(const boost::program_options::variables_map& vm, const CountOptions& o,
+                         const std::vector<strategy::Kind>& kinds, const std::string& strategies,
+                         std::int64_t fallback, strategy::Config& c) {
+  c.p2 = count_option("p2", o.p2, fallback);
+  c.segments = count_option("segments", o.segments, fallback);
+  using K = strategy::Kind;
+  const auto any = [&](auto has) { return std::any_of(kinds.begin(), kinds.end(), has); };
+  if (vm.count("p2") && !any(strategy::has_groups))
+    throw InputError(
+        "--p2: GPUs per group of the hybrids (data+filter, data+spatial, data+pipeline); "
+        "--strategy " +
+        strategies + " has no groups");
+  if (vm.count("segments") && !any([](K k) { return k == K::Pipeline || k == K::DataPipeline; }))
+    throw InputError(
+        "--segments: micro-batches of a pipeline (pipeline, data+pipeline); --strategy " +
+        strategies + " has none");
 }
 
 void add_resolution_option(boost::program_options::options_description& desc, std::int64_t& side,

@@ -67,6 +67,26 @@ void add_spatial_split_option(boost::program_options::options_description& desc,
 /// naming the option and value unless w, hw, all or auto.
 strategy::SpatialSplit spatial_split_option(const std::string& text, strategy::Variant v);
 
+/// --p2 and --segments as written ("": not given).
+struct CountOptions {
+  std::string p2, segments;
+};
+/// Adds --p2 N|auto and --segments N|auto to `desc`; `defaults` says what leaving them out
+/// means.
+void add_count_options(boost::program_options::options_description& desc, CountOptions& o,
+                       const std::string& defaults);
+/// The count an option's `text` gives: `fallback` when not given, strategy::kSearched for
+/// "auto"; InputError naming the option and value unless a whole number >= 1 or auto.
+std::int64_t count_option(const std::string& option, const std::string& text,
+                          std::int64_t fallback);
+
+/// --p2 and --segments into `c`, `fallback` where not given (0: the defaults; auto in
+/// recommend's and memlimit's searches under the paradise variant); a given one that none of
+/// `kinds` (`strategies`, as written) has is refused.
+void apply_count_options(const boost::program_options::variables_map& vm, const CountOptions& o,
+                         const std::vector<strategy::Kind>& kinds, const std::string& strategies,
+                         std::int64_t fallback, strategy::Config& c);
+
 /// Adds --resolution SIDE to `desc`: every spatial extent of the dataset's samples set to
 /// SIDE (a square, or a cube for 3-D data), as a sweep's resolution axis does.
 /// And --resolution-samples: fixed (the dataset's count, default) or voxels (the same voxels

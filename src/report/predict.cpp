@@ -47,6 +47,29 @@ RecomputePlan recompute_plan(const strategy::Workload& w, const strategy::Config
   return r;
 }
 
+// The group size and micro-batches used, and where they come from: "2 GPUs per group
+// (--p2 auto's choice), 16 micro-batches (the default: as many as stages)"; "" for a
+// strategy without them.
+std::string shape_text(const strategy::Prediction& p, const strategy::Config& c) {
+  const auto source = [](const char* option, std::int64_t given, const char* fallback) {
+    if (given == strategy::kSearched) return std::string(" (") + option + " auto's choice)";
+    if (given == 0) return std::string(" (the default: ") + fallback + ")";
+    return std::string(" (") + option + " " + std::to_string(given) + ")";
+  };
+  std::string out;
+  if (p.p2 > 0) {
+    out = std::to_string(p.p2) +
+          (c.kind == strategy::Kind::DataPipeline ? " stages per replica" : " GPUs per group") +
+          source("--p2", c.p2, "GPUs per node");
+  }
+  if (p.segments > 0) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(p.segments) + " micro-batches" +
+           source("--segments", c.segments, "as many as stages");
+  }
+  return out;
+}
+
 void print_setup(std::ostream& out, const strategy::Prediction& p, const strategy::Config& c,
                  const strategy::Workload& w) {
   out << "ParaDiSE prediction (" << strategy::variant_name(c.variant) << " model)\n"
@@ -61,8 +84,9 @@ void print_setup(std::ostream& out, const strategy::Prediction& p, const strateg
               ? "; changes the training algorithm (stale global averages between "
                 "synchronisations): an epoch may not train as far as data parallelism's"
               : "")
-      << "\n"
-      << "  training  " << strategy::training_summary(c) << "\n";
+      << "\n";
+  if (const auto shape = shape_text(p, c); !shape.empty()) out << "  shape     " << shape << "\n";
+  out << "  training  " << strategy::training_summary(c) << "\n";
   if (c.variant == strategy::Variant::Paradise)
     out << "  software  " << printable(c.implementation_name, false)
         << " (implementation profile: transports, overheads, split-layer efficiency "
@@ -244,6 +268,16 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   write_split_layer(j, w, p.split_layer, p.split_parts);
   j.key("spatial_split").value(strategy::spatial_split_name(c.spatial_split));
   j.key("spatial_split_used").value(strategy::spatial_split_name(p.spatial_split));
+  // the group size and micro-batches as given ("auto", a count, "default") and used
+  const auto given = [](std::int64_t v) { return v == 0 ? "default" : strategy::count_text(v); };
+  if (p.p2 > 0) {
+    j.key("p2").value(given(c.p2));
+    j.key("p2_used").value(p.p2);
+  }
+  if (p.segments > 0) {
+    j.key("segments").value(given(c.segments));
+    j.key("segments_used").value(p.segments);
+  }
   const auto plan = recompute_plan(w, c);
   if (plan.applies) j.key("recompute_lowers_peak").value(plan.runs);
   if (const auto& cuts = plan.checkpoints; !cuts.empty()) {
@@ -282,7 +316,7 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
       "limiting_"
       "factor,iterations_per_epoch,iteration_"
       "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
-      "gpu_bytes,epochs_to_target,time_to_train_s";
+      "gpu_bytes,epochs_to_target,time_to_train_s,p2,segments";
   std::ostringstream row;
   row.precision(17);
   // an invalid configuration's figures are missing: empty fields
@@ -310,6 +344,9 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
   const double e = epochs ? epochs->epochs(c.batch) : std::nan("");
   row << ',' << figure(e) << ','
       << figure(epochs && p.status == strategy::Status::Ok ? e * p.epoch_time_s : std::nan(""));
+  // the group size and micro-batches used (empty: the strategy has none)
+  const auto count = [](std::int64_t v) { return v > 0 ? std::to_string(v) : std::string(); };
+  row << ',' << count(p.p2) << ',' << count(p.segments);
   for (const auto& part : p.communication) {
     header += ',' + csv_field("comm:" + std::string(part.name));
     row << ',' << part.epoch_s;

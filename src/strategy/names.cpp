@@ -54,6 +54,30 @@ bool has_groups(Kind k) {
   return k == Kind::DataFilter || k == Kind::DataSpatial || k == Kind::DataPipeline;
 }
 
+bool searches_p2(Kind k, std::int64_t p2) {
+  return p2 == kSearched && has_groups(k);
+}
+
+bool searches_segments(Kind k, std::int64_t segments) {
+  return segments == kSearched && (k == Kind::Pipeline || k == Kind::DataPipeline);
+}
+
+std::string count_text(std::int64_t v) {
+  return v == kSearched ? "auto" : std::to_string(v);
+}
+
+std::optional<std::int64_t> count_from_text(std::string_view text) {
+  if (text == "auto") return kSearched;
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  std::int64_t v = 0;
+  for (const char ch : text) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    v = v * 10 + (ch - '0');
+  }
+  if (v < 1) return std::nullopt;
+  return v;
+}
+
 bool models(Variant v, Kind k) {
   return v == Variant::Paradise || (k != Kind::DataPipeline && k != Kind::Daso);
 }

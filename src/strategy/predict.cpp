@@ -3,12 +3,14 @@
 // (extended/, its memory account in memory/). Both fill one Builder (builder.hpp).
 #include "paradise/strategy/predict.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
 #include "extended/extended.hpp"
 #include "memory/memory.hpp"
 #include "paradl/paradl.hpp"
+#include "planning.hpp"
 
 namespace paradise::strategy {
 namespace {
@@ -94,42 +96,113 @@ namespace {
 
 // Feasible before out of memory before invalid; then the shorter epoch (feasible) or the
 // smaller footprint (out of memory).
-bool better_split(const Prediction& a, const Prediction& b) {
+bool better_shape(const Prediction& a, const Prediction& b) {
   if (a.status != b.status) return a.status < b.status;
   if (a.status == Status::Ok && a.epoch_time_s != b.epoch_time_s)
     return a.epoch_time_s < b.epoch_time_s;
   return a.status != Status::Invalid && a.memory_per_gpu_bytes < b.memory_per_gpu_bytes;
 }
 
-// SpatialSplit::Auto: each split of the sample's dimensions (W; H and W of a 3-D sample;
-// all), the best kept, ties to the first (docs/cost-model.md §spatial-split).
-void predict_best_split(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
-                        ComputeMemo* memo) {
-  const int rank = w.model.input.rank;
+// Each divisor d >= from of n > 0, ascending, without storage: d up to sqrt(n), then n / d.
+template <class Visit>
+void for_each_divisor(std::int64_t n, std::int64_t from, Visit&& visit) {
+  std::int64_t d = 1;
+  for (; d <= n / d; ++d) {
+    if (n % d == 0 && d >= from) visit(d);
+  }
+  for (--d; d >= 1; --d) {
+    if (n % d == 0 && n / d != d && n / d >= from) visit(n / d);
+  }
+}
+
+// The smallest group size auto tries: 2 (a group of one is data parallelism), 1 on 1 GPU.
+std::int64_t first_group_size(std::int64_t gpus) {
+  return gpus >= 2 ? 2 : 1;
+}
+
+// The best prediction over the values `each` offers (set into the configuration by `set`),
+// ties to the first; none offered: `fallback`'s (docs/cost-model.md §searched-shapes).
+template <class Each, class Set>
+void predict_best(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
+                  ComputeMemo* memo, Each&& each, Set&& set) {
   Config x = c;
   Prediction candidate;
   bool first = true;
-  for (const auto split : {SpatialSplit::W, SpatialSplit::HW, SpatialSplit::All}) {
-    if (split != SpatialSplit::W && spatial_split_dims(split, rank) <= 1) continue;
-    if (split == SpatialSplit::HW && rank < 3) continue;  // a 2-D sample's HW is all of it
-    x.spatial_split = split;
+  each([&](auto value) {
+    set(x, value);
     predict_into(w, s, x, first ? out : candidate, memo);
-    if (!first && better_split(candidate, out)) std::swap(out, candidate);
+    if (!first && better_shape(candidate, out)) std::swap(out, candidate);
     first = false;
+  });
+}
+
+// The stages of a pipeline: p (pipeline) or the group size (data+pipeline).
+std::int64_t pipeline_stages(const Workload& w, const Config& c) {
+  return c.kind == Kind::Pipeline ? c.gpus : detail::group_size(w, c);
+}
+
+// Auto's search, one setting at a time (the group size, then the micro-batches of that many
+// stages, then the spatial split); false when the configuration searches nothing.
+bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
+                      ComputeMemo* memo) {
+  if (searches_p2(c.kind, c.p2) && c.gpus >= 1) {
+    // every group size dividing p, from 2 (a group of 1 is data parallelism) to p (one group)
+    predict_best(
+        w, s, c, out, memo,
+        [&](auto visit) { for_each_divisor(c.gpus, first_group_size(c.gpus), visit); },
+        [](Config& x, std::int64_t v) { x.p2 = v; });
+    return true;
   }
+  if (searches_segments(c.kind, c.segments)) {
+    // every micro-batch count dividing a replica's batch; the default where none can
+    const std::int64_t stages = pipeline_stages(w, c);
+    const std::int64_t replicas = stages >= 1 && c.gpus % stages == 0 ? c.gpus / stages : 0;
+    const bool divisible = replicas >= 1 && c.batch >= 1 && c.batch % replicas == 0;
+    predict_best(
+        w, s, c, out, memo,
+        [&](auto visit) {
+          if (divisible) {
+            for_each_divisor(c.batch / replicas, 1, visit);
+          } else {
+            visit(std::int64_t{0});
+          }
+        },
+        [](Config& x, std::int64_t v) { x.segments = v; });
+    return true;
+  }
+  if (c.spatial_split == SpatialSplit::Auto &&
+      (c.kind == Kind::Spatial || c.kind == Kind::DataSpatial)) {
+    // W; H and W of a 3-D sample; all (docs/cost-model.md §spatial-split)
+    const int rank = w.model.input.rank;
+    predict_best(
+        w, s, c, out, memo,
+        [&](auto visit) {
+          visit(SpatialSplit::W);
+          if (rank >= 3) visit(SpatialSplit::HW);
+          if (spatial_split_dims(SpatialSplit::All, rank) > 1) visit(SpatialSplit::All);
+        },
+        [](Config& x, SpatialSplit v) { x.spatial_split = v; });
+    return true;
+  }
+  return false;
+}
+
+// The shape used: the group size and micro-batches, or 0 where the strategy has none.
+void record_shape(const Workload& w, const Config& c, Prediction& out) {
+  out.spatial_split = c.spatial_split == SpatialSplit::Auto ? SpatialSplit::W : c.spatial_split;
+  out.p2 = has_groups(c.kind) ? detail::group_size(w, c) : 0;
+  const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
+  out.segments = !pipeline ? 0 : c.segments > 0 ? c.segments : pipeline_stages(w, c);
 }
 
 }  // namespace
 
 void predict_into(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
                   ComputeMemo* memo) {
-  if (c.spatial_split == SpatialSplit::Auto &&
-      (c.kind == Kind::Spatial || c.kind == Kind::DataSpatial))
-    return predict_best_split(w, s, c, out, memo);
+  if (predict_searched(w, s, c, out, memo)) return;
   const bool paradl = c.variant == Variant::Paradl;
   Builder b(w, s, c, out, paradl ? paradl::step(c) : extended::step(c, s));
-  // Auto on a strategy without a spatial split: nothing to choose
-  out.spatial_split = c.spatial_split == SpatialSplit::Auto ? SpatialSplit::W : c.spatial_split;
+  record_shape(w, c, out);
   validate(w, c, b);
   // nothing to work out for a configuration already invalid (nor a factorisation of 10^18)
   if (out.status == Status::Invalid) return b.finish();
@@ -142,6 +215,13 @@ void predict_into(const Workload& w, const LayerSums& s, const Config& c, Predic
 
 void predict_into(const Workload& w, const LayerSums& s, const Config& c, Prediction& out) {
   predict_into(w, s, c, out, nullptr);
+}
+
+std::vector<std::int64_t> searched_group_sizes(std::int64_t gpus) {
+  std::vector<std::int64_t> out;
+  if (gpus >= 1)
+    for_each_divisor(gpus, first_group_size(gpus), [&](std::int64_t d) { out.push_back(d); });
+  return out;
 }
 
 bool recomputes(const Config& c, const LayerSums& s) {

@@ -1178,9 +1178,9 @@ expect_rc 2 "sweep without a file" -- "$paradise" sweep
 grep -qxF "paradise sweep: error: give a sweep file: paradise sweep FILE.ini [-o OUT.h5]" "$tmp/err" && ok || bad "sweep usage: $(cat "$tmp/err")"
 # issue 35: --p2 0 and --segments 0 meant the default without a word
 expect_rc 2 "predict --p2 0" -- "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 8 --batch 256 --p2 0
-grep -qF -- "--p2 '0': must be >= 1 (leave it out for GPUs per node)" "$tmp/err" && ok || bad "--p2 0: $(cat "$tmp/err")"
+grep -qF -- "--p2 '0': expected a whole number >= 1 or auto" "$tmp/err" && ok || bad "--p2 0: $(cat "$tmp/err")"
 expect_rc 2 "predict --segments 0" -- "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy pipeline --gpus 4 --batch 256 --segments 0
-grep -qF -- "--segments '0': must be >= 1 (leave it out for as many as GPUs)" "$tmp/err" && ok || bad "--segments 0: $(cat "$tmp/err")"
+grep -qF -- "--segments '0': expected a whole number >= 1 or auto" "$tmp/err" && ok || bad "--segments 0: $(cat "$tmp/err")"
 # issue 35: a model's name with an escape sequence was printed raw by predict, recommend and
 # models --show (errors escaped it already): written \x1b like the errors write it
 printf 'model e\x1b[31mvil\ninput 3x32x32\nc\x1b]0;x\x07 conv out=8 k=3\nflat flatten\nfc dense out=10\n' >"$tmp/evil.model"

@@ -64,6 +64,19 @@ std::optional<SpatialSplit> spatial_split_from_name(std::string_view name);
 /// Auto is resolved before any split is planned).
 int spatial_split_dims(SpatialSplit s, int rank);
 
+/// Config::p2 and Config::segments: searched per configuration (`auto`): every value that
+/// can be (search_p2_values, search_segment_values) is predicted and the best kept, as for
+/// SpatialSplit::Auto (predict_into; docs/cost-model.md §searched-shapes).
+inline constexpr std::int64_t kSearched = -1;
+/// Whether the point searches its group size / micro-batches: kSearched on a strategy that
+/// has them (has_groups; pipeline and data+pipeline).
+bool searches_p2(Kind k, std::int64_t p2);
+bool searches_segments(Kind k, std::int64_t segments);
+/// A p2 or segments value as text: "auto" for kSearched, else the number.
+std::string count_text(std::int64_t v);
+/// "auto" or a whole number >= 1; nullopt for anything else.
+std::optional<std::int64_t> count_from_text(std::string_view text);
+
 /// Arithmetic of the training run: fp32; tf32 (fp32 storage, tensor-core GEMMs); mixed
 /// (fp16/bf16 activations, weights and gradients, fp32 master weights; docs/cost-model.md
 /// §model-state).
@@ -150,10 +163,11 @@ struct DasoSchedule {
 /// The point of the design space: strategy, GPUs, batch and the strategy's shape.
 struct Point {
   Kind kind = Kind::Data;
-  std::int64_t gpus = 1;      ///< p
-  std::int64_t batch = 1;     ///< global mini-batch B
-  std::int64_t p2 = 0;        ///< hybrids: GPUs per group, data+pipeline: stages (0: GPUs per node)
-  std::int64_t segments = 0;  ///< pipeline micro-batches S (0: = p)
+  std::int64_t gpus = 1;   ///< p
+  std::int64_t batch = 1;  ///< global mini-batch B
+  /// hybrids: GPUs per group, data+pipeline: stages (0: GPUs per node; kSearched: auto)
+  std::int64_t p2 = 0;
+  std::int64_t segments = 0;  ///< pipeline micro-batches S (0: = stages; kSearched: auto)
   /// Spatial and data+spatial's groups: the dimensions P is factored over.
   SpatialSplit spatial_split = SpatialSplit::W;
 };

@@ -1,7 +1,9 @@
 // The oracle: one prediction per (workload, configuration).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "paradise/strategy/compute_memo.hpp"
 #include "paradise/strategy/config.hpp"
@@ -21,6 +23,10 @@ Prediction predict(const Workload& w, const Config& c);
 void predict_into(const Workload& w, const LayerSums& sums, const Config& c, Prediction& out,
                   ComputeMemo* memo);
 void predict_into(const Workload& w, const LayerSums& sums, const Config& c, Prediction& out);
+
+/// The group sizes p2 = auto tries on `gpus` GPUs: every divisor from 2 (a group of one is
+/// data parallelism) to `gpus` (one group), ascending; {1} on one GPU.
+std::vector<std::int64_t> searched_group_sizes(std::int64_t gpus);
 
 /// Where a configuration's compute times come from, for people: the workload's source, or
 /// the paradise variant's roofline (alone, or scaled to the measured times).

@@ -58,6 +58,9 @@ struct Prediction {
   std::array<std::int64_t, 3> split_parts{1, 1, 1};  ///< and its parts along W, H, D
   /// Spatial strategies: the dimensions split (Config::spatial_split, or Auto's choice).
   SpatialSplit spatial_split = SpatialSplit::W;
+  /// The group size (hybrids' p2, data+pipeline's stages) and the pipelines' micro-batches
+  /// used: Config's value, its default or auto's choice; 0 for a strategy without them.
+  std::int64_t p2 = 0, segments = 0;
   std::vector<CommPart> communication;
   std::vector<MemPart> memory;
 };
