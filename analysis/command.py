@@ -32,6 +32,8 @@ AXIS_HELP = {
     "precision": "precisions (fp32, tf32, mixed)", "optimizer": "optimizers",
     "zero_stage": "ZeRO stages", "recompute": "recomputation settings (true, false)",
     "implementation": "implementation profiles",
+    "spatial_split": "spatial splits (w, hw, all, auto)",
+    "p2": "group sizes p2 (counts or auto)", "segments": "micro-batch counts (counts or auto)",
     "gpus": "GPU counts", "batch": "global batch sizes",
 }
 

@@ -27,9 +27,10 @@ STATUS_OK, STATUS_OUT_OF_MEMORY, STATUS_INVALID = 0, 1, 2
 AXES = ("model", "dataset", "resolution", "system", "network_bandwidth_gbps",
         "network_latency_us", "input_cpu_cores_per_node", "input_node_read_GBps",
         "input_filesystem_GBps", "strategy", "precision", "optimizer", "zero_stage", "recompute",
-        "implementation", "gpus", "batch")
+        "implementation", "spatial_split", "p2", "segments", "gpus", "batch")
+# Text-valued axes (p2 and segments: a count or "auto").
 CATEGORICAL_AXES = ("model", "dataset", "system", "strategy", "precision", "optimizer",
-                    "recompute", "implementation")
+                    "recompute", "implementation", "spatial_split", "p2", "segments")
 # The axes every sweep file has (the others only when swept).
 SWEEP_AXES = ("model", "dataset", "system", "strategy", "gpus", "batch")
 
@@ -535,7 +536,7 @@ def select_rows(table, filters, path, root):
 
 def value_label(axis, value):
     """How a fixed axis value reads in a title: 'resnet50', 'batch 256', 'recompute true'."""
-    if axis in CATEGORICAL_AXES and axis != "recompute":
+    if axis in CATEGORICAL_AXES and axis not in ("recompute", "spatial_split", "p2", "segments"):
         return str(value)
     return f"{axis.replace('_', ' ')} {value}"
 

@@ -22,6 +22,7 @@ struct MemlimitOptions {
   report::MemlimitQuery q;  // spec, max_batch, step and the GPUs and batch of c bound
   std::string sides, variant = "paradise", format = "table", spatial_split;
   TrainingOptions training;
+  CountOptions counts;  // --p2, --segments
 };
 
 void describe(po::options_description& desc, MemlimitOptions& o) {
@@ -46,6 +47,9 @@ void describe(po::options_description& desc, MemlimitOptions& o) {
       "format", po::value(&o.format), "table or json");
   add_training_options(desc, o.training);
   add_spatial_split_option(desc, o.spatial_split);
+  add_count_options(desc, o.counts,
+                    "default auto (searched), with --variant paradl GPUs per node and as many "
+                    "micro-batches as stages");
 }
 
 /// The settings, and options of a search not asked for refused, not ignored without a word.
@@ -80,6 +84,8 @@ void check_settings(const po::variables_map& vm, MemlimitOptions& o) {
         q.strategy_text + " splits none");
   if (q.max_batch < 1)
     throw InputError("--max-batch '" + std::to_string(q.max_batch) + "': must be >= 1");
+  apply_count_options(vm, o.counts, {c.kind}, q.strategy_text,
+                      c.variant == strategy::Variant::Paradise ? strategy::kSearched : 0, c);
 }
 
 /// The values of a list or range option, each >= 1.

@@ -29,7 +29,8 @@ struct RecommendOptions {
   std::int64_t max_gpus = 0, batch = 0, top = 10, side = 0;  // side: --resolution
   std::string resolution_samples = "fixed";
   TrainingOptions training;
-  std::string epochs;  // --epochs-to-target
+  std::string epochs;   // --epochs-to-target
+  CountOptions counts;  // --p2, --segments
 };
 
 void describe(po::options_description& desc, RecommendOptions& o) {
@@ -55,6 +56,9 @@ void describe(po::options_description& desc, RecommendOptions& o) {
   add_training_options(desc, o.training);
   add_epochs_option(desc, o.epochs);
   add_spatial_split_option(desc, o.spatial_split);
+  add_count_options(desc, o.counts,
+                    "default auto (searched), with --variant paradl GPUs per node and as many "
+                    "micro-batches as stages");
   add_resolution_option(desc, o.side, o.resolution_samples);
 }
 
@@ -142,6 +146,8 @@ std::pair<strategy::Config, recommend::Search> parse(const po::variables_map& vm
   s.batches = batches(vm, o);
   s.kinds = kinds(vm, o.strategies, *variant);
   s.counts = recommend::gpu_counts(o.max_gpus);
+  apply_count_options(vm, o.counts, s.kinds, o.strategies.empty() ? "(all)" : o.strategies,
+                      c.variant == strategy::Variant::Paradise ? strategy::kSearched : 0, c);
   return {c, s};
 }
 

@@ -5,15 +5,16 @@
 
 namespace paradise::engine {
 
-MapBuffers::MapBuffers(Storage storage) {
+MapBuffers::MapBuffers(Storage storage, const sweep::Searched& searched) {
   for (const auto& v : map_variables()) {
-    if (v.at(storage)) columns_.push_back({&v, {}, {}});
+    if (kept(v, storage, searched)) columns_.push_back({&v, {}, {}, {}});
   }
 }
 
 void MapBuffers::clear() {
   for (auto& c : columns_) {
     c.codes.clear();
+    c.counts.clear();
     c.values.clear();
   }
 }
@@ -21,6 +22,8 @@ void MapBuffers::clear() {
 void MapBuffers::Column::push(double v) {
   if (variable->type == MapType::u8) {
     codes.push_back(static_cast<std::uint8_t>(v));
+  } else if (variable->type == MapType::i32) {
+    counts.push_back(static_cast<std::int32_t>(v));
   } else {
     values.push_back(v);
   }
@@ -39,6 +42,8 @@ void MapBuffers::write(io::SweepFileWriter& out, std::uint64_t begin) const {
     const std::string name(c.variable->name);
     if (c.variable->type == MapType::u8) {
       out.write(name, begin, std::span<const std::uint8_t>(c.codes));
+    } else if (c.variable->type == MapType::i32) {
+      out.write(name, begin, std::span<const std::int32_t>(c.counts));
     } else {
       out.write(name, begin, std::span<const double>(c.values));
     }

@@ -12,7 +12,7 @@ namespace paradise::engine {
 
 class MapBuffers {
  public:
-  explicit MapBuffers(Storage storage);
+  MapBuffers(Storage storage, const sweep::Searched& searched);
   void clear();
   /// A point's values (full, maps) or a reduced cell's (summary).
   void add(const sweep::PointResult& r);
@@ -23,8 +23,9 @@ class MapBuffers {
  private:
   struct Column {
     const MapVariable* variable;
-    std::vector<std::uint8_t> codes;  ///< MapType::u8
-    std::vector<double> values;       ///< MapType::f64
+    std::vector<std::uint8_t> codes;   ///< MapType::u8
+    std::vector<std::int32_t> counts;  ///< MapType::i32
+    std::vector<double> values;        ///< MapType::f64
     void push(double v);
   };
   std::vector<Column> columns_;

@@ -87,7 +87,14 @@ void write_root_attributes(io::SweepFileWriter& out, const SweepFile& f, const s
   out.attribute("sweep_file", f.text);
   out.attribute("command_line", command);
   out.attribute("variant", std::string(strategy::variant_name(f.spec.variant)));
-  out.attribute("spatial_split", std::string(strategy::spatial_split_name(f.spec.spatial_split)));
+  // the shapes with one value, every point's (several: an axis; p2 and segments not given:
+  // absent, the defaults)
+  if (f.spec.spatial_splits.size() == 1)
+    out.attribute("spatial_split",
+                  std::string(strategy::spatial_split_name(f.spec.spatial_splits[0])));
+  if (f.spec.p2s.size() == 1) out.attribute("p2", strategy::count_text(f.spec.p2s[0]));
+  if (f.spec.segment_counts.size() == 1)
+    out.attribute("segments", strategy::count_text(f.spec.segment_counts[0]));
   out.attribute("storage", std::string(storage_name(f.storage)));
   // how the samples per epoch follow the resolution axis and the memory-limit sides
   out.attribute(
@@ -152,6 +159,8 @@ void declare_map(io::SweepFileWriter& out, const MapVariable& v,
   const std::string name(v.name);
   if (v.type == MapType::u8) {
     out.variable_u8(name, with_axes(v.description, over), dims);
+  } else if (v.type == MapType::i32) {
+    out.variable_i32(name, with_axes(v.description, over), dims);
   } else {
     out.variable_f64(name, with_axes(v.description, over), dims);
   }
@@ -177,8 +186,9 @@ void declare_maps(io::SweepFileWriter& out, const SweepFile& f,
   std::string over;
   for (const auto& r : f.reduce) over += (over.empty() ? "" : ", ") + r;
   const std::vector<std::string> dims = reduction ? reduction->kept() : std::vector<std::string>{};
+  const auto searched = sweep::searched_shapes(f.spec);
   for (const auto& v : map_variables()) {
-    if (v.at(f.storage)) declare_map(out, v, dims, over);
+    if (kept(v, f.storage, searched)) declare_map(out, v, dims, over);
   }
 }
 
@@ -200,8 +210,53 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f,
   return out;
 }
 
+namespace {
+
+// The front's columns of the shapes searched: the values its points used (their evaluation
+// again, on rank 0; the columns empty elsewhere).
+std::vector<Column> chosen_columns(const std::vector<sweep::Candidate>& front,
+                                   const sweep::Evaluator& e, const sweep::Searched& searched) {
+  std::vector<Column> cols;
+  if (searched.p2)
+    cols.push_back({Column::Kind::Integer,
+                    "p2_chosen",
+                    "GPUs per group (data+pipeline: stages) used; 0: none",
+                    {},
+                    {},
+                    {}});
+  if (searched.segments)
+    cols.push_back({Column::Kind::Integer,
+                    "segments_chosen",
+                    "pipeline micro-batches used; 0: none",
+                    {},
+                    {},
+                    {}});
+  if (searched.spatial_split)
+    cols.push_back({Column::Kind::Text,
+                    "spatial_split_chosen",
+                    "spatial split used (none, w, hw, all)",
+                    {},
+                    {},
+                    {}});
+  for (const auto& x : front) {
+    const auto r = e.evaluate(x.index);
+    std::size_t k = 0;
+    if (searched.p2) cols[k++].integers.push_back(r.p2_used);
+    if (searched.segments) cols[k++].integers.push_back(r.segments_used);
+    if (searched.spatial_split) {
+      const auto split = static_cast<strategy::SpatialSplit>(r.spatial_split_used - 1);
+      cols[k].text.emplace_back(r.spatial_split_used == 0 ? std::string_view("none")
+                                                          : strategy::spatial_split_name(split));
+    }
+  }
+  return cols;
+}
+
+}  // namespace
+
 void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::Comm& comm,
-                  const sweep::Grid& grid) {
+                  const sweep::Evaluator& e, const sweep::Searched& searched) {
+  const sweep::Grid& grid = e.grid();
   std::vector<sweep::Candidate> front;
   if (comm.is_root()) front = summary.fronts();
   std::uint64_t n = front.size();
@@ -253,6 +308,7 @@ void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::
     for (const auto& a : axes) is_axis = is_axis || a.name == o.name;
     if (!is_axis) cols.push_back(std::move(o));
   }
+  for (auto& chosen : chosen_columns(front, e, searched)) cols.push_back(std::move(chosen));
   cols.push_back(std::move(index));
   out.table("pareto", "point", n, cols);
   for (const auto& col : cols) {

@@ -27,9 +27,10 @@ io::SweepFileWriter open_output(const std::string& path, const SweepFile& f,
                                 std::uint64_t chunk_points, io::SweepFileWriter::Deadline deadline);
 
 /// Group "pareto": one row per non-dominated point, groups in grid order; `summary` is the
-/// merged one on rank 0 (ignored elsewhere).
+/// merged one on rank 0 (ignored elsewhere). The shapes `searched` get their values used
+/// (p2_chosen, ...), each front point evaluated again on rank 0.
 void write_pareto(io::SweepFileWriter& out, sweep::Summary& summary, const mpi::Comm& comm,
-                  const sweep::Grid& grid);
+                  const sweep::Evaluator& e, const sweep::Searched& searched);
 
 /// Group "systems": per value of the system axis the device memory and the usable part
 /// (less the margin) that the points' out-of-memory test used, and GPUs per node, so that

@@ -18,6 +18,37 @@ strategy::SpatialSplit default_split(strategy::Variant v) {
   return v == strategy::Variant::Paradl ? strategy::SpatialSplit::W : strategy::SpatialSplit::Auto;
 }
 
+// The shapes every point shares, where not the default: "; spatial split all, p2 auto"
+// (several values: an axis, described with the axes).
+std::string shapes_text(const sweep::SweepSpec& s) {
+  std::string out;
+  if (s.spatial_splits.size() == 1 && s.spatial_splits[0] != default_split(s.variant))
+    out += "; spatial split " + std::string(strategy::spatial_split_name(s.spatial_splits[0]));
+  if (s.p2s.size() == 1) out += "; p2 " + strategy::count_text(s.p2s[0]);
+  if (s.segment_counts.size() == 1)
+    out += "; segments " + strategy::count_text(s.segment_counts[0]);
+  return out;
+}
+
+// A point's value of an axis as the fastest-configuration table shows it: a shape (p2,
+// segments, spatial_split) as used, "-" where the strategy has none, "auto: 8" where auto
+// chose it; any other axis as written.
+std::string shape_used(const std::string& axis, const std::string& written,
+                       const sweep::PointResult& r) {
+  std::string used;
+  if (axis == "p2") {
+    used = r.p2_used > 0 ? std::to_string(r.p2_used) : "-";
+  } else if (axis == "segments") {
+    used = r.segments_used > 0 ? std::to_string(r.segments_used) : "-";
+  } else if (axis == "spatial_split") {
+    const auto split = static_cast<strategy::SpatialSplit>(r.spatial_split_used - 1);
+    used = r.spatial_split_used > 0 ? std::string(strategy::spatial_split_name(split)) : "-";
+  } else {
+    return written;
+  }
+  return written == "auto" && used != "-" ? "auto: " + used : used;
+}
+
 std::string describe(const sweep::Axis& a) {
   const auto n = a.size();
   std::string s = a.name + " (" + std::to_string(n) + "): ";
@@ -114,12 +145,7 @@ void print_dry_run(std::ostream& out, const std::string& file, const SweepFile& 
   const double rate = sample_rate(e);
   out << "sweep " << file << "\n";
   for (const auto& a : grid.axes()) out << "  " << describe(a) << "\n";
-  out << "cost model: " << strategy::variant_name(f.spec.variant)
-      << (f.spec.spatial_split == default_split(f.spec.variant)
-              ? ""
-              : "; spatial split " +
-                    std::string(strategy::spatial_split_name(f.spec.spatial_split)))
-      << "\n"
+  out << "cost model: " << strategy::variant_name(f.spec.variant) << shapes_text(f.spec) << "\n"
       << "training: " << training_text(f, e) << "\n"
       << (f.spec.resolution.empty() && !f.memlimit.resolution && f.memlimit.sides.empty()
               ? ""
@@ -188,8 +214,19 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
     for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
   }
   out << "\n";
+  // the shapes searched without an axis (one value, auto) get a column of the value used
+  const sweep::Searched searched = sweep::searched_shapes(f.spec);
+  std::vector<std::string> extra;
+  for (const auto& [name, on] :
+       {std::pair{"spatial_split", searched.spatial_split}, std::pair{"p2", searched.p2},
+        std::pair{"segments", searched.segments}}) {
+    bool axis = false;
+    for (const auto& a : grid.axes()) axis = axis || a.name == name;
+    if (on && !axis) extra.emplace_back(name);
+  }
   TextTable t;
   for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);
+  for (const auto& name : extra) t.add_column(name, TextTable::Align::Left);
   t.add_column("epoch time s");
   std::vector<std::uint64_t> coords;
   const auto& models = grid.axes()[0].labels;
@@ -197,17 +234,19 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
     const auto& b = s.best()[m];
     std::vector<std::string> row;
     if (!b.found) {
-      row.assign(grid.axes().size() + 1, "-");
+      row.assign(grid.axes().size() + extra.size() + 1, "-");
       row[0] = models[m];
       row.back() = "none feasible";  // in the time column: the others are axis values
       t.add_row(row);
       continue;
     }
     grid.decode(b.index, coords);
+    const sweep::PointResult used = e.evaluate(b.index);
     for (std::size_t a = 0; a < grid.axes().size(); ++a) {
       const auto& axis = grid.axes()[a];
-      row.push_back(axis.text(coords[a]));
+      row.push_back(shape_used(axis.name, axis.text(coords[a]), used));
     }
+    for (const auto& name : extra) row.push_back(shape_used(name, "auto", used));
     row.push_back(fixed(b.epoch_time_s, 2));
     t.add_row(row);
   }

@@ -113,7 +113,7 @@ void SweepRun::evaluate_chunks() {
   t0_ = last_report_ = last_checkpoint_ = Clock::now();
   const std::uint64_t ranks = static_cast<std::uint64_t>(comm_.size());
   const std::uint64_t rounds = (chunks_ - first_chunk_ + ranks - 1) / ranks;
-  MapBuffers buf(f_.storage);
+  MapBuffers buf(f_.storage, sweep::searched_shapes(f_.spec));
   for (std::uint64_t round = 0; round < rounds; ++round) {
     const std::uint64_t chunk =
         first_chunk_ + round * ranks + static_cast<std::uint64_t>(comm_.rank());
@@ -235,7 +235,7 @@ Limits SweepRun::search_limits() {
 
 void SweepRun::finish(const Limits& limits) {
   timed([&] {
-    write_pareto(*out_, *merged_, comm_, evaluator_->grid());
+    write_pareto(*out_, *merged_, comm_, *evaluator_, sweep::searched_shapes(f_.spec));
     write_systems(*out_, *evaluator_);
     write_memlimit(*out_, search_->tables(), limits.values, limits.at_end);
     out_->commit();

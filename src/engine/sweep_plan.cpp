@@ -38,7 +38,9 @@ void SweepRun::size_output() {
   if (!f_.reduce.empty()) reduction_.emplace(*grid, f_.reduce);
   units_ = reduction_ ? reduction_->cells() : grid->points();
   maps_ = f_.storage != Storage::summary || reduction_.has_value();
-  out_bytes_ = maps_ ? static_cast<double>(units_) * bytes_per_cell(f_.storage) : 0;
+  out_bytes_ = maps_ ? static_cast<double>(units_) *
+                           bytes_per_cell(f_.storage, sweep::searched_shapes(f_.spec))
+                     : 0;
   std::uint64_t largest_table = 0;
   for (const auto& t : sweep::memlimit_tables(*grid, f_.memlimit)) {
     searches_ += t.entries;

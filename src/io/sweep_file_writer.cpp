@@ -115,6 +115,11 @@ void SweepFileWriter::variable_u8(const std::string& name, const std::string& de
   impl_->add_variable(name, H5T_NATIVE_UINT8, description, dims);
 }
 
+void SweepFileWriter::variable_i32(const std::string& name, const std::string& description,
+                                   const std::vector<std::string>& dims) {
+  impl_->add_variable(name, H5T_NATIVE_INT32, description, dims);
+}
+
 void SweepFileWriter::variable_f64(const std::string& name, const std::string& description,
                                    const std::vector<std::string>& dims) {
   impl_->add_variable(name, H5T_NATIVE_DOUBLE, description, dims);
@@ -145,6 +150,12 @@ void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
                             std::span<const std::uint8_t> values) {
   auto& v = impl_->variable(variable);
   impl_->write_slabs(v.dataset.id, H5T_NATIVE_UINT8, values.data(), begin, values.size(), v.dims);
+}
+
+void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,
+                            std::span<const std::int32_t> values) {
+  auto& v = impl_->variable(variable);
+  impl_->write_slabs(v.dataset.id, H5T_NATIVE_INT32, values.data(), begin, values.size(), v.dims);
 }
 
 void SweepFileWriter::write(const std::string& variable, std::uint64_t begin,

@@ -94,7 +94,7 @@ std::vector<Eval> evaluate(const strategy::Workload& w, const strategy::LayerSum
         out.push_back({s.kinds[ki], ki, g, b, p.status, p.limit, p.epoch_time_s, p.epoch_compute_s,
                        p.epoch_communication_s, p.memory_per_gpu_bytes,
                        p.status == Status::Ok ? std::string() : p.reason, p.split_layer,
-                       p.split_parts, s.epochs ? s.epochs->epochs(b) : 0});
+                       p.split_parts, s.epochs ? s.epochs->epochs(b) : 0, p.p2, p.segments});
       }
     }
   }

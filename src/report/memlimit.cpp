@@ -23,6 +23,7 @@ class Searches {
     // a limit at the top of its search is a lower bound: the next batch the strategy divides
     // lies past --max-batch (not looked at)
     f.at_search_end = sweep::batch_at_search_end(at, c_, f.limit.value, q_.max_batch);
+    if (f.limit.value > 0) shape_at(f, predict_at_batch(at, c_, f.limit.value));
     return f;
   }
 
@@ -32,6 +33,7 @@ class Searches {
     FoundLimit f{sweep::largest_resolution(family_, c_, range.front(), range.back(), q_.step), "",
                  false};
     if (f.limit.value <= 0) f.why_none = why_no_side();
+    if (f.limit.value > 0) shape_at(f, predict_at_batch(*family_.at(f.limit.value), c_, c_.batch));
     // no later side of the range is taken: a larger one may fit
     f.at_search_end = sweep::side_at_search_end(f.limit.value, range.back(), q_.step,
                                                 [&](std::int64_t s) { return taken(s); });
@@ -47,6 +49,12 @@ class Searches {
   }
 
  private:
+  /// The shape the prediction at a limit used.
+  static void shape_at(FoundLimit& f, const strategy::Prediction& p) {
+    f.p2 = p.p2;
+    f.segments = p.segments;
+  }
+
   static strategy::Prediction predict_at_batch(const strategy::Workload& at, strategy::Config one,
                                                std::int64_t batch) {
     one.batch = batch;

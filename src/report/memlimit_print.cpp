@@ -14,6 +14,19 @@ void write_limit(JsonWriter& j, const FoundLimit& f) {
   j.key("evaluations").value(f.limit.evaluations);
   j.key("why_none");
   f.limit.value > 0 ? j.null() : j.value(f.why_none);
+  if (f.p2 > 0) j.key("p2_used").value(f.p2);  // the shape at the limit, where it has one
+  if (f.segments > 0) j.key("segments_used").value(f.segments);
+}
+
+// "; 8 GPUs per group, 4 micro-batches" at a limit (auto's choice), "" without a shape.
+std::string shape_text(const strategy::Config& c, const FoundLimit& f) {
+  std::string out;
+  if (f.p2 > 0)
+    out += "; " + std::to_string(f.p2) +
+           (c.kind == strategy::Kind::DataPipeline ? " stages per replica" : " GPUs per group");
+  if (f.segments > 0)
+    out += (out.empty() ? "; " : ", ") + std::to_string(f.segments) + " micro-batches";
+  return out;
 }
 
 void write_at_sides(JsonWriter& j, const MemlimitQuery& q, const Memlimits& m) {
@@ -115,14 +128,14 @@ void print_memlimits_table(std::ostream& out, const MemlimitQuery& q, const Meml
       << (b.at_search_end
               ? " or more: the top of the search (--max-batch " + with_commas(q.max_batch) + ")"
               : "")
-      << " (" << b.limit.evaluations << " evaluations)\n";
+      << " (" << b.limit.evaluations << " evaluations" << shape_text(c, b) << ")\n";
   if (m.side) {
     const auto& r = *m.side;
     out << "  largest feasible side at batch " << c.batch << ": "
         << (r.limit.value > 0 ? std::to_string(r.limit.value)
                               : "none in " + q.resolution_text + " (" + r.why_none + ")")
         << (r.at_search_end ? " or more: the top of the range " + q.resolution_text : "") << " ("
-        << r.limit.evaluations << " evaluations)\n";
+        << r.limit.evaluations << " evaluations" << shape_text(c, r) << ")\n";
   }
   if (!q.sides.empty()) print_at_sides(out, q, m);
 }

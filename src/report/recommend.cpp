@@ -48,9 +48,30 @@ void write_ranked_json(JsonWriter& j, const strategy::Workload& w,
     j.key("limiting_factor").value(strategy::limit_name(e.limit));
     j.key("status").value(strategy::status_name(e.status));
     write_split_layer(j, w, e.split_layer, e.split_parts);
+    if (e.p2 > 0) j.key("p2_used").value(e.p2);  // the shape used, where the strategy has one
+    if (e.segments > 0) j.key("segments_used").value(e.segments);
     j.end_object();
   }
   j.end_array();
+}
+
+// A configuration's shape in the table: "p2 8", "S 16", "p2 2, S 8"; "" without one.
+std::string shape_cell(const Eval& e) {
+  std::string out;
+  if (e.p2 > 0) out = "p2 " + std::to_string(e.p2);
+  if (e.segments > 0) out += (out.empty() ? "S " : ", S ") + std::to_string(e.segments);
+  return out;
+}
+
+// How the shapes were chosen: "p2 and micro-batches S searched per configuration (auto)".
+std::string shapes_text(const strategy::Config& c) {
+  const auto text = [](std::int64_t v, const char* fallback) {
+    return v == strategy::kSearched ? std::string("auto (the best per configuration)")
+           : v == 0                 ? std::string(fallback)
+                                    : std::to_string(v);
+  };
+  return "p2 " + text(c.p2, "GPUs per node") + "; micro-batches S " +
+         text(c.segments, "as many as stages");
 }
 
 void write_changes_json(JsonWriter& j, const std::vector<Change>& changes) {
@@ -118,8 +139,9 @@ void print_header(std::ostream& out, const strategy::Workload& w, const strategy
       << join(s.batches) << ": " << r.evals.size() << " configurations, " << r.feasible
       << " feasible\n"
       << "  objective  " << recommend::objective_name(s.objective) << objective_text(s.objective)
-      << "\n  training   " << strategy::training_summary(c) << "\n  compute    "
-      << strategy::compute_source(w, c) << "\n  epochs     " << epochs_text(s.epochs) << "\n\n";
+      << "\n  shapes     " << shapes_text(c) << "\n  training   " << strategy::training_summary(c)
+      << "\n  compute    " << strategy::compute_source(w, c) << "\n  epochs     "
+      << epochs_text(s.epochs) << "\n\n";
 }
 
 void print_ranked(std::ostream& out, const strategy::Workload& w, const recommend::Search& s,
@@ -138,6 +160,10 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
     t.add_column("train h");
     t.add_column("GPU-h to train");
   }
+  // the hybrids' and pipelines' shapes used, when a ranked configuration has one
+  bool shaped = false;
+  for (std::size_t i = 0; i < r.ranked.size(); ++i) shaped = shaped || !shape_cell(r.at(i)).empty();
+  if (shaped) t.add_column("shape", TextTable::Align::Left);
   t.add_column("limited by", TextTable::Align::Left);
   bool flagged = false;
   for (std::size_t i = 0; i < r.ranked.size(); ++i) {
@@ -157,6 +183,7 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
       row.push_back(fixed(e.time_to_train_s() / 3600, 3));
       row.push_back(fixed(e.gpu_hours() * e.epochs_to_target, 2));
     }
+    if (shaped) row.push_back(shape_cell(e));
     row.emplace_back(strategy::limit_name(e.limit));
     t.add_row(std::move(row));
   }

@@ -67,7 +67,9 @@ void check_layer_times(const SweepSpec& s, const std::string& key, const std::st
 strategy::Config one_valued_settings(const SweepSpec& s) {
   strategy::Config c;
   c.variant = s.variant;
-  c.spatial_split = s.spatial_split;
+  if (s.spatial_splits.size() == 1) c.spatial_split = s.spatial_splits[0];
+  if (s.p2s.size() == 1) c.p2 = s.p2s[0];
+  if (s.segment_counts.size() == 1) c.segments = s.segment_counts[0];
   if (s.precisions.size() == 1) c.precision = s.precisions[0];
   // none given: each workload's default (Evaluator::set_default_precision)
   c.precision_by_default = s.precisions.empty() && s.variant == strategy::Variant::Paradise;
@@ -116,6 +118,12 @@ Grid make_grid(const SweepSpec& s) {
     axes.push_back(Axis{
         "recompute", names(s.recomputes, [](std::uint8_t r) { return r ? "true" : "false"; }), {}});
   if (s.implementations.size() > 1) axes.push_back(Axis{"implementation", s.implementations, {}});
+  if (s.spatial_splits.size() > 1)
+    axes.push_back(
+        Axis{"spatial_split", names(s.spatial_splits, strategy::spatial_split_name), {}});
+  if (s.p2s.size() > 1) axes.push_back(Axis{"p2", names(s.p2s, strategy::count_text), {}});
+  if (s.segment_counts.size() > 1)
+    axes.push_back(Axis{"segments", names(s.segment_counts, strategy::count_text), {}});
   axes.push_back(Axis{"gpus", {}, s.gpus});
   axes.push_back(Axis{"batch", {}, s.batch});
   return Grid(std::move(axes));
@@ -135,8 +143,26 @@ std::vector<strategy::Kind> strategy_kinds(const std::vector<std::string>& strat
   return kinds;
 }
 
+/// `c` with every combination of the sweep's shapes (split, p2, segments: the axes' order).
+void add_shapes(const SweepSpec& spec, strategy::Config c, std::vector<strategy::Config>& out) {
+  const auto or_default = [](const std::vector<std::int64_t>& values) {
+    return values.empty() ? std::vector<std::int64_t>{0} : values;
+  };
+  for (const auto split : spec.spatial_splits) {
+    for (const auto p2 : or_default(spec.p2s)) {
+      for (const auto segments : or_default(spec.segment_counts)) {
+        c.spatial_split = split;
+        c.p2 = p2;
+        c.segments = segments;
+        out.push_back(c);
+      }
+    }
+  }
+}
+
 /// Every combination of the training settings, checked against the variant; each with one
-/// of `impls` (the implementation axis, fastest), whose names it views.
+/// of `impls` (the implementation axis) and the shapes (add_shapes, fastest), whose names it
+/// views.
 std::vector<strategy::Config> training_settings(
     const SweepSpec& spec, const std::vector<implementation::Implementation>& impls) {
   std::vector<strategy::Config> settings;
@@ -169,7 +195,7 @@ std::vector<strategy::Config> training_settings(
           for (const auto& impl : impls) {
             c.implementation = impl.profile;
             c.implementation_name = impl.name;
-            settings.push_back(c);
+            add_shapes(spec, c, settings);
           }
         }
       }
@@ -303,6 +329,26 @@ std::vector<system::Overrides> system_variants(const SweepSpec& s) {
 }
 
 }  // namespace
+
+Searched searched_shapes(const SweepSpec& s) {
+  using K = strategy::Kind;
+  const auto has = [&](auto applies) {
+    return std::any_of(s.strategies.begin(), s.strategies.end(), [&](const std::string& n) {
+      const auto k = strategy::kind_from_name(n);
+      return k && applies(*k);
+    });
+  };
+  const auto searches = [](const auto& values, auto value) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+  };
+  Searched out;
+  out.p2 = searches(s.p2s, strategy::kSearched) && has(strategy::has_groups);
+  out.segments = searches(s.segment_counts, strategy::kSearched) &&
+                 has([](K k) { return k == K::Pipeline || k == K::DataPipeline; });
+  out.spatial_split = searches(s.spatial_splits, strategy::SpatialSplit::Auto) &&
+                      has([](K k) { return k == K::Spatial || k == K::DataSpatial; });
+  return out;
+}
 
 // Gbit/s -> bytes/s: 10^9 bits of 8
 NetworkBandwidth gbit_per_s(std::int64_t gbps) {
@@ -502,6 +548,15 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   const auto& e = convergence_[base];
   r.epochs_to_target =
       e.epochs_min > 0 ? e.epochs(c.batch) : std::numeric_limits<double>::quiet_NaN();
+  if (p.status != strategy::Status::Invalid) {
+    r.p2_used = static_cast<std::int32_t>(
+        std::min<std::int64_t>(p.p2, std::numeric_limits<std::int32_t>::max()));
+    r.segments_used = static_cast<std::int32_t>(
+        std::min<std::int64_t>(p.segments, std::numeric_limits<std::int32_t>::max()));
+    const bool spatial = c.kind == strategy::Kind::Spatial || c.kind == strategy::Kind::DataSpatial;
+    r.spatial_split_used =
+        spatial ? static_cast<std::uint8_t>(1 + static_cast<int>(p.spatial_split)) : 0;
+  }
   return r;
 }
 

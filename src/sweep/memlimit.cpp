@@ -73,15 +73,27 @@ std::optional<strategy::Workload> ResolutionFamily::at(std::int64_t side, bool* 
 
 std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) {
   using strategy::Kind;
+  if (strategy::searches_p2(c.kind, c.p2) && c.gpus >= 1) {
+    // auto: one group of every GPU divides the most batches (some group size divides them)
+    strategy::Config one_group = c;
+    one_group.p2 = c.gpus;
+    return batch_step(w, one_group);
+  }
+  // micro-batches: as given, one per sample under auto (micro-batches of one sample divide
+  // every batch), or as many as stages
+  const bool searched = strategy::searches_segments(c.kind, c.segments);
+  const auto micro = [&](std::int64_t stages) {
+    return c.segments > 0 ? c.segments : searched ? 1 : stages;
+  };
   switch (c.kind) {
     case Kind::Data:
     case Kind::Daso:
       return c.gpus;
     case Kind::Pipeline:
-      return c.segments > 0 ? c.segments : c.gpus;
+      return micro(c.gpus);
     case Kind::DataPipeline: {
       const std::int64_t stages = c.p2 > 0 ? c.p2 : w.system.gpus_per_node;
-      return c.gpus % stages == 0 ? c.gpus / stages * (c.segments > 0 ? c.segments : stages) : 0;
+      return c.gpus % stages == 0 ? c.gpus / stages * micro(stages) : 0;
     }
     case Kind::DataFilter:
     case Kind::DataSpatial: {
@@ -96,6 +108,19 @@ std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c) 
 Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_t lo,
                     std::int64_t hi, const strategy::LayerSums* sums, strategy::ComputeMemo* memo) {
   Limit r;
+  if (strategy::searches_p2(c.kind, c.p2)) {
+    // auto: the largest over the group sizes it tries (each its own multiples)
+    for (const auto p2 : strategy::searched_group_sizes(c.gpus)) {
+      strategy::Config x = c;
+      x.p2 = p2;
+      const Limit l = largest_batch(w, x, lo, hi, sums, memo);
+      r.value = std::max(r.value, l.value);
+      r.evaluations += l.evaluations;
+    }
+    return r;
+  }
+  // auto micro-batches: a batch's best (micro-batches of one sample hold the fewest
+  // activations, min(B / replicas, stages) samples in flight, never fewer at a larger batch)
   const std::int64_t step = batch_step(w, c);
   if (step < 1) return r;  // no batch can be valid: GPUs not a multiple of the group
   const strategy::LayerSums own = sums ? strategy::LayerSums{} : strategy::sum_layers(w);

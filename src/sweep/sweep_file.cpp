@@ -2,7 +2,7 @@
 //   [sweep]    model, dataset, system, strategy (lists), gpus, batch (lists or ranges),
 //              optional resolution, network_bandwidth_gbps, network_latency_us, the input
 //              axes; variant,
-//              spatial_split (w | all: spatial's and data+spatial's splits),
+//              spatial_split (w, hw, all, auto), p2, segments (counts or auto),
 //              max_workload_bytes; paradise variant: precision (fp32, tf32, mixed),
 //              optimizer, zero, recompute (several values of one: an axis)
 //   [output]   storage = full | maps | summary, reduce (summary: axes), max_bytes
@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -247,6 +248,49 @@ void read_training_settings(SweepFile& f, const SweepEntries& e) {
   }
 }
 
+// Whether some strategy of the sweep is one of `kinds`.
+bool has_strategy(const SweepFile& f, std::initializer_list<strategy::Kind> kinds) {
+  return std::any_of(f.spec.strategies.begin(), f.spec.strategies.end(), [&](const auto& n) {
+    const auto k = strategy::kind_from_name(n);
+    return k && std::find(kinds.begin(), kinds.end(), *k) != kinds.end();
+  });
+}
+
+// [sweep] spatial_split, p2 and segments (several values of one: an axis; auto: the best
+// per point, docs/cost-model.md §searched-shapes); each given only where a strategy of the
+// sweep has it (several splits: a spatial one)
+void read_shape_settings(SweepFile& f, const SweepEntries& e) {
+  using K = strategy::Kind;
+  const auto count = [](const std::string& n) { return strategy::count_from_text(n); };
+  const std::string counts = "expected a whole number >= 1 or auto";
+  f.spec.p2s = setting(e, "sweep.p2", "p2", count, counts);
+  f.spec.segment_counts = setting(e, "sweep.segments", "segments", count, counts);
+  f.spec.spatial_splits = setting(
+      e, "sweep.spatial_split", "spatial_split",
+      [](const std::string& n) { return strategy::spatial_split_from_name(n); },
+      "expected w, hw, all or auto");
+  // default: the paradise variant's best split per point, ParaDL's width-only split
+  if (f.spec.spatial_splits.empty())
+    f.spec.spatial_splits = {e.value("sweep.variant", "paradise") == "paradl"
+                                 ? strategy::SpatialSplit::W
+                                 : strategy::SpatialSplit::Auto};
+  const auto refuse = [&](const char* key, const char* name, const std::string& why) {
+    fail_input(e.at(key), name, e.value(key), why);
+  };
+  if (!f.spec.p2s.empty() && !has_strategy(f, {K::DataFilter, K::DataSpatial, K::DataPipeline}))
+    refuse("sweep.p2", "p2",
+           "GPUs per group of the hybrids (data+filter, data+spatial, data+pipeline): no "
+           "strategy of this sweep has groups");
+  if (!f.spec.segment_counts.empty() && !has_strategy(f, {K::Pipeline, K::DataPipeline}))
+    refuse("sweep.segments", "segments",
+           "micro-batches of a pipeline (pipeline, data+pipeline): no strategy of this sweep "
+           "has them");
+  if (f.spec.spatial_splits.size() > 1 && !has_strategy(f, {K::Spatial, K::DataSpatial}))
+    refuse("sweep.spatial_split", "spatial_split",
+           "several splits make an axis of spatial and data+spatial's splits: no strategy of "
+           "this sweep splits samples");
+}
+
 // A list of the sweep's axes (or optional ones it lacks), each named once.
 std::vector<std::string> axis_names(const SweepFile& f, const SweepEntries& e, const char* key,
                                     const char* name) {
@@ -347,21 +391,13 @@ void refuse_fixed_shapes(const SweepFile& f, const SweepEntries& e) {
   }
 }
 
-// [sweep] variant and spatial_split; under the paradl variant, which models fp32 and has
+// [sweep] variant; under the paradl variant, which models fp32 and has
 // none of the paradise variant's policies, precision, optimizer, zero and recompute refused
 void read_variant(SweepFile& f, const SweepEntries& e) {
   const std::string variant = e.value("sweep.variant", "paradise");
   const auto v = strategy::variant_from_name(variant);
   if (!v) fail_input(e.at("sweep.variant"), "variant", variant, "expected paradl or paradise");
   f.spec.variant = *v;
-  // default: the paradise variant's best split per point, ParaDL's width-only split
-  const std::string spatial_split =
-      e.value("sweep.spatial_split", *v == strategy::Variant::Paradl ? "w" : "auto");
-  const auto split = strategy::spatial_split_from_name(spatial_split);
-  if (!split)
-    fail_input(e.at("sweep.spatial_split"), "spatial_split", spatial_split,
-               "expected w, hw, all or auto");
-  f.spec.spatial_split = *split;
   if (f.spec.variant != strategy::Variant::Paradl) return;
   for (const auto p : f.spec.precisions) {
     if (!paradl_takes(p))
@@ -485,6 +521,7 @@ SweepFile parse_sweep_file(std::string text, const std::string& path) {
   read_grid_lists(f, e);
   read_value_axes(f, e);
   read_training_settings(f, e);
+  read_shape_settings(f, e);
   read_reduce(f, e, storage);
   read_pareto(f, e);
   read_memlimit(f, e);

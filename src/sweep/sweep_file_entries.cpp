@@ -17,9 +17,11 @@ namespace {
 // order the required ones are checked; [layer_times] keys are the user's (model names).
 constexpr std::array<std::string_view, 5> kRequired = {"sweep.batch", "sweep.dataset", "sweep.gpus",
                                                        "sweep.model", "sweep.strategy"};
-constexpr std::array<std::string_view, 24> kOptional = {"sweep.system",
+constexpr std::array<std::string_view, 26> kOptional = {"sweep.system",
                                                         "sweep.variant",
                                                         "sweep.spatial_split",
+                                                        "sweep.p2",
+                                                        "sweep.segments",
                                                         "sweep.resolution",
                                                         "sweep.resolution_samples",
                                                         "sweep.max_workload_bytes",

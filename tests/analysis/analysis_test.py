@@ -865,6 +865,64 @@ class SummaryTable(PlotFileChecks):
         self.assertIn("a choice or panel on strategy would list front points only", r.stderr)
 
 
+class SearchedShapes(PlotFileChecks):
+    """Issue 39: p2 and segments axes with auto. The file's p2_chosen/segments_chosen maps and
+    pareto columns, checked against the explicit points of the same file, and the commands'
+    --p2 selection."""
+
+    TEXT = ("[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
+            "strategy = data, data+filter, data+pipeline\np2 = 2, 4, 8, 16, auto\n"
+            "segments = auto\ngpus = 4, 16\nbatch = 256, 1024\n[output]\nstorage = full\n")
+
+    def test_auto_is_the_best_explicit_group_size_and_says_which(self):
+        path = sweep_of("shapes", self.TEXT)
+        with h5py.File(path) as f:
+            self.assertEqual(dims_of(f["p2_chosen"]), dims_of(f["status"]))
+            self.assertEqual(f["p2_chosen"].dtype, np.int32)
+            segments = f.attrs["segments"]
+            self.assertEqual(segments.decode() if isinstance(segments, bytes) else segments, "auto")
+            p2 = axis_labels(f, "p2")
+            strategies = axis_labels(f, "strategy")
+            gpus = axis_labels(f, "gpus")
+            # axes: model, dataset, system, strategy, p2, gpus, batch
+            epoch, status, chosen = (f[n][()] for n in ("epoch_time_s", "status", "p2_chosen"))
+            auto, checked = p2.index("auto"), 0
+            for k, name in enumerate(strategies):
+                for g, count in enumerate(gpus):
+                    for b in range(2):
+                        point = (0, 0, 0, k, auto, g, b)
+                        if name == "data":  # no groups: none chosen
+                            self.assertEqual(chosen[point], 0)
+                            continue
+                        # the explicit group sizes that divide the GPUs are auto's candidates
+                        explicit = [j for j, v in enumerate(p2[:-1]) if count % int(v) == 0]
+                        feasible = [j for j in explicit if status[0, 0, 0, k, j, g, b] == OK]
+                        if not feasible:
+                            continue
+                        best = min(feasible, key=lambda j: epoch[0, 0, 0, k, j, g, b])
+                        self.assertEqual(status[point], OK)
+                        self.assertEqual(epoch[point], epoch[0, 0, 0, k, best, g, b])
+                        self.assertEqual(chosen[point], int(p2[best]))
+                        checked += 1
+            self.assertGreaterEqual(checked, 6)
+            rows = pareto_rows(f)
+            for column in ("p2", "p2_chosen", "segments_chosen"):
+                self.assertIn(column, rows)
+            for i in range(len(rows["point_index"])):
+                self.assertEqual(rows["p2_chosen"][i], chosen.flat[rows["point_index"][i]])
+            self.assertNotIn("spatial_split_chosen", f)  # no spatial strategy: not searched
+
+    def test_commands_select_the_auto_points(self):
+        path = sweep_of("shapes_select", self.TEXT)
+        r = run("summary.py", path, "--p2", "auto", "--csv")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertTrue(rows)
+        self.assertTrue(all(row["p2"] == "auto" for row in rows), rows)
+        png, data = plot("pareto.py", "shapes_select", "shapes_pareto", "--p2", "auto,4")
+        self.assertTrue(os.path.exists(png))
+
+
 class BadInput(unittest.TestCase):
     def assert_refused(self, script, args, *words):
         r = run(script, *args)

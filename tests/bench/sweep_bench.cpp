@@ -75,7 +75,7 @@ void MixedStrategiesParadise(benchmark::State& state) {
 // the sweep default since issue 39: spatial points predicted with each split, the best kept
 void MixedStrategiesParadiseAutoSplit(benchmark::State& state) {
   auto s = mixed_grid(Variant::Paradise);
-  s.spatial_split = paradise::strategy::SpatialSplit::Auto;
+  s.spatial_splits = {paradise::strategy::SpatialSplit::Auto};
   run(state, s);
 }
 

@@ -120,5 +120,41 @@ TEST(SweepFile, RefusesParadiseSettingsUnderTheParadlVariant) {
             ":5: gpus '0, 8': every GPU count must be >= 1");
 }
 
+// Issue 39: spatial_split, p2 and segments as settings (several values: an axis), counts or
+// auto; given only where a strategy of the sweep has them, each error at its line.
+TEST(SweepFile, ReadsTheSearchedShapes) {
+  const std::string hybrids =
+      "[sweep]\nmodel = resnet50\ndataset = imagenet\nstrategy = data+filter, pipeline, spatial\n"
+      "gpus = 8, 64\nbatch = 64\n";
+  const SweepFile f = read_sweep_file(
+      write_sweep(hybrids + "p2 = 2, auto\nsegments = auto\nspatial_split = w, auto\n"));
+  EXPECT_EQ(f.spec.p2s, (std::vector<std::int64_t>{2, strategy::kSearched}));
+  EXPECT_EQ(f.spec.segment_counts, std::vector<std::int64_t>{strategy::kSearched});
+  EXPECT_EQ(f.spec.spatial_splits, (std::vector<strategy::SpatialSplit>{
+                                       strategy::SpatialSplit::W, strategy::SpatialSplit::Auto}));
+  // defaults: the variant's split (paradise auto, paradl w), p2 and segments not given
+  EXPECT_EQ(read_sweep_file(write_sweep(kBase)).spec.spatial_splits,
+            std::vector<strategy::SpatialSplit>{strategy::SpatialSplit::Auto});
+  EXPECT_EQ(read_sweep_file(write_sweep(kBase + "variant = paradl\n")).spec.spatial_splits,
+            std::vector<strategy::SpatialSplit>{strategy::SpatialSplit::W});
+  EXPECT_TRUE(read_sweep_file(write_sweep(kBase)).spec.p2s.empty());
+  EXPECT_EQ(error_of(hybrids + "p2 = 0\n"), ":7: p2 '0': expected a whole number >= 1 or auto");
+  EXPECT_EQ(error_of(hybrids + "segments = 4, four\n"),
+            ":7: segments 'four': expected a whole number >= 1 or auto");
+  EXPECT_EQ(error_of(hybrids + "p2 = auto, 4, auto\n"),
+            ":7: p2 'auto, 4, auto': 'auto' repeats a value of the list");
+  EXPECT_EQ(error_of(kBase + "p2 = 4\n"),
+            ":7: p2 '4': GPUs per group of the hybrids (data+filter, data+spatial, "
+            "data+pipeline): no strategy of this sweep has groups");
+  EXPECT_EQ(error_of(kBase + "segments = auto\n"),
+            ":7: segments 'auto': micro-batches of a pipeline (pipeline, data+pipeline): no "
+            "strategy of this sweep has them");
+  EXPECT_EQ(error_of(kBase + "spatial_split = w, all\n"),
+            ":7: spatial_split 'w, all': several splits make an axis of spatial and "
+            "data+spatial's splits: no strategy of this sweep splits samples");
+  EXPECT_EQ(error_of(hybrids + "spatial_split = wh\n"),
+            ":7: spatial_split 'wh': expected w, hw, all or auto");
+}
+
 }  // namespace
 }  // namespace paradise::sweep

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -643,6 +644,94 @@ TEST(Evaluator, ANetworkAxisOfOneValueOverridesTheSystem) {
           << s.strategies[i] << " " << bandwidth.size() << " " << latency.size();
     }
   }
+}
+
+// Issue 39: a sweep with auto among the values of spatial_split, p2 and segments equals, at
+// every point, the best of the explicit values beside it (the lists hold every value auto
+// tries: each divisor of 16 and 64 GPUs from 2, each power of two up to a replica's batch of
+// 256, both splits of a 2-D sample), by the documented order (feasible, then the shorter
+// epoch, ties to the first), and records the value that won.
+TEST(Evaluator, AutoAxesEqualTheBestOfTheExplicitValues) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"dgx-a100"};
+  s.strategies = {"spatial", "data+filter", "data+spatial", "pipeline", "data+pipeline"};
+  s.variant = strategy::Variant::Paradise;
+  s.spatial_splits = {strategy::SpatialSplit::W, strategy::SpatialSplit::All,
+                      strategy::SpatialSplit::Auto};
+  s.p2s = {2, 4, 8, 16, 32, 64, strategy::kSearched};
+  s.segment_counts = {1, 2, 4, 8, 16, 32, 64, 128, 256, strategy::kSearched};
+  s.gpus = {16, 64};
+  s.batch = {256};
+  const Evaluator e(s);
+  const Searched searched = searched_shapes(s);
+  EXPECT_TRUE(searched.p2 && searched.segments && searched.spatial_split);
+  std::vector<std::string> names;
+  for (const auto& a : e.grid().axes()) names.push_back(a.name);
+  ASSERT_EQ(names, (std::vector<std::string>{"model", "dataset", "system", "strategy",
+                                             "spatial_split", "p2", "segments", "gpus", "batch"}));
+  const auto& axes = e.grid().axes();
+  std::vector<std::uint64_t> c;
+  std::size_t compared = 0, chosen_not_first = 0;
+  for (std::uint64_t i = 0; i < e.grid().points(); ++i) {
+    e.grid().decode(i, c);
+    const PointResult searched_point = e.evaluate(i);
+    for (const std::size_t a : {std::size_t{4}, std::size_t{5}, std::size_t{6}}) {
+      const std::uint64_t last = axes[a].size() - 1;  // auto, the list's last value
+      if (c[a] != last) continue;
+      // the best explicit value of this axis, the others as at the point
+      std::optional<PointResult> best;
+      auto x = c;
+      for (x[a] = 0; x[a] < last; ++x[a]) {
+        const PointResult r = e.evaluate(e.grid().encode(x));
+        const bool better =
+            !best || r.status < best->status ||
+            (r.status == best->status && r.status == 0 && r.epoch_time_s < best->epoch_time_s) ||
+            (r.status == best->status && r.status == 1 &&
+             r.memory_per_gpu_bytes < best->memory_per_gpu_bytes);
+        if (better) best = r;
+      }
+      SCOPED_TRACE(axes[3].labels[c[3]] + " " + axes[a].name + " at point " + std::to_string(i));
+      EXPECT_EQ(searched_point.status, best->status);
+      if (best->status != 2) {
+        EXPECT_EQ(searched_point.epoch_time_s, best->epoch_time_s);
+        EXPECT_EQ(searched_point.memory_per_gpu_bytes, best->memory_per_gpu_bytes);
+      }
+      EXPECT_EQ(searched_point.p2_used, best->p2_used);
+      EXPECT_EQ(searched_point.segments_used, best->segments_used);
+      EXPECT_EQ(searched_point.spatial_split_used, best->spatial_split_used);
+      ++compared;
+      const PointResult first = e.evaluate(e.grid().encode([&] {
+        auto y = c;
+        y[a] = 0;
+        return y;
+      }()));
+      chosen_not_first += first.epoch_time_s != searched_point.epoch_time_s ? 1 : 0;
+    }
+  }
+  EXPECT_GT(compared, 500u);
+  EXPECT_GT(chosen_not_first, 50u);  // auto chose other than the first value, often
+}
+
+// The shapes a point used: its strategy's (0 where it has none, or the point is invalid).
+TEST(Evaluator, ShapesUsedAreRecordedPerPoint) {
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {"abci"};
+  s.strategies = {"data", "data+filter", "spatial", "pipeline"};
+  s.variant = strategy::Variant::Paradise;
+  s.gpus = {8};
+  s.batch = {256};
+  const Evaluator e(s);
+  EXPECT_FALSE(searched_shapes(s).any());
+  const auto at = [&](std::uint64_t k) { return e.evaluate(e.grid().encode({0, 0, 0, k, 0, 0})); };
+  EXPECT_EQ(at(0).p2_used, 0);
+  EXPECT_EQ(at(1).p2_used, 4);             // the default: ABCI's 4 GPUs per node
+  EXPECT_EQ(at(2).spatial_split_used, 1);  // W (1 + SpatialSplit::W)
+  EXPECT_EQ(at(3).segments_used, 8);       // as many as stages, 8
+  EXPECT_EQ(at(3).p2_used, 0);
 }
 
 TEST(Evaluator, UnknownNamesAreInputErrors) {

@@ -15,8 +15,8 @@
 
 namespace paradise::engine {
 
-/// The HDF5 type of a map's values: 8-bit unsigned codes or 64-bit floats.
-enum class MapType { u8, f64 };
+/// The HDF5 type of a map's values: 8-bit unsigned codes, 32-bit counts or 64-bit floats.
+enum class MapType { u8, i32, f64 };
 
 /// A bit per storage level (levels_of(Storage::full | ...)).
 constexpr unsigned level_bit(Storage s) {
@@ -36,17 +36,22 @@ struct MapVariable {
   std::string_view minimum_of;     ///< summary: the per-point map a cell holds the least of
   double (*of_point)(const sweep::PointResult&) = nullptr;  ///< full, maps
   double (*of_cell)(const sweep::CellResult&) = nullptr;    ///< summary
+  /// The shape whose values used it holds (p2, segments, spatial_split): kept only in a
+  /// sweep that searches it (sweep::Searched); empty: in every sweep.
+  std::string_view searched{};
   bool at(Storage s) const { return (levels & level_bit(s)) != 0; }
 };
 
 /// Every map, in the order the file creates them.
 std::span<const MapVariable> map_variables();
+/// Whether a sweep at storage `s` that searches `searched` keeps `v`.
+bool kept(const MapVariable& v, Storage s, const sweep::Searched& searched);
 
 /// The storage levels that have `v`, by name: "full maps".
 std::string storage_levels(const MapVariable& v);
 
 /// Bytes per stored point (full, maps) or reduced cell (summary) of the maps at `s`, before
 /// compression: the sizes of its variables' types summed.
-double bytes_per_cell(Storage s);
+double bytes_per_cell(Storage s, const sweep::Searched& searched = {});
 
 }  // namespace paradise::engine

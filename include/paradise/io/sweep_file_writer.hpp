@@ -109,6 +109,8 @@ class SweepFileWriter {
   /// A data variable over the named axes (declared ones, in declaration order; empty: all).
   void variable_u8(const std::string& name, const std::string& description,
                    const std::vector<std::string>& dims = {});
+  void variable_i32(const std::string& name, const std::string& description,
+                    const std::vector<std::string>& dims);
   void variable_f64(const std::string& name, const std::string& description,
                     const std::vector<std::string>& dims = {});
   /// A string attribute on a variable or an axis (units, the meaning of status codes).
@@ -122,6 +124,8 @@ class SweepFileWriter {
   /// Every rank calls it the same number of times (with empty spans when it has nothing).
   void write(const std::string& variable, std::uint64_t begin,
              std::span<const std::uint8_t> values);
+  void write(const std::string& variable, std::uint64_t begin,
+             std::span<const std::int32_t> values);
   void write(const std::string& variable, std::uint64_t begin, std::span<const double> values);
   /// A group of 1-D variables over one dimension `dim` of length n (e.g. the Pareto
   /// points): `xarray.open_dataset(path, group=...)` reads it. Collective; the values are

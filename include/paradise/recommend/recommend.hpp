@@ -42,6 +42,8 @@ struct Eval {
   int split_layer = -1;                              ///< spatial strategies: the last split layer
   std::array<std::int64_t, 3> split_parts{1, 1, 1};  ///< and its parts along W, H, D
   double epochs_to_target = 0;                       ///< at this batch; 0: not known
+  /// The group size and micro-batches used (given, default or auto's choice); 0: none.
+  std::int64_t p2 = 0, segments = 0;
   /// GPU-hours of one epoch: epoch time x GPUs.
   double gpu_hours() const { return epoch_s * static_cast<double>(gpus) / 3600; }
   /// Seconds to train: the epochs to target x the epoch.

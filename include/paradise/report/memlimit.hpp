@@ -35,6 +35,8 @@ struct FoundLimit {
   sweep::Limit limit;
   std::string why_none;
   bool at_search_end = false;
+  /// The group size and micro-batches at the limit (auto's choice there; 0: none).
+  std::int64_t p2 = 0, segments = 0;
 };
 
 /// The searches at one listed side.

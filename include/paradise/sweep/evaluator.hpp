@@ -38,9 +38,13 @@ struct SweepSpec {
   std::vector<std::string> models, datasets, systems, strategies;
   std::vector<std::int64_t> gpus, batch;
   strategy::Variant variant = strategy::Variant::Paradl;
-  /// Spatial strategies factor P over every spatial dimension (predict --spatial-split all),
-  /// not ParaDL's width-only split.
-  strategy::SpatialSplit spatial_split = strategy::SpatialSplit::W;
+  /// The strategies' shapes (docs/cost-model.md §searched-shapes), each as a training
+  /// setting (one value: every point's; several: an axis, after implementation): spatial
+  /// and data+spatial's split (never empty), the hybrids' group size p2 and the pipelines'
+  /// micro-batches (empty: the defaults, GPUs per node and as many as stages), counts or
+  /// strategy::kSearched (auto: the best per point).
+  std::vector<strategy::SpatialSplit> spatial_splits{strategy::SpatialSplit::W};
+  std::vector<std::int64_t> p2s, segment_counts;
   /// Optional axes (empty: absent from the grid). resolution: every spatial extent of the
   /// dataset's sample set to the value (a cube for 3-D data); network_*: the levels above
   /// one node at that per-GPU bandwidth and latency, each in SI units and as written.
@@ -88,7 +92,19 @@ struct PointResult {
   double epoch_compute_s = 0;
   double epoch_communication_s = 0;
   double epochs_to_target = 0;  ///< at the point's batch; NaN where not known
+  /// The shape used (strategy::Prediction's; 0 where the strategy has none or the point
+  /// is invalid): group size, micro-batches, and the split as 1 + strategy::SpatialSplit.
+  std::int32_t p2_used = 0, segments_used = 0;
+  std::uint8_t spatial_split_used = 0;
 };
+
+/// Which shapes a sweep searches: auto among the values of a setting that one of its
+/// strategies has. Their values used are kept beside the maps (p2_chosen, ...).
+struct Searched {
+  bool p2 = false, segments = false, spatial_split = false;
+  bool any() const { return p2 || segments || spatial_split; }
+};
+Searched searched_shapes(const SweepSpec& s);
 
 class Evaluator {
  public:
@@ -169,8 +185,9 @@ strategy::Config one_valued_settings(const SweepSpec& s);
 /// The axes of a sweep in storage order: model, dataset, [resolution], system,
 /// [network_bandwidth_gbps], [network_latency_us], [input_cpu_cores_per_node],
 /// [input_node_read_GBps], [input_filesystem_GBps], strategy, [precision], [optimizer],
-/// [zero_stage], [recompute], gpus, batch (a training setting with several values is an
-/// axis). The axes before strategy define the workloads; the last ones vary fastest.
+/// [zero_stage], [recompute], [implementation], [spatial_split], [p2], [segments], gpus,
+/// batch (a training setting with several values is an axis). The axes before strategy define the
+/// workloads; the last ones vary fastest.
 Grid make_grid(const SweepSpec& spec);
 
 }  // namespace paradise::sweep

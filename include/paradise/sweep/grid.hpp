@@ -47,7 +47,8 @@ class Grid {
 /// group or a reduction naming one that is absent has nothing to split or reduce.
 inline bool optional_axis(std::string_view name) {
   return name == "resolution" || name == "precision" || name == "optimizer" ||
-         name == "zero_stage" || name == "recompute" || name == "implementation";
+         name == "zero_stage" || name == "recompute" || name == "implementation" ||
+         name == "spatial_split" || name == "p2" || name == "segments";
 }
 
 /// "1, 2, 4", "16..1024 *2" (geometric) or "64..512 +64" (arithmetic), or a mix joined by

@@ -40,12 +40,16 @@ struct Limit {
   int evaluations = 0;     ///< predictions made to find it
 };
 
-/// The batches a strategy can divide evenly are the multiples of this step (0: none).
+/// The batches a strategy can divide evenly are the multiples of this step (0: none); with
+/// p2 = auto, those of one group of every GPU, with segments = auto of one sample per
+/// micro-batch (the most batches some value divides).
 std::int64_t batch_step(const strategy::Workload& w, const strategy::Config& c);
 
 /// Largest feasible batch in [lo, hi] among the batches the strategy can divide (multiples
 /// of the GPUs for data, of the groups for the hybrids, of the micro-batches for pipeline):
-/// memory grows with the batch, so bisection finds it. `sums`: the workload's, if at hand
+/// memory grows with the batch, so bisection finds it; p2 = auto: the largest over the group
+/// sizes it tries, segments = auto: each batch at its best micro-batches (micro-batches of
+/// one sample keep memory non-decreasing in the batch). `sums`: the workload's, if at hand
 /// (a sweep's; else computed), and `memo` is used as by predict.
 Limit largest_batch(const strategy::Workload& w, strategy::Config c, std::int64_t lo,
                     std::int64_t hi, const strategy::LayerSums* sums = nullptr,
