@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "paradise/core/table.hpp"
 
@@ -47,6 +49,51 @@ std::string shape_used(const std::string& axis, const std::string& written,
     return written;
   }
   return written == "auto" && used != "-" ? "auto: " + used : used;
+}
+
+// The fastest feasible configuration per model: its axis values, shapes as used, and a
+// column for each shape searched without an axis (one value, auto) that one of them has.
+TextTable fastest_table(const SweepFile& f, const sweep::Evaluator& e, const sweep::Summary& s) {
+  const auto& grid = e.grid();
+  const auto& models = grid.axes()[0].labels;
+  std::vector<std::optional<sweep::PointResult>> used(models.size());
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    if (s.best()[m].found) used[m] = e.evaluate(s.best()[m].index);
+  }
+  const sweep::Searched searched = sweep::searched_shapes(f.spec);
+  std::vector<std::string> extra;
+  for (const auto& [name, on] :
+       {std::pair{"spatial_split", searched.spatial_split}, std::pair{"p2", searched.p2},
+        std::pair{"segments", searched.segments}}) {
+    bool axis = false, shown = false;
+    for (const auto& a : grid.axes()) axis = axis || a.name == name;
+    for (const auto& u : used) shown = shown || (u && shape_used(name, "auto", *u) != "-");
+    if (on && !axis && shown) extra.emplace_back(name);
+  }
+  TextTable t;
+  for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);
+  for (const auto& name : extra) t.add_column(name, TextTable::Align::Left);
+  t.add_column("epoch time s");
+  std::vector<std::uint64_t> coords;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    std::vector<std::string> row;
+    if (!used[m]) {
+      row.assign(grid.axes().size() + extra.size() + 1, "-");
+      row[0] = models[m];
+      row.back() = "none feasible";  // in the time column: the others are axis values
+      t.add_row(row);
+      continue;
+    }
+    grid.decode(s.best()[m].index, coords);
+    for (std::size_t a = 0; a < grid.axes().size(); ++a) {
+      const auto& axis = grid.axes()[a];
+      row.push_back(shape_used(axis.name, axis.text(coords[a]), *used[m]));
+    }
+    for (const auto& name : extra) row.push_back(shape_used(name, "auto", *used[m]));
+    row.push_back(fixed(s.best()[m].epoch_time_s, 2));
+    t.add_row(row);
+  }
+  return t;
 }
 
 std::string describe(const sweep::Axis& a) {
@@ -214,44 +261,8 @@ void print_summary(std::ostream& out, const std::string& file, const std::string
     for (std::string line; std::getline(lines, line);) out << "  " << line << "\n";
   }
   out << "\n";
-  // the shapes searched without an axis (one value, auto) get a column of the value used
-  const sweep::Searched searched = sweep::searched_shapes(f.spec);
-  std::vector<std::string> extra;
-  for (const auto& [name, on] :
-       {std::pair{"spatial_split", searched.spatial_split}, std::pair{"p2", searched.p2},
-        std::pair{"segments", searched.segments}}) {
-    bool axis = false;
-    for (const auto& a : grid.axes()) axis = axis || a.name == name;
-    if (on && !axis) extra.emplace_back(name);
-  }
-  TextTable t;
-  for (const auto& a : grid.axes()) t.add_column(a.name, TextTable::Align::Left);
-  for (const auto& name : extra) t.add_column(name, TextTable::Align::Left);
-  t.add_column("epoch time s");
-  std::vector<std::uint64_t> coords;
-  const auto& models = grid.axes()[0].labels;
-  for (std::size_t m = 0; m < models.size(); ++m) {
-    const auto& b = s.best()[m];
-    std::vector<std::string> row;
-    if (!b.found) {
-      row.assign(grid.axes().size() + extra.size() + 1, "-");
-      row[0] = models[m];
-      row.back() = "none feasible";  // in the time column: the others are axis values
-      t.add_row(row);
-      continue;
-    }
-    grid.decode(b.index, coords);
-    const sweep::PointResult used = e.evaluate(b.index);
-    for (std::size_t a = 0; a < grid.axes().size(); ++a) {
-      const auto& axis = grid.axes()[a];
-      row.push_back(shape_used(axis.name, axis.text(coords[a]), used));
-    }
-    for (const auto& name : extra) row.push_back(shape_used(name, "auto", used));
-    row.push_back(fixed(b.epoch_time_s, 2));
-    t.add_row(row);
-  }
   out << "fastest feasible configuration per model:\n";
-  t.print(out);
+  fastest_table(f, e, s).print(out);
 }
 
 }  // namespace paradise::engine

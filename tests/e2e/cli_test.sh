@@ -177,7 +177,7 @@ grep -qF "time per sample '1e+308': must be a number of seconds > 0 and at most 
 for bad_arg in "--p2 -4" "--segments -1" "--time-per-sample nan" "--time-per-sample inf"; do
   # shellcheck disable=SC2086 # the option and its value are two words
   expect_rc 2 "predict $bad_arg" -- "$paradise" predict --model resnet50 --dataset imagenet --strategy data+filter --gpus 8 --batch 64 $bad_arg
-  grep -Eq "error: (--p2 '-4'|--segments '-1'|time per sample '(nan|inf)'): must be" "$tmp/err" && ok || bad "$bad_arg: $(cat "$tmp/err")"
+  grep -Eq "error: ((--p2 '-4'|--segments '-1'): expected a whole number >= 1 or auto|time per sample '(nan|inf)': must be)" "$tmp/err" && ok || bad "$bad_arg: $(cat "$tmp/err")"
 done
 expect_rc 2 "too small input" -- "$paradise" models --show cosmoflow --input 4x16x16x16
 grep -q "too small" "$tmp/err" && ok || bad "too small message"
@@ -269,8 +269,9 @@ expect_rc 2 "unknown system" -- "$paradise" predict --model resnet50 --dataset i
 sweeps=$(dirname "$data")/../sweeps
 expect_rc 0 "sweep dry run" -- "$paradise" sweep "$sweeps/quickstart.ini" --dry-run
 grep -q "^points: 7,392" "$tmp/out" && ok || bad "dry run counts 4*2*2*6*11*7 = 7,392 points"
-# storage = maps: status (1 byte) and memory per GPU (8 bytes) a point, 7,392 x 9 = 66,528 B
-grep -q "^storage: maps, 66.53 kB of maps before compression" "$tmp/out" && ok || bad "dry run's map size: $(cat "$tmp/out")"
+# storage = maps: status (1 byte), memory per GPU (8 bytes) and, as its spatial strategies'
+# split is searched (auto, the default), the split used (1 byte) a point: 7,392 x 10 = 73,920 B
+grep -q "^storage: maps, 73.92 kB of maps before compression" "$tmp/out" && ok || bad "dry run's map size: $(cat "$tmp/out")"
 grep -qx "cost model: paradise" "$tmp/out" && ok || bad "dry run names the quickstart's model, the default: $(cat "$tmp/out")"
 # the documented example sweep file (docs/sweep-files.md, its first ini block) is valid
 awk '/^A sweep file is an INI file/ {f = 1} f && /^```ini/ {p = 1; next} p && /^```/ {exit} p' \
@@ -918,7 +919,7 @@ grep -q "largest feasible global batch: none (at batch 8: out_of_memory" "$tmp/o
 expect_rc 0 "memlimit empty search" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data --gpus 8 --batch 8 --max-batch 4
 grep -q "none (no batch up to --max-batch 4 that the strategy divides evenly (multiples of 8)) (0 evaluations)" "$tmp/out" && ok || bad "memlimit empty search: $(cat "$tmp/out")"
 # no batch divides evenly at all (6 GPUs in groups of 4): predict's reason, not "multiples of 1"
-expect_rc 0 "memlimit no batch divides" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data+filter --gpus 6 --batch 8
+expect_rc 0 "memlimit no batch divides" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy data+filter --gpus 6 --batch 8 --p2 4
 grep -q "largest feasible global batch: none (at batch 1: invalid, 6 GPUs are not a multiple of the group size p2 = 4)" "$tmp/out" && ok || bad "memlimit no batch divides: $(cat "$tmp/out")"
 # ... but 256 = 8 x 8 x 4 parts over depth, height and width fit it
 expect_rc 0 "memlimit spatial all" -- "$paradise" memlimit --model cosmoflow --dataset cosmoflow --strategy spatial --gpus 256 --batch 1 --spatial-split all
@@ -1181,6 +1182,46 @@ expect_rc 2 "predict --p2 0" -- "$paradise" predict --model resnet50 --dataset i
 grep -qF -- "--p2 '0': expected a whole number >= 1 or auto" "$tmp/err" && ok || bad "--p2 0: $(cat "$tmp/err")"
 expect_rc 2 "predict --segments 0" -- "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy pipeline --gpus 4 --batch 256 --segments 0
 grep -qF -- "--segments '0': expected a whole number >= 1 or auto" "$tmp/err" && ok || bad "--segments 0: $(cat "$tmp/err")"
+# issue 39: --p2 and --segments auto: predict's choice is the best of the explicit values
+# (every divisor of 64 GPUs from 2), said in the table and JSON; memlimit's largest batch
+# under auto (its default) is the largest over the group sizes; recommend names each shape
+hybrid=(--model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 64 --batch 1024)
+for p2 in 2 4 8 16 32 64 auto; do
+  "$paradise" predict "${hybrid[@]}" --p2 $p2 --format json >"$tmp/p2_$p2.json" || bad "predict --p2 $p2"
+done
+$py - "$tmp" <<'PY' && ok || bad "predict --p2 auto is not the best explicit group size"
+import json, sys
+rows = {p: json.load(open(f"{sys.argv[1]}/p2_{p}.json")) for p in (2, 4, 8, 16, 32, 64, "auto")}
+ok = [p for p in (2, 4, 8, 16, 32, 64) if rows[p]["status"] == "ok"]
+best = min(ok, key=lambda p: rows[p]["epoch_time_s"])
+auto = rows["auto"]
+assert auto["p2"] == "auto" and auto["p2_used"] == best, (auto["p2_used"], best)
+assert auto["epoch_time_s"] == rows[best]["epoch_time_s"]
+assert rows[4]["p2"] == "4" and rows[4]["p2_used"] == 4
+PY
+"$paradise" predict "${hybrid[@]}" --p2 auto >"$tmp/out"
+grep -q "^  shape     [0-9]* GPUs per group (--p2 auto's choice)$" "$tmp/out" && ok || bad "predict shape line: $(grep shape "$tmp/out")"
+"$paradise" predict "${hybrid[@]}" >"$tmp/out"
+grep -q "^  shape     4 GPUs per group (the default: GPUs per node)$" "$tmp/out" && ok || bad "predict default shape: $(grep shape "$tmp/out")"
+expect_rc 2 "predict --p2 two" -- "$paradise" predict "${hybrid[@]}" --p2 two
+grep -qF -- "--p2 'two': expected a whole number >= 1 or auto" "$tmp/err" && ok || bad "--p2 two: $(cat "$tmp/err")"
+"$paradise" memlimit --model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 64 --batch 256 --format json >"$tmp/auto.json" &&
+  for p2 in 2 4 8 16 32 64; do
+    "$paradise" memlimit --model resnet50 --dataset imagenet --system abci --strategy data+filter --gpus 64 --batch 256 --p2 $p2 --format json >"$tmp/ml_$p2.json"
+  done
+$py - "$tmp" <<'PY' && ok || bad "memlimit's auto largest batch is not the largest over the group sizes"
+import json, sys
+auto = json.load(open(f"{sys.argv[1]}/auto.json"))["largest_batch"]
+each = {p: json.load(open(f"{sys.argv[1]}/ml_{p}.json"))["largest_batch"]["value"] or 0
+        for p in (2, 4, 8, 16, 32, 64)}
+assert auto["value"] == max(each.values()), (auto, each)
+assert each[auto["p2_used"]] == auto["value"], (auto, each)
+PY
+expect_rc 0 "recommend shapes" -- "$paradise" recommend --model resnet50 --dataset imagenet --system abci --max-gpus 64 --batch 1024 --strategies data+filter,data+pipeline
+grep -q "^  shapes     p2 auto (the best per configuration); micro-batches S auto (the best per configuration)$" "$tmp/out" &&
+  grep -qE "data\+pipeline .* p2 [0-9]+, S [0-9]+ " "$tmp/out" && ok || bad "recommend shapes: $(cat "$tmp/out")"
+expect_rc 2 "recommend --segments for no pipeline" -- "$paradise" recommend --model resnet50 --dataset imagenet --max-gpus 8 --batch 256 --strategies data --segments 4
+grep -qF -- "--segments: micro-batches of a pipeline (pipeline, data+pipeline); --strategy data has none" "$tmp/err" && ok || bad "recommend --segments: $(cat "$tmp/err")"
 # issue 35: a model's name with an escape sequence was printed raw by predict, recommend and
 # models --show (errors escaped it already): written \x1b like the errors write it
 printf 'model e\x1b[31mvil\ninput 3x32x32\nc\x1b]0;x\x07 conv out=8 k=3\nflat flatten\nfc dense out=10\n' >"$tmp/evil.model"

@@ -30,17 +30,25 @@ strategies = {"serial", "data", "spatial", "filter", "channel", "pipeline", "dat
 assert set(r["why_not"]) == strategies - {x["strategy"] for x in rows}, r["why_not"]
 assert all(isinstance(v, str) and v for v in r["why_not"].values())
 PY
-# the ranked rows, then a handful of other configurations, each predicted separately
-configs=$($py -c '
+# the ranked rows with the shapes recommend used (p2_used, segments_used: its search,
+# --p2 auto --segments auto, is the paradise variant's default), then a handful of other
+# configurations with the shapes searched, each predicted separately
+shapes='
 import json, sys
-for x in json.load(open(sys.argv[1]))["ranked"][:4]: print(x["strategy"], x["gpus"], x["batch"])
-' "$tmp/time.json")
-configs+=$'\n'"data 8 1024"$'\n'"data 16 1024"$'\n'"data 64 1024"$'\n'"pipeline 16 1024"
-configs+=$'\n'"filter 64 1024"$'\n'"data+filter 64 1024"$'\n'"data+spatial 32 1024"$'\n'"serial 1 1024"
+for x in json.load(open(sys.argv[1]))["ranked"][:int(sys.argv[2])]:
+    shape = ["--p2 %d" % x["p2_used"]] if "p2_used" in x else []
+    shape += ["--segments %d" % x["segments_used"]] if "segments_used" in x else []
+    print(x["strategy"], x["gpus"], x["batch"], *shape)
+'
+configs=$($py -c "$shapes" "$tmp/time.json" 4)
+configs+=$'\n'"data 8 1024"$'\n'"data 16 1024"$'\n'"data 64 1024"$'\n'"pipeline 16 1024 --segments auto"
+configs+=$'\n'"filter 64 1024"$'\n'"data+filter 64 1024 --p2 auto"$'\n'"data+spatial 32 1024 --p2 auto"
+configs+=$'\n'"serial 1 1024"
 : >"$tmp/predicted"
-while read -r kind gpus batch; do
-  expect_rc 0 "predict $kind $gpus $batch" -- "$paradise" predict --model resnet50 --dataset imagenet \
-    --system abci --strategy "$kind" --gpus "$gpus" --batch "$batch" --format json
+while read -r kind gpus batch shape; do
+  # shellcheck disable=SC2086 # the shape options are words
+  expect_rc 0 "predict $kind $gpus $batch $shape" -- "$paradise" predict --model resnet50 --dataset imagenet \
+    --system abci --strategy "$kind" --gpus "$gpus" --batch "$batch" --format json $shape
   cat "$tmp/out" >>"$tmp/predicted"
 done <<<"$configs"
 $py - "$tmp/time.json" "$tmp/predicted" <<'PY' && ok || bad "recommend rows equal predict"
@@ -76,13 +84,11 @@ train=(--precision mixed --optimizer adam --zero 2 --recompute)
 expect_rc 0 "recommend ${train[*]}" -- "${rec[@]}" --max-gpus 64 --batch 1024 --top 3 --format json "${train[@]}"
 cp "$tmp/out" "$tmp/train.json"
 : >"$tmp/train-predicted"
-while read -r kind gpus batch; do
+while read -r kind gpus batch shape; do
+  # shellcheck disable=SC2086 # the shape options are words
   "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy "$kind" --gpus "$gpus" \
-    --batch "$batch" --format json "${train[@]}" >>"$tmp/train-predicted"
-done < <($py -c '
-import json, sys
-for x in json.load(open(sys.argv[1]))["ranked"]: print(x["strategy"], x["gpus"], x["batch"])
-' "$tmp/train.json")
+    --batch "$batch" --format json "${train[@]}" $shape >>"$tmp/train-predicted"
+done < <($py -c "$shapes" "$tmp/train.json" 3)
 $py - "$tmp/train.json" "$tmp/train-predicted" "$tmp/time.json" <<'PY' && ok || bad "recommend's training options = predict's"
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -134,9 +140,11 @@ key = [(x["memory_per_gpu_bytes"], x["epoch_time_s"], x["gpus"]) for x in rows]
 assert key == sorted(key), key
 PY
 
-# (4) nothing fits: every strategy explained, serial and filter out of memory
+# (4) nothing fits: every strategy explained, serial and filter out of memory (at the
+# defaults' shapes: searched, the pipelines fit batch 4,096 on 4 GPUs in micro-batches of
+# 4 samples)
 expect_rc 0 "recommend nothing fits" -- "$paradise" recommend --model vgg16 --dataset imagenet \
-  --system abci --max-gpus 4 --batch 4096 --format json
+  --system abci --max-gpus 4 --batch 4096 --p2 4 --segments 4 --format json
 $py - "$tmp/out" <<'PY' && ok || bad "why_not out of memory"
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -148,7 +156,7 @@ for k in ("serial", "filter", "data"):
     assert "per GPU, the GPU has" in w[k], (k, w[k])
 PY
 expect_rc 0 "recommend nothing fits (table)" -- "$paradise" recommend --model vgg16 --dataset imagenet \
-  --system abci --max-gpus 4 --batch 4096
+  --system abci --max-gpus 4 --batch 4096 --p2 4 --segments 4
 grep -q "no feasible configuration" "$tmp/out" && grep -Eq "^  serial +out of memory: needs" "$tmp/out" \
   && ok || bad "table: no feasible configuration, serial out of memory"
 # nothing fits: what would, each memory-saving setting alone, then together, then the largest
@@ -156,8 +164,9 @@ grep -q "no feasible configuration" "$tmp/out" && grep -Eq "^  serial +out of me
 # count and winner); no batch between the smaller one and the one asked fits.
 # UNet3D at 576^3, batch 64 on up to 1,024 DGX A100 GPUs: data+spatial's 1 sample per group
 # of 8 needs 97 GB in fp32, past the 76 GB usable (at 512^3 it fits: 68.6 GB).
-# (ParaDL's width-only split, --spatial-split w: auto, the default, fits spatial on 1,024)
-unet=("$paradise" recommend --model unet3d --dataset cosmoflow --resolution 576 --system dgx-a100 --max-gpus 1024 --spatial-split w)
+# (ParaDL's width-only split, --spatial-split w, and groups of a node's 8 GPUs, --p2 8: auto,
+# the default of both, fits spatial on 1,024 and data+spatial in groups of 16)
+unet=("$paradise" recommend --model unet3d --dataset cosmoflow --resolution 576 --system dgx-a100 --max-gpus 1024 --spatial-split w --p2 8)
 expect_rc 0 "recommend what would fit" -- "${unet[@]}" --batch 64 --format json
 $py - "$tmp/out" "${unet[@]}" <<'PY' && ok || bad "what would fit: $(cat "$tmp/out")"
 import json, subprocess, sys
