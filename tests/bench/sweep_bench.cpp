@@ -79,6 +79,16 @@ void MixedStrategiesParadiseAutoSplit(benchmark::State& state) {
   run(state, s);
 }
 
+// every shape searched (p2 = segments = auto, the split auto): each hybrid point predicted
+// at every group size, each pipeline point at every micro-batch count
+void MixedStrategiesParadiseAutoShapes(benchmark::State& state) {
+  auto s = mixed_grid(Variant::Paradise);
+  s.spatial_splits = {paradise::strategy::SpatialSplit::Auto};
+  s.p2s = {paradise::strategy::kSearched};
+  s.segment_counts = {paradise::strategy::kSearched};
+  run(state, s);
+}
+
 // Adding evaluated points to a sweep's summary (counts, best point, Pareto fronts per
 // model x dataset x batch), with the default three objectives (epoch time, GPUs, memory)
 // or two (epoch time, GPUs): the points of the paradise mixed grid, evaluated beforehand.
@@ -108,6 +118,7 @@ BENCHMARK(MixedStrategies);
 BENCHMARK(DataParallelResnet50Paradise);
 BENCHMARK(MixedStrategiesParadise);
 BENCHMARK(MixedStrategiesParadiseAutoSplit);
+BENCHMARK(MixedStrategiesParadiseAutoShapes);
 BENCHMARK(SummaryAdd)->Arg(2)->Arg(3);
 
 }  // namespace
