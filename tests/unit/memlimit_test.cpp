@@ -46,6 +46,36 @@ TEST(LargestBatch, EqualsABruteForceScan) {
   }
 }
 
+// Issue 39: with p2 and segments = auto (recommend's and memlimit's default under the
+// paradise variant) the largest batch is a brute-force scan's over every batch with the
+// shapes searched at each, on 16 DGX A100 GPUs up to batch 1,024 (the scan predicts every
+// batch with auto, independent of the search's per-group-size bisection).
+TEST(LargestBatch, SearchedShapesEqualABruteForceScan) {
+  const auto w = strategy::make_workload({"vgg16", "imagenet", "dgx-a100", "", 0});
+  for (Kind k : {Kind::DataFilter, Kind::DataSpatial, Kind::Pipeline, Kind::DataPipeline}) {
+    auto c = config(k, 16, 0);
+    c.variant = strategy::Variant::Paradise;
+    c.p2 = c.segments = strategy::kSearched;
+    const Limit fast = largest_batch(w, c, 1, 1024);
+    std::int64_t brute = 0;
+    for (std::int64_t b = 1; b <= 1024; ++b) {
+      auto cb = c;
+      cb.batch = b;
+      if (strategy::predict(w, cb).status == Status::Ok) brute = b;
+    }
+    EXPECT_EQ(fast.value, brute) << strategy::kind_name(k);
+    EXPECT_GT(brute, 0) << strategy::kind_name(k);
+  }
+  // a step every value divides: one group of every GPU, one sample per micro-batch
+  auto c = config(Kind::DataFilter, 16, 0);
+  c.p2 = strategy::kSearched;
+  EXPECT_EQ(batch_step(w, c), 1);
+  c = config(Kind::DataPipeline, 16, 0);
+  c.p2 = 4;
+  c.segments = strategy::kSearched;
+  EXPECT_EQ(batch_step(w, c), 4);  // 4 replicas of 4 stages, micro-batches of one sample
+}
+
 std::int64_t brute_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,
                               std::int64_t hi, std::int64_t step) {
   std::int64_t best = 0;
