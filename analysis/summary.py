@@ -23,7 +23,22 @@ import paradise_h5 as h5
 GROUPS = ("model", "dataset", "resolution")
 
 
-def _rows_from_map(epoch, status, memory, panel, top):
+# The shapes a point used, where the sweep searched them (paradise sweep's *_chosen maps and
+# pareto columns): 0 (none) where its strategy has none.
+CHOSEN = ("spatial_split_chosen", "p2_chosen", "segments_chosen")
+SPLITS = ("none", "w", "hw", "all")  # spatial_split_chosen's flag_meanings, by code
+
+
+def _chosen(name, value):
+    """A used shape as the table shows it: the count or split, None where none."""
+    if name == "spatial_split_chosen":
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        text = SPLITS[int(text)] if text.isdigit() and int(text) < len(SPLITS) else text
+        return None if text == "none" else text
+    return int(value) if int(value) > 0 else None
+
+
+def _rows_from_map(epoch, status, memory, panel, top, chosen=()):
     t = epoch.sel(panel).where(status.sel(panel) == h5.STATUS_OK)
     flat = t.values.ravel()
     order = np.flatnonzero(np.isfinite(flat))
@@ -37,6 +52,8 @@ def _rows_from_map(epoch, status, memory, panel, top):
         row["epoch_time_s"] = float(flat[i])
         if m is not None:
             row["memory_per_gpu_bytes"] = float(m[i])
+        for c in chosen:
+            row[c.name] = _chosen(c.name, c.sel(panel).values.ravel()[i])
         rows.append(row)
     return rows
 
@@ -55,7 +72,9 @@ def _rows_from_table(table, panel, top, key):
     picked = picked[np.argsort(table[key].values[picked], kind="stable")][:top]
     columns = [a for a in h5.AXES if a in table.variables]
     columns += [v for v in VALUES if v in table.variables and v != "gpu_hours"]
-    return [{c: table[c].values[i] for c in columns} for i in picked]
+    shapes = [c for c in CHOSEN if c in table.variables]
+    return [{**{c: table[c].values[i] for c in columns},
+             **{c: _chosen(c, table[c].values[i]) for c in shapes}} for i in picked]
 
 
 def _require_front_axes(pareto, axes, filters, path):
@@ -87,12 +106,15 @@ def best(path, filters, top):
     has_map = h5.has_map(root, "epoch", needs + tuple(filters))
     if has_map:
         # a summary file's least memory may belong to another point than the least time
-        epoch, status, memory = h5.map_of(root, "epoch", filters, path, why, axes=needs,
-                                          also=("memory_per_gpu_bytes",))
+        epoch, status, memory, *chosen = h5.map_of(root, "epoch", filters, path, why,
+                                                   axes=needs,
+                                                   also=("memory_per_gpu_bytes",) + CHOSEN)
+        chosen = [c for c in chosen if c is not None]
         reduced = h5.reduced_axes(root)
         axes, source = epoch, "epoch map" + (f" (each row the best over {', '.join(reduced)})"
                                              if reduced else "")
-        rows_of = lambda panel: _rows_from_map(epoch, status, memory, panel, top)  # noqa: E731
+        rows_of = lambda panel: _rows_from_map(epoch, status, memory, panel, top,  # noqa: E731
+                                               chosen)
     else:
         axes = h5.select(h5.axes_of(root), filters, path)
         pareto = h5.open_sweep(path, "pareto")
@@ -120,6 +142,8 @@ def _columns(rows):
 
 
 def _text(key, value):
+    if value is None:  # a shape the configuration's strategy does not have
+        return "-"
     if key == "epoch_time_s":
         return f"{value:.2f}"
     if key == "gpu_hours":
@@ -138,11 +162,13 @@ def _text(key, value):
 
 HEADINGS = {"epoch_time_s": "epoch time s", "gpu_hours": "GPU-hours",
             "time_to_train_s": "time to train s", "gpu_hours_to_train": "GPU-h to train",
-            "memory_per_gpu_bytes": "memory GB/GPU"}
+            "memory_per_gpu_bytes": "memory GB/GPU", "spatial_split_chosen": "split used",
+            "p2_chosen": "p2 used", "segments_chosen": "S used"}
 
 
 def print_table(rows, out):
-    columns = _columns(rows)
+    # a used shape no listed configuration has: no column (the CSV keeps it, empty)
+    columns = [c for c in _columns(rows) if c not in CHOSEN or any(r[c] is not None for r in rows)]
     heads = [HEADINGS.get(c, c.replace("_", " ")) for c in columns]
     cells = [[_text(c, r[c]) for c in columns] for r in rows]
     widths = [max(len(h), *(len(row[i]) for row in cells)) for i, h in enumerate(heads)]
@@ -163,7 +189,8 @@ def print_csv(rows, out):
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for r in rows:
-        writer.writerow([repr(float(r[c])) if isinstance(r[c], (float, np.floating))
+        writer.writerow(["" if r[c] is None  # a shape the strategy does not have
+                         else repr(float(r[c])) if isinstance(r[c], (float, np.floating))
                          else str(r[c]) for c in columns])
 
 

@@ -141,16 +141,29 @@ std::int64_t pipeline_stages(const Workload& w, const Config& c) {
   return c.kind == Kind::Pipeline ? c.gpus : detail::group_size(w, c);
 }
 
+// Every value auto tried is invalid: none is chosen (0), and the reason, the first value's,
+// says so.
+void none_chosen(Prediction& out, std::int64_t& chosen, const char* what) {
+  if (chosen <= 0) return;  // nothing was searched (a default stood in)
+  out.reason = std::string("every ") + what + " tried is invalid; at " + std::to_string(chosen) +
+               ": " + out.reason;
+  chosen = 0;
+}
+
 // Auto's search, one setting at a time (the group size, then the micro-batches of that many
 // stages, then the spatial split); false when the configuration searches nothing.
 bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
                       ComputeMemo* memo) {
-  if (searches_p2(c.kind, c.p2) && c.gpus >= 1) {
+  // a point invalid whatever its shape is not searched (nor are 10^18 GPUs' divisors walked)
+  if (c.gpus < 1 || c.batch < 1 || c.gpus > w.system.max_gpus || c.batch > w.dataset_samples)
+    return false;
+  if (searches_p2(c.kind, c.p2)) {
     // every group size dividing p, from 2 (a group of 1 is data parallelism) to p (one group)
     predict_best(
         w, s, c, out, memo,
         [&](auto visit) { for_each_divisor(c.gpus, first_group_size(c.gpus), visit); },
         [](Config& x, std::int64_t v) { x.p2 = v; });
+    if (out.status == Status::Invalid) none_chosen(out, out.p2, "group size");
     return true;
   }
   if (searches_segments(c.kind, c.segments)) {
@@ -168,6 +181,8 @@ bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Pr
           }
         },
         [](Config& x, std::int64_t v) { x.segments = v; });
+    if (divisible && out.status == Status::Invalid)
+      none_chosen(out, out.segments, "micro-batch count");
     return true;
   }
   if (c.spatial_split == SpatialSplit::Auto &&

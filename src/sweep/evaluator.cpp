@@ -381,8 +381,8 @@ Evaluator::Evaluator(const SweepSpec& spec) : spec_(spec), grid_(make_grid(spec)
   for (const auto& s : spec.systems) named_systems_.push_back(system::find_system(s));
   // a profile that stages through the host needs each system's host link
   for (const auto& s : named_systems_) {
-    for (std::size_t i = 0; i < implementations_.size(); ++i) {
-      if (const auto why = strategy::host_link_missing(settings_[i], s); !why.empty())
+    for (const auto& setting : settings_) {  // every one: the shapes vary faster than profiles
+      if (const auto why = strategy::host_link_missing(setting, s); !why.empty())
         throw InputError("implementation: " + why);
     }
   }

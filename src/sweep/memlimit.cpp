@@ -222,6 +222,17 @@ FoundSide first_side(std::int64_t lo, std::int64_t hi, std::int64_t step,
 bool batch_at_search_end(const strategy::Workload& w, const strategy::Config& c, std::int64_t value,
                          std::int64_t hi) {
   if (value <= 0) return false;  // nothing fits: no limit to bound
+  if (strategy::searches_p2(c.kind, c.p2)) {
+    // auto: a bound if a group size that fits `value` has its next batch past the range
+    for (const auto p2 : strategy::searched_group_sizes(c.gpus)) {
+      strategy::Config x = c;
+      x.p2 = p2;
+      x.batch = value;
+      if (batch_at_search_end(w, x, value, hi) && strategy::predict(w, x).status == Status::Ok)
+        return true;
+    }
+    return false;
+  }
   const std::int64_t step = batch_step(w, c);
   return step < 1 || value > hi - step;  // value + step > hi, without overflow
 }

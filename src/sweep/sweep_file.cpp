@@ -270,10 +270,10 @@ void read_shape_settings(SweepFile& f, const SweepEntries& e) {
       [](const std::string& n) { return strategy::spatial_split_from_name(n); },
       "expected w, hw, all or auto");
   // default: the paradise variant's best split per point, ParaDL's width-only split
-  if (f.spec.spatial_splits.empty())
-    f.spec.spatial_splits = {e.value("sweep.variant", "paradise") == "paradl"
-                                 ? strategy::SpatialSplit::W
-                                 : strategy::SpatialSplit::Auto};
+  const auto variant = strategy::variant_from_name(e.value("sweep.variant", "paradise"));
+  if (f.spec.spatial_splits.empty())  // (an unknown variant is refused by read_variant)
+    f.spec.spatial_splits = {variant == strategy::Variant::Paradl ? strategy::SpatialSplit::W
+                                                                  : strategy::SpatialSplit::Auto};
   const auto refuse = [&](const char* key, const char* name, const std::string& why) {
     fail_input(e.at(key), name, e.value(key), why);
   };

@@ -919,6 +919,15 @@ class SearchedShapes(PlotFileChecks):
         rows = list(csv.DictReader(io.StringIO(r.stdout)))
         self.assertTrue(rows)
         self.assertTrue(all(row["p2"] == "auto" for row in rows), rows)
+        # the group size each used, the file's p2_chosen: a count for the hybrids, empty for data
+        with h5py.File(path) as f:
+            chosen, p2 = f["p2_chosen"][()], axis_labels(f, "p2")
+            strategies, gpus, batch = (axis_labels(f, n) for n in ("strategy", "gpus", "batch"))
+        for row in rows:
+            point = (0, 0, 0, strategies.index(row["strategy"]), p2.index("auto"),
+                     gpus.index(int(row["gpus"])), batch.index(int(row["batch"])))
+            want = str(chosen[point]) if row["strategy"] != "data" else ""
+            self.assertEqual(row["p2_chosen"], want, row)
         png, data = plot("pareto.py", "shapes_select", "shapes_pareto", "--p2", "auto,4")
         self.assertTrue(os.path.exists(png))
 

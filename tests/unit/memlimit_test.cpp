@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "paradise/model/paradl_files.hpp"
@@ -74,6 +75,35 @@ TEST(LargestBatch, SearchedShapesEqualABruteForceScan) {
   c.p2 = 4;
   c.segments = strategy::kSearched;
   EXPECT_EQ(batch_step(w, c), 4);  // 4 replicas of 4 stages, micro-batches of one sample
+}
+
+// Under p2 = auto a limit is a lower bound when a group size that reaches it has its next
+// batch past the range (a review finding: the step of one group of every GPU, 1, called
+// ResNet-50's 256 on 128 GPUs exact at --max-batch 257, where the group sizes that reach it,
+// 2 GPUs in 64 groups or 64 in 2, next divide 320 and 258; one group of 128 is invalid,
+// past the 64 filters). The expected answer is each explicit group size's own.
+TEST(SearchEnd, UnderAutoTheGroupSizeThatReachesTheLimitSaysWhetherItIsABound) {
+  const auto w = strategy::make_workload({"resnet50", "imagenet", "dgx-a100", "", 0});
+  auto c = config(Kind::DataFilter, 128, 0);
+  c.variant = strategy::Variant::Paradise;
+  c.p2 = strategy::kSearched;
+  for (const std::int64_t hi : {257, 300, 4096}) {
+    const Limit searched = largest_batch(w, c, 1, hi);
+    std::int64_t best = 0;
+    bool bound = false;
+    for (const auto p2 : strategy::searched_group_sizes(128)) {
+      auto x = c;
+      x.p2 = p2;
+      const Limit l = largest_batch(w, x, 1, hi);
+      if (l.value > best) bound = false;
+      if (l.value >= best && l.value > 0) bound = bound || batch_at_search_end(w, x, l.value, hi);
+      best = std::max(best, l.value);
+    }
+    SCOPED_TRACE(hi);
+    EXPECT_EQ(searched.value, best);
+    EXPECT_EQ(batch_at_search_end(w, c, searched.value, hi), bound);
+  }
+  EXPECT_TRUE(batch_at_search_end(w, c, largest_batch(w, c, 1, 257).value, 257));
 }
 
 std::int64_t brute_resolution(const ResolutionFamily& f, const strategy::Config& c, std::int64_t lo,

@@ -153,6 +153,26 @@ TEST(SearchedShapes, WhereNothingCanBeSearched) {
   EXPECT_NE(o.reason.find("not divisible by 4 replicas"), std::string::npos) << o.reason;
 }
 
+// A point invalid whatever its shape is not searched (10^18 GPUs' divisors are not walked:
+// the system's limit is the reason); where every value tried is invalid none is chosen and
+// the reason says so: ResNet-50's data+filter on 128 GPUs at batch 3, whose groups of 2 to
+// 64 leave 64 to 2 groups that do not divide 3 and one group of 128 exceeds the 64 filters.
+TEST(SearchedShapes, InvalidPointsChooseNothing) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  Config huge = config(Kind::DataFilter, 1'000'000'000'000'000'000, 256);
+  huge.p2 = kSearched;
+  const auto h = predict(w, huge);
+  EXPECT_EQ(h.status, Status::Invalid);
+  EXPECT_EQ(h.reason, "system 'abci' has 4352 GPUs");
+  Config none = config(Kind::DataFilter, 128, 3);
+  none.p2 = kSearched;
+  const auto n = predict(w, none);
+  EXPECT_EQ(n.status, Status::Invalid);
+  EXPECT_EQ(n.p2, 0);
+  EXPECT_EQ(n.reason,
+            "every group size tried is invalid; at 2: batch 3 is not divisible by 64 groups");
+}
+
 // The text form of the counts: a whole number >= 1 or auto.
 TEST(SearchedShapes, CountsReadAsNumbersOrAuto) {
   EXPECT_EQ(count_from_text("auto"), kSearched);

@@ -8,11 +8,13 @@
 #include <random>
 #include <tuple>
 
+#include "paradise/calibrate/system_writer.hpp"
 #include "paradise/core/error.hpp"
 #include "paradise/implementation/catalog.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/sweep/evaluator.hpp"
 #include "paradise/sweep/pareto.hpp"
+#include "paradise/system/catalog.hpp"
 #include "paradise/system/system.hpp"
 
 namespace paradise::sweep {
@@ -430,6 +432,41 @@ TEST(Evaluator, ImplementationAxisEqualsFreshPredictions) {
   };
   EXPECT_GT(epoch(1), epoch(0));
   EXPECT_GT(epoch(2), epoch(0));  // the same exchanges, slower split layers
+}
+
+// A profile that stages through the host is refused on a system without a host link, also
+// when a shape axis varies faster than the implementation axis (a review finding: only the
+// first settings were checked, so the second profile slipped through with p2 = 4, auto and
+// was predicted at 0 B/s).
+TEST(Evaluator, AHostStagedProfileNeedsAHostLinkWhateverTheShapeAxes) {
+  auto no_host = system::find_system("dgx-a100");
+  no_host.name = "no-host";
+  no_host.host = {};
+  const std::string file = testing::TempDir() + "/no_host.system";
+  {
+    std::ofstream out(file);
+    calibrate::write_system_file(out, no_host, "a DGX A100 without its [host] section");
+  }
+  SweepSpec s;
+  s.models = {"resnet50"};
+  s.datasets = {"imagenet"};
+  s.systems = {file};
+  s.strategies = {"data+filter"};
+  s.implementations = {"pytorch-nccl", "mpi-host-staged"};
+  s.p2s = {4, strategy::kSearched};
+  s.gpus = {8};
+  s.batch = {256};
+  s.variant = strategy::Variant::Paradise;
+  try {
+    const Evaluator e(s);
+    FAIL() << "no error";
+  } catch (const InputError& x) {
+    EXPECT_NE(std::string(x.what()).find("'mpi-host-staged' stages data through the host"),
+              std::string::npos)
+        << x.what();
+  }
+  s.implementations = {"pytorch-nccl"};
+  EXPECT_NO_THROW(Evaluator{s});
 }
 
 // The paradl variant has no implementation profile; an unknown profile is refused by name.
