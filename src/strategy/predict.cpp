@@ -154,6 +154,10 @@ void none_chosen(Prediction& out, std::int64_t& chosen, const char* what) {
 // stages, then the spatial split); false when the configuration searches nothing.
 bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
                       ComputeMemo* memo) {
+  const bool split = c.spatial_split == SpatialSplit::Auto &&
+                     (c.kind == Kind::Spatial || c.kind == Kind::DataSpatial);
+  if (!split && !searches_p2(c.kind, c.p2) && !searches_segments(c.kind, c.segments))
+    return false;  // the sweep's hot path: nothing to search
   // a point invalid whatever its shape is not searched (nor are 10^18 GPUs' divisors walked)
   if (c.gpus < 1 || c.batch < 1 || c.gpus > w.system.max_gpus || c.batch > w.dataset_samples)
     return false;
@@ -185,8 +189,7 @@ bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Pr
       none_chosen(out, out.segments, "micro-batch count");
     return true;
   }
-  if (c.spatial_split == SpatialSplit::Auto &&
-      (c.kind == Kind::Spatial || c.kind == Kind::DataSpatial)) {
+  if (split) {
     // W; H and W of a 3-D sample; all (docs/cost-model.md §spatial-split)
     const int rank = w.model.input.rank;
     predict_best(
