@@ -194,14 +194,13 @@ void apply_count_options(const boost::program_options::variables_map& vm, const 
                          std::int64_t fallback, strategy::Config& c) {
   c.p2 = count_option("p2", o.p2, fallback);
   c.segments = count_option("segments", o.segments, fallback);
-  using K = strategy::Kind;
   const auto any = [&](auto has) { return std::any_of(kinds.begin(), kinds.end(), has); };
   if (vm.count("p2") && !any(strategy::has_groups))
     throw InputError(
         "--p2: GPUs per group of the hybrids (data+filter, data+spatial, data+pipeline); "
         "--strategy " +
         strategies + " has no groups");
-  if (vm.count("segments") && !any([](K k) { return k == K::Pipeline || k == K::DataPipeline; }))
+  if (vm.count("segments") && !any(strategy::has_micro_batches))
     throw InputError(
         "--segments: micro-batches of a pipeline (pipeline, data+pipeline); --strategy " +
         strategies + " has none");

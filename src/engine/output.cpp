@@ -243,11 +243,8 @@ std::vector<Column> chosen_columns(const std::vector<sweep::Candidate>& front,
     std::size_t k = 0;
     if (searched.p2) cols[k++].integers.push_back(r.p2_used);
     if (searched.segments) cols[k++].integers.push_back(r.segments_used);
-    if (searched.spatial_split) {
-      const auto split = static_cast<strategy::SpatialSplit>(r.spatial_split_used - 1);
-      cols[k].text.emplace_back(r.spatial_split_used == 0 ? std::string_view("none")
-                                                          : strategy::spatial_split_name(split));
-    }
+    if (searched.spatial_split)
+      cols[k].text.emplace_back(sweep::spatial_split_used_name(r.spatial_split_used));
   }
   return cols;
 }

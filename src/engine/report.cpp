@@ -43,8 +43,7 @@ std::string shape_used(const std::string& axis, const std::string& written,
   } else if (axis == "segments") {
     used = r.segments_used > 0 ? std::to_string(r.segments_used) : "-";
   } else if (axis == "spatial_split") {
-    const auto split = static_cast<strategy::SpatialSplit>(r.spatial_split_used - 1);
-    used = r.spatial_split_used > 0 ? std::string(strategy::spatial_split_name(split)) : "-";
+    used = r.spatial_split_used > 0 ? sweep::spatial_split_used_name(r.spatial_split_used) : "-";
   } else {
     return written;
   }

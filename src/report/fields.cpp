@@ -54,4 +54,9 @@ std::string split_parts_text(const std::array<std::int64_t, 3>& parts, int rank)
   return counts.empty() ? "1 part" : counts + " parts along " + dims;
 }
 
+std::string group_size_text(strategy::Kind k, std::int64_t p2) {
+  return std::to_string(p2) +
+         (k == strategy::Kind::DataPipeline ? " stages per replica" : " GPUs per group");
+}
+
 }  // namespace paradise::report

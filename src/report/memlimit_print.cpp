@@ -21,9 +21,7 @@ void write_limit(JsonWriter& j, const FoundLimit& f) {
 // "; 8 GPUs per group, 4 micro-batches" at a limit (auto's choice), "" without a shape.
 std::string shape_text(const strategy::Config& c, const FoundLimit& f) {
   std::string out;
-  if (f.p2 > 0)
-    out += "; " + std::to_string(f.p2) +
-           (c.kind == strategy::Kind::DataPipeline ? " stages per replica" : " GPUs per group");
+  if (f.p2 > 0) out += "; " + group_size_text(c.kind, f.p2);
   if (f.segments > 0)
     out += (out.empty() ? "; " : ", ") + std::to_string(f.segments) + " micro-batches";
   return out;

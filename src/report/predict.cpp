@@ -58,9 +58,7 @@ std::string shape_text(const strategy::Prediction& p, const strategy::Config& c)
   };
   std::string out;
   if (p.p2 > 0) {
-    out = std::to_string(p.p2) +
-          (c.kind == strategy::Kind::DataPipeline ? " stages per replica" : " GPUs per group") +
-          source("--p2", c.p2, "GPUs per node");
+    out = group_size_text(c.kind, p.p2) + source("--p2", c.p2, "GPUs per node");
   }
   if (p.segments > 0) {
     if (!out.empty()) out += ", ";

@@ -121,7 +121,7 @@ std::int64_t first_group_size(std::int64_t gpus) {
 }
 
 // The best prediction over the values `each` offers (set into the configuration by `set`),
-// ties to the first; none offered: `fallback`'s (docs/cost-model.md §searched-shapes).
+// ties to the first (docs/cost-model.md §searched-shapes).
 template <class Each, class Set>
 void predict_best(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
                   ComputeMemo* memo, Each&& each, Set&& set) {
@@ -154,14 +154,13 @@ void none_chosen(Prediction& out, std::int64_t& chosen, const char* what) {
 // stages, then the spatial split); false when the configuration searches nothing.
 bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Prediction& out,
                       ComputeMemo* memo) {
-  const bool split = c.spatial_split == SpatialSplit::Auto &&
-                     (c.kind == Kind::Spatial || c.kind == Kind::DataSpatial);
-  if (!split && !searches_p2(c.kind, c.p2) && !searches_segments(c.kind, c.segments))
-    return false;  // the sweep's hot path: nothing to search
+  const bool split = c.spatial_split == SpatialSplit::Auto && splits_samples(c.kind);
+  const bool p2 = searches_p2(c.kind, c.p2), segments = searches_segments(c.kind, c.segments);
+  if (!split && !p2 && !segments) return false;  // the sweep's hot path: nothing to search
   // a point invalid whatever its shape is not searched (nor are 10^18 GPUs' divisors walked)
   if (c.gpus < 1 || c.batch < 1 || c.gpus > w.system.max_gpus || c.batch > w.dataset_samples)
     return false;
-  if (searches_p2(c.kind, c.p2)) {
+  if (p2) {
     // every group size dividing p, from 2 (a group of 1 is data parallelism) to p (one group)
     predict_best(
         w, s, c, out, memo,
@@ -170,7 +169,7 @@ bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Pr
     if (out.status == Status::Invalid) none_chosen(out, out.p2, "group size");
     return true;
   }
-  if (searches_segments(c.kind, c.segments)) {
+  if (segments) {
     // every micro-batch count dividing a replica's batch; the default where none can
     const std::int64_t stages = pipeline_stages(w, c);
     const std::int64_t replicas = stages >= 1 && c.gpus % stages == 0 ? c.gpus / stages : 0;
@@ -209,8 +208,9 @@ bool predict_searched(const Workload& w, const LayerSums& s, const Config& c, Pr
 void record_shape(const Workload& w, const Config& c, Prediction& out) {
   out.spatial_split = c.spatial_split == SpatialSplit::Auto ? SpatialSplit::W : c.spatial_split;
   out.p2 = has_groups(c.kind) ? detail::group_size(w, c) : 0;
-  const bool pipeline = c.kind == Kind::Pipeline || c.kind == Kind::DataPipeline;
-  out.segments = !pipeline ? 0 : c.segments > 0 ? c.segments : pipeline_stages(w, c);
+  out.segments = !has_micro_batches(c.kind) ? 0
+                 : c.segments > 0           ? c.segments
+                                            : pipeline_stages(w, c);
 }
 
 }  // namespace

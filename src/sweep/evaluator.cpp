@@ -331,7 +331,6 @@ std::vector<system::Overrides> system_variants(const SweepSpec& s) {
 }  // namespace
 
 Searched searched_shapes(const SweepSpec& s) {
-  using K = strategy::Kind;
   const auto has = [&](auto applies) {
     return std::any_of(s.strategies.begin(), s.strategies.end(), [&](const std::string& n) {
       const auto k = strategy::kind_from_name(n);
@@ -343,11 +342,16 @@ Searched searched_shapes(const SweepSpec& s) {
   };
   Searched out;
   out.p2 = searches(s.p2s, strategy::kSearched) && has(strategy::has_groups);
-  out.segments = searches(s.segment_counts, strategy::kSearched) &&
-                 has([](K k) { return k == K::Pipeline || k == K::DataPipeline; });
-  out.spatial_split = searches(s.spatial_splits, strategy::SpatialSplit::Auto) &&
-                      has([](K k) { return k == K::Spatial || k == K::DataSpatial; });
+  out.segments =
+      searches(s.segment_counts, strategy::kSearched) && has(strategy::has_micro_batches);
+  out.spatial_split =
+      searches(s.spatial_splits, strategy::SpatialSplit::Auto) && has(strategy::splits_samples);
   return out;
+}
+
+std::string_view spatial_split_used_name(std::uint8_t code) {
+  return code == 0 ? "none"
+                   : strategy::spatial_split_name(static_cast<strategy::SpatialSplit>(code - 1));
 }
 
 // Gbit/s -> bytes/s: 10^9 bits of 8
@@ -553,9 +557,9 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
         std::min<std::int64_t>(p.p2, std::numeric_limits<std::int32_t>::max()));
     r.segments_used = static_cast<std::int32_t>(
         std::min<std::int64_t>(p.segments, std::numeric_limits<std::int32_t>::max()));
-    const bool spatial = c.kind == strategy::Kind::Spatial || c.kind == strategy::Kind::DataSpatial;
-    r.spatial_split_used =
-        spatial ? static_cast<std::uint8_t>(1 + static_cast<int>(p.spatial_split)) : 0;
+    r.spatial_split_used = strategy::splits_samples(c.kind)
+                               ? static_cast<std::uint8_t>(1 + static_cast<int>(p.spatial_split))
+                               : 0;
   }
   return r;
 }

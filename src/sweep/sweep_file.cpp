@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <utility>
@@ -248,11 +247,12 @@ void read_training_settings(SweepFile& f, const SweepEntries& e) {
   }
 }
 
-// Whether some strategy of the sweep is one of `kinds`.
-bool has_strategy(const SweepFile& f, std::initializer_list<strategy::Kind> kinds) {
+// Whether some strategy of the sweep has the shape `has` asks about (strategy::has_groups,
+// ...).
+bool has_strategy(const SweepFile& f, bool (*has)(strategy::Kind)) {
   return std::any_of(f.spec.strategies.begin(), f.spec.strategies.end(), [&](const auto& n) {
     const auto k = strategy::kind_from_name(n);
-    return k && std::find(kinds.begin(), kinds.end(), *k) != kinds.end();
+    return k && has(*k);
   });
 }
 
@@ -260,7 +260,6 @@ bool has_strategy(const SweepFile& f, std::initializer_list<strategy::Kind> kind
 // per point, docs/cost-model.md §searched-shapes); each given only where a strategy of the
 // sweep has it (several splits: a spatial one)
 void read_shape_settings(SweepFile& f, const SweepEntries& e) {
-  using K = strategy::Kind;
   const auto count = [](const std::string& n) { return strategy::count_from_text(n); };
   const std::string counts = "expected a whole number >= 1 or auto";
   f.spec.p2s = setting(e, "sweep.p2", "p2", count, counts);
@@ -277,15 +276,15 @@ void read_shape_settings(SweepFile& f, const SweepEntries& e) {
   const auto refuse = [&](const char* key, const char* name, const std::string& why) {
     fail_input(e.at(key), name, e.value(key), why);
   };
-  if (!f.spec.p2s.empty() && !has_strategy(f, {K::DataFilter, K::DataSpatial, K::DataPipeline}))
+  if (!f.spec.p2s.empty() && !has_strategy(f, strategy::has_groups))
     refuse("sweep.p2", "p2",
            "GPUs per group of the hybrids (data+filter, data+spatial, data+pipeline): no "
            "strategy of this sweep has groups");
-  if (!f.spec.segment_counts.empty() && !has_strategy(f, {K::Pipeline, K::DataPipeline}))
+  if (!f.spec.segment_counts.empty() && !has_strategy(f, strategy::has_micro_batches))
     refuse("sweep.segments", "segments",
            "micro-batches of a pipeline (pipeline, data+pipeline): no strategy of this sweep "
            "has them");
-  if (f.spec.spatial_splits.size() > 1 && !has_strategy(f, {K::Spatial, K::DataSpatial}))
+  if (f.spec.spatial_splits.size() > 1 && !has_strategy(f, strategy::splits_samples))
     refuse("sweep.spatial_split", "spatial_split",
            "several splits make an axis of spatial and data+spatial's splits: no strategy of "
            "this sweep splits samples");

@@ -31,18 +31,22 @@ TEST(LargestBatch, ParadlResnet50FitsSixtySixSamplesPerGpu) {
   EXPECT_EQ(largest_batch(w, config(Kind::Data, 8, 0), 1, 1 << 20).value, 528);
 }
 
+// The largest batch up to `hi` at which `c` is feasible, predicting every batch.
+std::int64_t brute_batch(const strategy::Workload& w, strategy::Config c, std::int64_t hi) {
+  std::int64_t brute = 0;
+  for (std::int64_t b = 1; b <= hi; ++b) {
+    c.batch = b;
+    if (strategy::predict(w, c).status == Status::Ok) brute = b;
+  }
+  return brute;
+}
+
 TEST(LargestBatch, EqualsABruteForceScan) {
   const auto w = strategy::make_workload({"vgg16", "imagenet", "dgx-a100", "", 0});
   for (Kind k : {Kind::Data, Kind::Filter, Kind::DataFilter, Kind::Pipeline}) {
     const auto c = config(k, 16, 0);
     const Limit fast = largest_batch(w, c, 1, 4096);
-    std::int64_t brute = 0;
-    for (std::int64_t b = 1; b <= 4096; ++b) {
-      auto cb = c;
-      cb.batch = b;
-      if (strategy::predict(w, cb).status == Status::Ok) brute = b;
-    }
-    EXPECT_EQ(fast.value, brute) << strategy::kind_name(k);
+    EXPECT_EQ(fast.value, brute_batch(w, c, 4096)) << strategy::kind_name(k);
     EXPECT_LT(fast.evaluations, 40) << strategy::kind_name(k);
   }
 }
@@ -58,12 +62,7 @@ TEST(LargestBatch, SearchedShapesEqualABruteForceScan) {
     c.variant = strategy::Variant::Paradise;
     c.p2 = c.segments = strategy::kSearched;
     const Limit fast = largest_batch(w, c, 1, 1024);
-    std::int64_t brute = 0;
-    for (std::int64_t b = 1; b <= 1024; ++b) {
-      auto cb = c;
-      cb.batch = b;
-      if (strategy::predict(w, cb).status == Status::Ok) brute = b;
-    }
+    const std::int64_t brute = brute_batch(w, c, 1024);
     EXPECT_EQ(fast.value, brute) << strategy::kind_name(k);
     EXPECT_GT(brute, 0) << strategy::kind_name(k);
   }

@@ -163,7 +163,7 @@ TEST(SearchedShapes, InvalidPointsChooseNothing) {
   huge.p2 = kSearched;
   const auto h = predict(w, huge);
   EXPECT_EQ(h.status, Status::Invalid);
-  EXPECT_EQ(h.reason, "system 'abci' has 4352 GPUs");
+  EXPECT_EQ(h.reason, "system 'abci' has 4352 GPUs");  // ParaDL's ABCI: 1,088 nodes x 4 V100s
   Config none = config(Kind::DataFilter, 128, 3);
   none.p2 = kSearched;
   const auto n = predict(w, none);

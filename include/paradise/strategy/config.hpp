@@ -44,6 +44,12 @@ std::string kind_list();
 /// Whether the strategy splits its GPUs into groups of p2 (data+filter, data+spatial,
 /// data+pipeline): the ones Config::p2 applies to.
 bool has_groups(Kind k);
+/// Whether the strategy runs micro-batches through stages (pipeline, data+pipeline): the
+/// ones Config::segments applies to.
+bool has_micro_batches(Kind k);
+/// Whether the strategy splits samples spatially (spatial, data+spatial): the ones
+/// Config::spatial_split applies to.
+bool splits_samples(Kind k);
 
 enum class Variant : std::uint8_t {
   Paradl,   ///< ParaDL's formulas and parametrisation as published (issue 3)

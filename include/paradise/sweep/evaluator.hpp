@@ -105,6 +105,8 @@ struct Searched {
   bool any() const { return p2 || segments || spatial_split; }
 };
 Searched searched_shapes(const SweepSpec& s);
+/// PointResult::spatial_split_used in words: "none" (0), "w", "hw" or "all".
+std::string_view spatial_split_used_name(std::uint8_t code);
 
 class Evaluator {
  public:
