@@ -50,26 +50,6 @@ std::string kind_list() {
   return s;
 }
 
-bool has_groups(Kind k) {
-  return k == Kind::DataFilter || k == Kind::DataSpatial || k == Kind::DataPipeline;
-}
-
-bool has_micro_batches(Kind k) {
-  return k == Kind::Pipeline || k == Kind::DataPipeline;
-}
-
-bool splits_samples(Kind k) {
-  return k == Kind::Spatial || k == Kind::DataSpatial;
-}
-
-bool searches_p2(Kind k, std::int64_t p2) {
-  return p2 == kSearched && has_groups(k);
-}
-
-bool searches_segments(Kind k, std::int64_t segments) {
-  return segments == kSearched && has_micro_batches(k);
-}
-
 std::string count_text(std::int64_t v) {
   return v == kSearched ? "auto" : std::to_string(v);
 }

@@ -43,13 +43,20 @@ const std::vector<Kind>& all_kinds();
 std::string kind_list();
 /// Whether the strategy splits its GPUs into groups of p2 (data+filter, data+spatial,
 /// data+pipeline): the ones Config::p2 applies to.
-bool has_groups(Kind k);
+/// (Inline, as the next two: asked for every point of a sweep.)
+inline bool has_groups(Kind k) {
+  return k == Kind::DataFilter || k == Kind::DataSpatial || k == Kind::DataPipeline;
+}
 /// Whether the strategy runs micro-batches through stages (pipeline, data+pipeline): the
 /// ones Config::segments applies to.
-bool has_micro_batches(Kind k);
+inline bool has_micro_batches(Kind k) {
+  return k == Kind::Pipeline || k == Kind::DataPipeline;
+}
 /// Whether the strategy splits samples spatially (spatial, data+spatial): the ones
 /// Config::spatial_split applies to.
-bool splits_samples(Kind k);
+inline bool splits_samples(Kind k) {
+  return k == Kind::Spatial || k == Kind::DataSpatial;
+}
 
 enum class Variant : std::uint8_t {
   Paradl,   ///< ParaDL's formulas and parametrisation as published (issue 3)
@@ -76,8 +83,12 @@ int spatial_split_dims(SpatialSplit s, int rank);
 inline constexpr std::int64_t kSearched = -1;
 /// Whether the point searches its group size / micro-batches: kSearched on a strategy that
 /// has them (has_groups; pipeline and data+pipeline).
-bool searches_p2(Kind k, std::int64_t p2);
-bool searches_segments(Kind k, std::int64_t segments);
+inline bool searches_p2(Kind k, std::int64_t p2) {
+  return p2 == kSearched && has_groups(k);
+}
+inline bool searches_segments(Kind k, std::int64_t segments) {
+  return segments == kSearched && has_micro_batches(k);
+}
 /// A p2 or segments value as text: "auto" for kSearched, else the number.
 std::string count_text(std::int64_t v);
 /// "auto" or a whole number >= 1; nullopt for anything else.
