@@ -14,7 +14,8 @@ For every model it records, with PyTorch's machinery rather than re-derived form
                           each storage counted once, parameters and buffers excluded
   training_peak_bytes_per_sample
                           the most bytes per sample the CPU allocator holds at once during a
-                          training step (the input made, forward, loss, backward) that grow
+                          training step (the input made, forward, loss, backward; the labels
+                          held through it, as a training loop holds them) that grow
                           with the batch, from the profiler's memory events
                           (profile_memory=True) without the operators' scratch: the largest
                           difference, allocation by allocation, between the same step at
@@ -358,12 +359,11 @@ class NnUNet(nn.Module):
         return self.output_block(x)
 
 
-def dice_ce_loss(out):
+def dice_ce_loss(out, target):
     """MLPerf's DiceCELoss (losses.py) against an all-background target: softmax Dice over the
     non-background channels of a one-hot target, plus cross-entropy, halved (NVIDIA's nnU-Net
     loss, MONAI's DiceLoss(include_background=False, softmax=True) plus cross-entropy, keeps
     the same tensors)."""
-    target = torch.zeros((out.shape[0],) + tuple(out.shape[2:]), dtype=torch.long)
     onehot = F.one_hot(target, num_classes=out.shape[1]).movedim(-1, 1).float()[:, 1:]
     p = torch.softmax(out, dim=1)[:, 1:]
     dims = list(range(2, out.dim()))
@@ -371,8 +371,18 @@ def dice_ce_loss(out):
     return (torch.mean(1.0 - dice) + F.cross_entropy(out, target)) / 2
 
 
-def mse_loss(out):
-    return F.mse_loss(out, torch.zeros_like(out))
+def mse_loss(out, target):
+    return F.mse_loss(out, target)
+
+
+def labels(out, segmentation, loss=None):
+    """The step's labels, all zero: a float target of the output's shape for mse_loss, else
+    class indices (int64) per sample or, for a segmentation, per position. The step holds
+    them until its backward has run, as a training loop holds its batch's labels."""
+    if loss is mse_loss:
+        return torch.zeros_like(out)
+    return torch.zeros((out.shape[0],) + tuple(out.shape[2:]) if segmentation else (out.shape[0],),
+                       dtype=torch.long)
 
 
 def macs_by_hooks(model, x):
@@ -411,12 +421,7 @@ def saved_bytes(model, x, segmentation, loss=None):
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         out = model(x)
-        if loss is not None:
-            loss(out)
-        else:
-            target = torch.zeros((out.shape[0],) + tuple(out.shape[2:]) if segmentation else (out.shape[0],),
-                                 dtype=torch.long)
-            F.cross_entropy(out, target)
+        (loss or F.cross_entropy)(out, labels(out, segmentation, loss))
     n = x.shape[0]
     return sum(seen.values()) / n, {k: v / n for k, v in sorted(by_dtype.items())}
 
@@ -470,11 +475,8 @@ def training_step(model, shape, batch, segmentation, loss=None, dtype=torch.floa
     def step():
         x = torch.randn((batch,) + shape, dtype=dtype)
         out = model(x)
-        if loss is None:
-            target = torch.zeros((batch,) + tuple(out.shape[2:]) if segmentation else (batch,), dtype=torch.long)
-            value = F.cross_entropy(out, target)
-        else:
-            value = loss(out)
+        target = labels(out, segmentation, loss)
+        value = (loss or F.cross_entropy)(out, target)
         del out, x
         value.backward()
 

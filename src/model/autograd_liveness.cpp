@@ -11,7 +11,15 @@
 //     in place into the held one when it owns its storage alone (a dense tensor, not a
 //     concat's view; torch 2.0 on: 1.13 always made a new sum), else into a new tensor;
 //   * a node's saved tensors are released after it runs (release_variables): a buffer is
-//     freed once its last holder, the earliest layer that saved it, has run.
+//     freed once its last holder, the earliest layer that saved it, has run;
+//   * an in-place activation on an instance norm's output modifies a view: ATen's
+//     instance_norm returns its [1, N*C, ...] batch norm's output through view_as
+//     (aten/src/ATen/native/Normalization.cpp), so autograd runs the view's regenerated
+//     AsStridedBackward0 (a new gradient of the base, the incoming one freed) and then
+//     CopySlices (torch/csrc/autograd/functions/tensor.cpp), which makes the base's
+//     gradient, a clone of its slice and the activation's gradient of that clone, and hands
+//     on the first: four gradients of the tensor held at once where an activation on a
+//     tensor of its own holds two.
 // The peak of a step is the larger of: everything alive plus the gradients the node makes
 // (its incoming gradient still held), and, once that is freed, the new sums (the node's
 // saved buffers counted as still held then: a little high). backward() starts from a
@@ -65,6 +73,58 @@ bool passes_through(Op op) {
   return op == Op::Add || op == Op::Flatten;
 }
 
+/// Layer k is an in-place activation on an instance norm's output, a view (see above),
+/// that needs a gradient.
+bool modifies_a_view(const Graph& g, const ModelStats& m, const std::vector<bool>& needs_grad,
+                     std::size_t k) {
+  const Layer& l = g.layers()[k];
+  if (l.op != Op::Activation || l.inputs.empty()) return false;
+  const auto source = static_cast<std::size_t>(l.inputs.front());
+  return m.layers[k].buffer_layer != static_cast<std::int64_t>(k) && needs_grad[source] &&
+         g.layers()[source].op == Op::InstanceNorm;
+}
+
+/// The backward of an in-place activation on a view, its incoming gradient `in` of n
+/// elements: AsStridedBackward0, then CopySlices. Returns the gradient it hands on and
+/// raises `peak` to the most held while it ran.
+int backward_through_a_view(Replay& replay, const Held& in, long double n, long double& peak) {
+  const int base = replay.allocate(n);  // as_strided_backward: the base's gradient
+  peak = std::max(peak, replay.live());
+  replay.release(in.storage);
+  const int result = replay.allocate(n);           // CopySlices: new_empty_strided(base)
+  const int slice = replay.allocate(n);            // grad_slice.clone()
+  const int activation_grad = replay.allocate(n);  // the activation's backward of the clone
+  peak = std::max(peak, replay.live());
+  replay.release(activation_grad);
+  replay.release(slice);
+  replay.release(base);
+  return result;
+}
+
+/// The gradients node k makes of its inputs from its incoming one `in` (held still).
+std::vector<std::pair<std::size_t, Held>> input_gradients(const Graph& g, const ModelStats& m,
+                                                          const std::vector<bool>& needs_grad,
+                                                          std::size_t k, const Held& in,
+                                                          Replay& replay) {
+  const Layer& l = g.layers()[k];
+  std::vector<std::pair<std::size_t, Held>> made;
+  for (const int ji : l.inputs) {
+    const auto j = static_cast<std::size_t>(ji);
+    if (!needs_grad[j]) continue;
+    // a centre-cropped concat input (U-Net's crop-and-copy) is a slice of it: slice's
+    // backward makes a zeroed gradient of the whole input
+    const bool cropped = m.layers[j].output.size != m.layers[k].output.size;
+    if (passes_through(l.op) || (l.op == Op::Concat && !cropped)) {
+      replay.hold(in.storage);
+      made.push_back({j, {in.storage, in.view || l.op == Op::Concat}});
+    } else {
+      made.push_back(
+          {j, {replay.allocate(static_cast<long double>(m.layers[j].output_elements)), false}});
+    }
+  }
+  return made;
+}
+
 }  // namespace
 
 void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
@@ -90,23 +150,17 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
     if (in.storage < 0) continue;  // no gradient reaches it: autograd never runs it
     grad[k] = {};
     const long double pending = replay.live();
+    long double peak = pending;
     std::vector<std::pair<std::size_t, Held>> made;
-    for (const int ji : layers[k].inputs) {
-      const auto j = static_cast<std::size_t>(ji);
-      if (!needs_grad[j]) continue;
-      // a centre-cropped concat input (U-Net's crop-and-copy) is a slice of it: slice's
-      // backward makes a zeroed gradient of the whole input
-      const bool cropped = m.layers[j].output.size != m.layers[k].output.size;
-      if (passes_through(layers[k].op) || (layers[k].op == Op::Concat && !cropped)) {
-        replay.hold(in.storage);
-        made.push_back({j, {in.storage, in.view || layers[k].op == Op::Concat}});
-      } else {
-        made.push_back(
-            {j, {replay.allocate(static_cast<long double>(m.layers[j].output_elements)), false}});
-      }
+    if (modifies_a_view(g, m, needs_grad, k)) {
+      const auto x = static_cast<long double>(m.layers[k].output_elements);
+      const auto source = static_cast<std::size_t>(layers[k].inputs.front());
+      made.push_back({source, {backward_through_a_view(replay, in, x, peak), false}});
+    } else {
+      made = input_gradients(g, m, needs_grad, k, in, replay);
+      peak = replay.live();
+      replay.release(in.storage);
     }
-    long double peak = replay.live();
-    replay.release(in.storage);
     for (const auto& [j, c] : made) {
       Held& old = grad[j];
       if (old.storage < 0) {

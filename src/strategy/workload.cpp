@@ -43,7 +43,8 @@ bool counts_for_memory(const model::LayerStats& l) {
 }
 
 double released_fixed_bytes(const model::LayerStats& l) {
-  return l.op == model::Op::SoftmaxCrossEntropy ? 0.0 : static_cast<double>(l.saved_fixed_bytes);
+  const bool labels = l.op == model::Op::SoftmaxCrossEntropy || l.op == model::Op::MSELoss;
+  return labels ? 0.0 : static_cast<double>(l.saved_fixed_bytes);
 }
 
 // Heap bytes of the containers and strings (capacities; a string of up to 15 characters is

@@ -364,13 +364,12 @@ TEST(ParadiseVariant, ActivationMemoryOfATrainingStepIsPytorchs) {
   // padding='same' for a 2^3 kernel keeps a padded copy of each convolution's input, which
   // TensorFlow's kernel never makes); se_resnext101_32x4d 0.99803 (NVIDIA's fused addcmul
   // replayed as a multiply and an add); unet2d 0.98698 and unet2d_medical 0.98816 (the
-  // cropped skips' slices); nnunet2d 0.91783 (instance norm's backward at the decoder's
-  // full-resolution maps, not yet traced)
+  // cropped skips' slices). nnunet2d is to the byte since its in-place activations on
+  // instance norms' views are replayed (0.91783 before).
   const std::map<std::string, double> known_gap{{"mlperf_cosmoflow", 0.001},
                                                 {"se_resnext101_32x4d", 0.0021},
                                                 {"unet2d", 0.0135},
-                                                {"unet2d_medical", 0.0122},
-                                                {"nnunet2d", 0.083}};
+                                                {"unet2d_medical", 0.0122}};
   int checked = 0;
   for (const auto& [name, entry] : ref.at("models").items()) {
     // torch_counts.py could measure no per-sample peak (its steps at batch 1 and 2 allocate

@@ -128,9 +128,10 @@ inline bool reads_the_data(const model::ModelStats& m, std::size_t i) {
 /// ParaDL sums activations over layers that are not in place (summary_network2, docs/cost-model.md
 /// §paradl-compute).
 bool counts_for_memory(const model::LayerStats& l);
-/// The fixed bytes autograd frees once layer l's backward has run: its max-pool indices and
-/// dropout masks; not a loss's labels (int64 targets), which the training loop holds through
-/// the step (as analysis/reference/torch_counts.py's step does: U-Net's 8 B per voxel).
+/// The fixed bytes autograd frees once layer l's backward has run: its max-pool indices,
+/// dropout masks and Dice's one-hot target; not a loss's labels (cross-entropy's int64
+/// targets, MSE's float ones), which the training loop holds through the step (as
+/// analysis/reference/torch_counts.py's step does: U-Net's 8 B per voxel).
 double released_fixed_bytes(const model::LayerStats& l);
 
 /// ParaDL's empirical parametrisation (docs/cost-model.md §paradl-compute): `time_per_sample_s`
