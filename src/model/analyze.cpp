@@ -508,6 +508,10 @@ ModelStats analyze(const Graph& g, const Shape& input) {
     s.params = r.params;
     s.macs = r.macs;
     if (l.op == Op::Conv || l.op == Op::ConvTranspose) s.groups = l.groups;
+    s.conv3x3_stride1 = l.op == Op::Conv && s.input.rank == 2 && l.groups == 1 &&
+                        l.window.kernel[0] == 3 && l.window.kernel[1] == 3 &&
+                        l.window.stride[0] == 1 && l.window.stride[1] == 1 &&
+                        l.window.dilation[0] == 1 && l.window.dilation[1] == 1;
     s.output_elements = r.out.elements();
     count_flops(l, s, s.input.rank);
     if (!grad_in) s.backward_data_flops = 0;  // autograd skips dL/dx of the data

@@ -12,6 +12,7 @@ GemmCurve gemm_curve(const system::Gpu& g) {
 
 system::GemmClass gemm_class(const model::LayerStats& l) {
   if (l.op == model::Op::Dense || l.input.rank == 0) return system::GemmClass::Dense;
+  if (l.conv3x3_stride1) return system::GemmClass::Conv3x3;
   return l.input.rank == 3 ? system::GemmClass::Conv3d : system::GemmClass::Conv2d;
 }
 

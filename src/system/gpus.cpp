@@ -50,9 +50,18 @@ void attained(Gpu& g, std::size_t precision, double depthwise, double grouped) {
   g.grouped_attainment[static_cast<std::size_t>(GroupedConv::Grouped)][precision] = grouped;
 }
 
+// The V100's fitted fp32 values (fit rows: 18 2-D without grouped convolutions, 4 3-D, 6
+// depthwise, 6 grouped), the 3x3 stride-1 convolutions apart, which cuDNN runs with
+// Winograd's algorithm on the FP32 units (docs/gpu-profiles.md §conv3x3): the shares of the
+// FP32 units, which the later GPUs, without fp32 fit rows, take as theirs (an assumption, docs)
+void fp32_units(Gpu& g) {
+  fitted(g, kFp32, 0.950, 0.860);
+  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv3x3)][kFp32] = 1.700;
+  attained(g, kFp32, 0.122, 0.160);
+}
+
 // The A100's fitted tensor-core values (fit rows per precision: 16 2-D without grouped
-// convolutions, 6 3-D, 4 depthwise, 3 grouped); fp32 has no A100 fit rows and keeps the
-// defaults
+// convolutions, 6 3-D, 4 depthwise, 3 grouped)
 void a100_tensor_cores(Gpu& g) {
   fitted(g, kTf32, 0.360, 0.446);
   fitted(g, kMixed, 0.446, 0.582);
@@ -68,10 +77,9 @@ Gpu v100_sxm2_16gb() {
   g.reserved_bytes = 32 * kGiB - 34084028416.0;
   g.memory_bandwidth_efficiency = 814.0 / 900;  // triad 814 GB/s
   // fit rows per precision: 18 2-D without grouped convolutions, 4 3-D, 6 depthwise, 6
-  // grouped; fp32's 2-D value at the bound (docs)
-  fitted(g, kFp32, 1.0, 0.860);
+  // grouped
+  fp32_units(g);
   fitted(g, kMixed, 0.564, 0.598);
-  attained(g, kFp32, 0.120, 0.138);
   attained(g, kMixed, 0.116, 0.338);
   return g;
 }
@@ -80,6 +88,7 @@ Gpu a100_sxm4_80gb() {
   Gpu g = datasheet("A100-SXM4-80GB", 19.5, 156, 312, 80, 2039);
   g.reserved_bytes = 80 * kGiB - 85100068864.0;   // deviceQuery, driver 555
   g.memory_bandwidth_efficiency = 1360.0 / 1555;  // triad 1,360 GB/s on an A100 40GB
+  fp32_units(g);
   a100_tensor_cores(g);
   return g;
 }
@@ -88,6 +97,7 @@ Gpu h100_sxm5_80gb() {
   Gpu g = datasheet("H100-SXM5-80GB", 67, 494.7, 989.4, 80, 3350);
   g.reserved_bytes = 80 * kGiB - 85045477376.0;   // deviceQuery, driver 565
   g.memory_bandwidth_efficiency = 1832.0 / 2000;  // triad 1,832 GB/s on an H100 PCIe (2 TB/s)
+  fp32_units(g);
   a100_tensor_cores(g);  // no H100 fit rows: the A100's shares, an assumption (docs)
   return g;
 }
@@ -96,6 +106,7 @@ Gpu h200_sxm5_141gb() {
   Gpu g = datasheet("H200-SXM5-141GB", 67, 494.7, 989.4, 141, 4800);
   g.reserved_bytes = 80 * kGiB - 85045477376.0;   // no H200 figure: the H100's
   g.memory_bandwidth_efficiency = 3534.0 / 4800;  // triad 3,534 GB/s
+  fp32_units(g);
   a100_tensor_cores(g);  // no H200 fit rows: the A100's shares, an assumption (docs)
   return g;
 }

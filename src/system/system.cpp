@@ -1,9 +1,11 @@
 #include "paradise/system/system.hpp"
 
+#include <sstream>
 #include <utility>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/text.hpp"
+#include "paradise/system/catalog.hpp"
 
 namespace paradise::system {
 
@@ -32,9 +34,15 @@ void System::validate() const {
     fail("reserved_MiB must be >= 0 and below the capacity");
   if (!(gpu.memory_bandwidth_efficiency > 0 && gpu.memory_bandwidth_efficiency <= 1))
     fail("memory_bandwidth_efficiency must be in (0, 1]");
-  for (const auto& by_precision : gpu.class_efficiency_max) {
-    for (const double e : by_precision) {
-      if (!(e >= 0 && e <= 1)) fail("every efficiency_max_CLASS_PRECISION must be in (0, 1]");
+  for (std::size_t k = 0; k < gpu.class_efficiency_max.size(); ++k) {
+    const double most = most_efficiency_max(static_cast<GemmClass>(k));
+    for (std::size_t p = 0; p < kPrecisionKeyNames.size(); ++p) {
+      const double e = gpu.class_efficiency_max[k][p];
+      if (e >= 0 && e <= most) continue;
+      std::ostringstream what;
+      what << efficiency_key(static_cast<GemmClass>(k), p) << " = " << e << ": must be in (0, "
+           << most << "]";
+      fail(what.str());
     }
   }
   for (const auto& by_precision : gpu.grouped_attainment) {

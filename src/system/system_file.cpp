@@ -169,7 +169,8 @@ std::map<std::string, Setter> gpu_keys(Gpu& g) {
   for (std::size_t k = 0; k < kGemmClassNames.size(); ++k) {
     for (std::size_t p = 0; p < kPrecisionKeyNames.size(); ++p) {
       keys.emplace(efficiency_key(static_cast<GemmClass>(k), p),
-                   number(g.class_efficiency_max[k][p], 1, true, 1, 1e-4));
+                   number(g.class_efficiency_max[k][p], 1, true,
+                          most_efficiency_max(static_cast<GemmClass>(k)), 1e-4));
     }
   }
   for (std::size_t k = 0; k < kGroupedConvNames.size(); ++k) {

@@ -537,9 +537,9 @@ sweep_refuses '[sweep]\nmodel = resnet50\ndataset = foo:0:3x32x32\nstrategy = da
   "cli_sweep.ini:3: dataset samples '0': must be at least 1"
 sweep_refuses "${base}system = $tmp/nope.system\n" "cli_sweep.ini:7: system '$tmp/nope.system': $tmp/nope.system: no such system file"
 # 3,000 x 3,000 network values are 9 million variants of one workload (each a system of
-# about 1.2 KB on ABCI with its GPU profile; resnet50's 48 KB tables shared): refused before any is built
+# about 1.3 KB on ABCI with its GPU profile; resnet50's 48 KB tables shared): refused before any is built
 sweep_refuses "${base}network_bandwidth_gbps = 1..3000 +1\nnetwork_latency_us = 1..3000 +1\n[memlimit]\nbatch = none\n" \
-  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 system variants (x network and input values) need about 11."
+  "the sweep's 1 workload (model x dataset x resolution x system values) in 9,000,000 system variants (x network and input values) need about 12."
 sweep_refuses "${base}network_bandwidth_gbps = 1..150 +1\nnetwork_latency_us = 1..150 +1\nmax_workload_bytes = 1e7\n" \
   "per rank (a model's per-layer tables each, a system per variant), more than max_workload_bytes = 10.00 MB"
 # a ParaDL .net model's shapes are fixed: no resolution search (it stepped through every

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "paradise/model/dataset.hpp"
+#include "paradise/model/graph.hpp"
 #include "paradise/strategy/kernels.hpp"
 #include "paradise/strategy/roofline.hpp"
 #include "paradise/system/catalog.hpp"
@@ -151,6 +152,12 @@ TEST(FixedCosts, SystemFileCapacityKeys) {
             "memory_GB)");
   EXPECT_EQ(error("memory_GiB = 32\nefficiency_max_conv3d_tf32 = 1.5\n"),
             "x.system:9: efficiency_max_conv3d_tf32 '1.5': must be <= 1 (implausible)");
+  // 3x3 convolutions may beat the peak in direct FLOPs, by Winograd's F(4x4, 3x3) at most
+  EXPECT_EQ(parse("memory_GiB = 32\nefficiency_max_conv3x3_fp32 = 1.7\n")
+                .gpu.efficiency_max(system::GemmClass::Conv3x3, 0),
+            1.7);
+  EXPECT_EQ(error("memory_GiB = 32\nefficiency_max_conv3x3_fp32 = 4.5\n"),
+            "x.system:9: efficiency_max_conv3x3_fp32 '4.5': must be <= 4 (implausible)");
   EXPECT_EQ(error("memory_GiB = 32\nattainment_depthwise_mixed = 1.5\n"),
             "x.system:9: attainment_depthwise_mixed '1.5': must be <= 1 (implausible)");
   const auto a = parse("memory_GiB = 32\nattainment_grouped_fp32 = 0.25\n");
@@ -191,6 +198,47 @@ TEST(FixedCosts, GroupedConvolutionsOverTheirAttainment) {
   EXPECT_GT(time(plain, Precision::Fp32, 1), 0);
 }
 
+// 2-D 3x3 stride-1 convolutions of one group, which cuDNN may run with Winograd's algorithm
+// (docs/gpu-profiles.md §conv3x3), take the conv3x3 class's e_max; every other convolution
+// keeps conv2d's, and conv3x3 unset takes conv2d's too. The layers by hand: a 3x3 of stride
+// 1 (the class), of stride 2, dilated, grouped, a 1x1, and a 3x3x3 in 3-D.
+TEST(FixedCosts, ThreeByThreeConvolutionsHaveAClassOfTheirOwn) {
+  const std::string path = testing::TempDir() + "/conv3x3.model";
+  std::ofstream(path) << "model conv3x3\ninput 16x16x16\n"
+                         "a conv out=16 k=3 p=1\nb conv out=16 k=3 s=2 p=1\n"
+                         "c conv out=16 k=3 p=2 d=2\nd conv out=16 k=3 p=1 groups=4\n"
+                         "e conv out=16 k=1\npool adaptive_avgpool size=1\nflat flatten\n"
+                         "fc dense out=10\nloss softmax_ce\n";
+  const auto w = make_workload({path, "c:1000:16x16x16", "dgx1-v100", "", 0});
+  const auto& layers = w.model.layers;
+  std::vector<system::GemmClass> classes;
+  for (std::size_t i = 1; i <= 5; ++i) classes.push_back(gemm_class(layers[i]));
+  using system::GemmClass;
+  EXPECT_EQ(classes,
+            (std::vector<GemmClass>{GemmClass::Conv3x3, GemmClass::Conv2d, GemmClass::Conv2d,
+                                    GemmClass::Conv2d, GemmClass::Conv2d}));
+  model::Graph cube("cube", 3);
+  cube.conv(cube.input(), "c", 8, 3, 1, 1);
+  EXPECT_EQ(gemm_class(model::analyze(cube, model::Shape::volume(8, 8, 8, 8)).layers[1]),
+            GemmClass::Conv3d);
+
+  system::Gpu g = w.system.gpu;
+  g.class_efficiency_max = {};
+  g.class_efficiency_max[0][0] = 0.5;                                        // conv2d, fp32
+  EXPECT_EQ(gemm_curve(g, layers[1], Precision::Fp32).efficiency_max, 0.5);  // unset: conv2d's
+  g.class_efficiency_max[3][0] = 2.0;  // conv3x3, fp32: twice conv2d's rate
+  EXPECT_EQ(gemm_curve(g, layers[1], Precision::Fp32).efficiency_max, 2.0);
+  EXPECT_EQ(gemm_curve(g, layers[2], Precision::Fp32).efficiency_max, 0.5);
+  // compute-bound at 256 samples (layer a: 2 x 16 x 16 x 16 x 144 MACs a sample over 3 x 16 x
+  // 16 x 16 elements of traffic), so the time halves
+  system::Gpu direct = g;
+  direct.class_efficiency_max[3][0] = 0.5;
+  const auto time = [&](const system::Gpu& gpu) {
+    return roofline_layer_s(gpu, Precision::Fp32, layers[1], 256, 1, GemmSplit::Samples,
+                            gemm_curve(gpu, layers[1], Precision::Fp32));
+  };
+  EXPECT_DOUBLE_EQ(time(g), time(direct) / 4);
+}
 }  // namespace
 }  // namespace paradise::strategy
 

@@ -57,9 +57,12 @@ struct LayerStats {
   Op op = Op::Input;
   Shape input;  ///< first input's shape
   Shape output;
-  std::int64_t params = 0;           ///< weights + bias + batch-norm affine
-  std::int64_t macs = 0;             ///< forward multiply-accumulates (conv, dense)
-  std::int64_t groups = 1;           ///< a convolution's groups (depthwise: its channels)
+  std::int64_t params = 0;  ///< weights + bias + batch-norm affine
+  std::int64_t macs = 0;    ///< forward multiply-accumulates (conv, dense)
+  std::int64_t groups = 1;  ///< a convolution's groups (depthwise: its channels)
+  /// A 2-D convolution with a 3x3 kernel, stride 1, no dilation and one group: one cuDNN may
+  /// run with Winograd's algorithm (docs/gpu-profiles.md §conv3x3).
+  bool conv3x3_stride1 = false;
   double forward_flops = 0;          ///< forward floating-point operations
   double backward_data_flops = 0;    ///< gradient with respect to the input
   double backward_weight_flops = 0;  ///< gradient with respect to weights and bias

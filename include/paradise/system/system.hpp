@@ -19,9 +19,17 @@ struct Link {
 };
 
 /// The kernel classes with a GEMM efficiency of their own (a 3-D implicit GEMM is not a 2-D
-/// one): the first index of Gpu::class_efficiency_max, and the names in system-file keys.
-enum class GemmClass : std::uint8_t { Conv2d, Conv3d, Dense };
-inline constexpr std::array<std::string_view, 3> kGemmClassNames{"conv2d", "conv3d", "dense"};
+/// one; cuDNN may run a 2-D 3x3 stride-1 convolution with Winograd's algorithm, Lavin and
+/// Gray 2016): the first index of Gpu::class_efficiency_max, and the names in system-file keys.
+enum class GemmClass : std::uint8_t { Conv2d, Conv3d, Dense, Conv3x3 };
+inline constexpr std::array<std::string_view, 4> kGemmClassNames{"conv2d", "conv3d", "dense",
+                                                                 "conv3x3"};
+/// The most a class's e_max may be, in direct-convolution FLOPs: the peak (1), or for 3x3
+/// convolutions 4, the multiplications Winograd's F(4x4, 3x3) saves (144 for a 4x4 tile of
+/// outputs directly, 36 with it; Lavin and Gray 2016, Table 1).
+inline constexpr double most_efficiency_max(GemmClass k) {
+  return k == GemmClass::Conv3x3 ? 4.0 : 1.0;
+}
 /// The convolutions that cuDNN and PyTorch run with kernels of their own, not the dense
 /// implicit GEMM: depthwise (one input channel per group) and other grouped ones (ResNeXt).
 /// The first index of Gpu::grouped_attainment, and the names in system-file keys.
@@ -48,8 +56,9 @@ struct Gpu {
   double gemm_efficiency_max = 0.8;
   double gemm_half_dim = 32;
   /// e_max per kernel class and precision, [GemmClass][fp32, tf32, mixed], fitted to published
-  /// single-GPU training throughput (docs/gpu-profiles.md); 0: gemm_efficiency_max.
-  std::array<std::array<double, 3>, 3> class_efficiency_max{};
+  /// single-GPU training throughput (docs/gpu-profiles.md); 0: gemm_efficiency_max (for
+  /// conv3x3: conv2d's).
+  std::array<std::array<double, 3>, 4> class_efficiency_max{};
   /// The share of its roofline (the larger of its compute and memory times) a grouped
   /// convolution's kernels reach, [GroupedConv][precision], fitted like class_efficiency_max
   /// (docs/gpu-profiles.md §grouped); 0: 1, the roofline itself.
@@ -61,7 +70,9 @@ struct Gpu {
   /// The e_max of a kernel class at a precision index (kPrecisionKeyNames' order).
   double efficiency_max(GemmClass k, std::size_t precision) const {
     const double e = class_efficiency_max[static_cast<std::size_t>(k)][precision];
-    return e > 0 ? e : gemm_efficiency_max;
+    if (e > 0) return e;
+    return k == GemmClass::Conv3x3 ? efficiency_max(GemmClass::Conv2d, precision)
+                                   : gemm_efficiency_max;
   }
   /// The roofline share of a grouped convolution kind at a precision index.
   double attainment(GroupedConv k, std::size_t precision) const {
