@@ -532,6 +532,9 @@ def onnx_layers(path, shape):
         ins = [alias.get(i, i) for i in n.input if i and i not in init]
         if n.op_type == "Mul":
             ins = onnx_mul_inputs(n, silu, shapes, alias)
+        if layer is None and not ins:  # computed from constants alone: a constant too
+            init.update({o: n for o in n.output})
+            continue
         if layer is None:
             alias[n.output[0]] = ins[0]
             continue

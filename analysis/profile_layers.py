@@ -5,9 +5,11 @@ writes the per-layer CSV that `paradise calibrate --profile` and `paradise predi
 --layer-times` read.
 
 MODEL: a torchvision model (resnet18, resnet50, vgg16, ...), `cosmoflow` / `unet3d`
-defined here with the layer names of paradise's zoo (`paradise models --show MODEL`), or a
+defined here with the layer names of paradise's zoo (`paradise models --show MODEL`), a
 class in a Python file, PATH.py:CLASS[(ARGS)] with --input, as analysis/import_model.py
-takes it: the rows then carry the layer names of the model file import_model.py writes.
+takes it: the rows then carry the layer names of the model file import_model.py writes; or
+a ParaDiSE .model file, or an .onnx file with --input (read as import_model.py reads it),
+run by analysis/model_file.py with random weights: the rows carry the file's layer names.
 
 Timing: forward pre-/post-hooks, and for backward a hook on the layer's output gradient
 (start) and one on the autograd node that made the output (end), at every call; torch.cuda.Event pairs on
@@ -117,8 +119,37 @@ class UNet3D(Named):
         return self.out(y)
 
 
-def build(name):
-    """(model, default input shape, segmentation?) for a torchvision name or cosmoflow/unet3d."""
+def from_model_file(name, input_text):
+    """(network, input shape, None) of a .model file, or of an .onnx file through
+    import_model.py's reading of it (at --input): analysis/model_file.py's network, each
+    module named as the file's layer."""
+    import model_file
+    if name.lower().endswith(".onnx"):
+        import import_model
+        if not input_text:
+            raise InputError(f"model '{name}': give its sample shape with --input CxHxW or "
+                             "CxDxHxW")
+        shape = import_model.parse_shape(input_text)
+        text = import_model.model_text("onnx", shape, import_model.import_layers(name, shape),
+                                       "softmax_ce", name)
+    else:
+        try:
+            with open(name, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise InputError(f"model '{name}': cannot read ({e.strerror})") from None
+    try:
+        net = model_file.ModelFileNet(text, name)
+    except model_file.InputError as e:
+        raise InputError(str(e)) from None
+    return net, net.shape, None
+
+
+def build(name, input_text=None):
+    """(model, default input shape, segmentation?) for a torchvision name, cosmoflow/unet3d,
+    a PATH.py:CLASS, a .model file or an .onnx file."""
+    if name.lower().endswith((".model", ".onnx")):
+        return from_model_file(name, input_text)
     if name == "cosmoflow":
         return CosmoFlow(), ZOO_INPUTS[name], False
     if name == "unet3d":
@@ -130,8 +161,8 @@ def build(name):
     try:
         return getattr(torchvision.models, name)(), (3, 224, 224), False
     except AttributeError:
-        raise InputError(f"model '{name}': not a torchvision model, cosmoflow, unet3d or "
-                         "PATH.py:CLASS") from None
+        raise InputError(f"model '{name}': not a torchvision model, cosmoflow, unet3d, "
+                         "PATH.py:CLASS, a .model file or an .onnx file") from None
 
 
 class Timer:
@@ -153,7 +184,7 @@ class Timer:
 
 def leaf_names(model):
     """{module: zoo name} of the leaf modules."""
-    if isinstance(model, Named):
+    if hasattr(model, "zoo_names"):  # Named, or analysis/model_file.py's network
         return dict(model.zoo_names())
     return {m: n for n, m in model.named_modules() if n and not list(m.children())}
 
@@ -325,7 +356,8 @@ def write_csv(path, rows, shape, device):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("model", help="torchvision model name, cosmoflow, unet3d or PATH.py:CLASS[(ARGS)]")
+    p.add_argument("model", help="torchvision model name, cosmoflow, unet3d, PATH.py:CLASS[(ARGS)], "
+                   "a .model file or an .onnx file")
     p.add_argument("-o", "--output", required=True, help="the CSV to write")
     p.add_argument("--batch", default="8", help="comma-separated batch sizes (default 8)")
     p.add_argument("--input", help="sample shape CxHxW or CxDxHxW (default: the model's)")
@@ -349,7 +381,7 @@ def main():
         raise InputError("--input '': expected a sample shape CxHxW or CxDxHxW")
     dev = parse_device(args.device)
     cuda = dev.type == "cuda"
-    model, shape, segmentation = build(args.model)
+    model, shape, segmentation = build(args.model, args.input)
     if shape is None:  # a model from a file: its shape is the user's
         if not args.input:
             raise InputError(f"model '{args.model}': give its sample shape with --input CxHxW "

@@ -236,6 +236,25 @@ class Onnx(unittest.TestCase):
                 self.assertEqual(layer_rows(show(a)), layer_rows(show(b)))
 
 
+    def test_an_eval_mode_export_with_folded_constants_imports(self):
+        # the default export (eval mode, constants folded) folds each batch norm into its
+        # convolution and computes the flatten's shape from constants alone: a node with no
+        # data input, which made the importer fail with an IndexError. Folding turns each
+        # batch norm's weight and bias (2 C) into its convolution's bias (C), so the model
+        # has PyTorch's parameters less one per batch-norm channel.
+        import torch
+        import torchvision
+        model = torchvision.models.resnet18().eval()
+        onnx_path = os.path.join(WORK, "resnet18-eval.onnx")
+        torch.onnx.export(model, torch.zeros(1, 3, 64, 64), onnx_path)
+        out = os.path.join(WORK, "resnet18-eval.model")
+        r = run_import(onnx_path, "--input", "3x64x64", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        norm_channels = sum(m.num_features for m in model.modules()
+                            if isinstance(m, torch.nn.BatchNorm2d))
+        self.assertEqual(show(out)["params"],
+                         sum(p.numel() for p in model.parameters()) - norm_channels)
+
     def test_silu_and_squeeze_excitation_exports_give_pytorchs_totals(self):
         # EfficientNet's SiLU exports as x * sigmoid(x) and its squeeze-and-excitation as a
         # Mul (stochastic depth off: ONNX cannot export its bernoulli draw); RegNetY's

@@ -3,7 +3,9 @@
 torchvision ResNet-18 at 3x64x64 is profiled at batches 2 and 4, the CSV has the documented
 columns and the zoo's layer names, and it feeds `paradise calibrate --profile` and then
 `paradise predict --layer-times`, whose compute must be the sum of the profiled times x the
-samples (data strategy on 1 GPU, paradl variant). No assertion on how long anything takes.
+samples (data strategy on 1 GPU, paradl variant). A .model file of every op and an ONNX export
+run through analysis/model_file.py: shapes and parameters are paradise's, the rows carry the
+files' layer names. No assertion on how long anything takes.
 
     profile_layers_test.py --paradise BUILD/src/app/paradise [unittest arguments]
 """
@@ -15,6 +17,7 @@ import resource
 import subprocess
 import sys
 import unittest
+import warnings
 
 from harness import Scratch
 
@@ -214,6 +217,129 @@ class ProfileLayers(unittest.TestCase):
                              "--warmup", "0", "--device", "cpu", "-o",
                              os.path.join(folder, "x.csv")], "cannot write", preexec_fn=limit)
         self.assertEqual(os.listdir(folder), [])  # no partial CSV, no temporary file
+
+
+# A model file of every op analysis/model_file.py builds (2-D; pend, ceil, crop, a channel
+# scale, both upsampling modes): each layer's output shape and the parameters are paradise's
+# own (`paradise models --show FILE`), and the profile's rows carry the file's layer names.
+EVERY_OP = """model every_op
+input 4x17x17
+c1 conv out=8 k=3 p=1 bias=1
+g1 groupnorm groups=2
+a1 leaky_relu inplace=1
+c2 conv out=8 k=2 pend=1
+i2 instancenorm affine=1
+a2 silu
+p2 maxpool k=2 ceil=1
+c3 conv out=8 k=3 p=1 groups=4
+l3 layernorm
+a3 hardswish
+t3 conv_transpose out=8 k=2 s=2
+cat concat from=t3,a2 crop=1
+c4 conv out=8 k=1
+b4 batchnorm
+r4 relu6
+sq adaptive_avgpool size=1
+sg sigmoid
+se channel_scale from=r4,sg
+sum add from=se,r4
+up upsample scale=2 mode=bilinear
+upn upsample scale=2 mode=nearest from=sum
+ap avgpool k=2 s=2 p=1 from=up
+pool adaptive_avgpool size=2
+sd stochastic_depth
+fl flatten
+fc dense out=10
+dr dropout
+tanh tanh from=dr
+gelu gelu
+loss softmax_ce
+"""
+
+
+def import_analysis(name):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "analysis"))
+    return __import__(name)
+
+
+class ModelFiles(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.model = os.path.join(WORK, "every_op.model")
+        with open(cls.model, "w", encoding="utf-8") as f:
+            f.write(EVERY_OP)
+        cls.csv = os.path.join(WORK, "every_op.csv")
+        r = subprocess.run([sys.executable, SCRIPT, cls.model, "--batch", "2", "--iters", "1",
+                            "--warmup", "1", "--device", "cpu", "--threads", "2", "-o", cls.csv],
+                           capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            raise AssertionError(f"profile_layers.py failed ({r.returncode}): {r.stderr}")
+        show = subprocess.run([PARADISE, "models", "--show", cls.model, "--format", "json"],
+                              capture_output=True, text=True, check=True)
+        cls.show = json.loads(show.stdout)
+
+    def test_every_layer_is_built_as_paradise_reads_it(self):
+        torch = import_analysis("torch")
+        model_file = import_analysis("model_file")
+        net = model_file.ModelFileNet(EVERY_OP, "every_op.model")
+        self.assertEqual(sum(p.numel() for p in net.parameters()), self.show["params"])
+        shapes = {}
+        for module, name in net.zoo_names().items():
+            module.register_forward_hook(
+                lambda m, i, out, name=name: shapes.__setitem__(name, "x".join(map(str, out.shape[1:]))))
+        net.train()
+        net(torch.randn(2, 4, 17, 17))
+        expected = {l["name"]: l["output"] for l in self.show["layers"]
+                    if l["name"] not in ("input", "loss")}
+        self.assertEqual(shapes, expected)
+
+    def test_the_profile_has_a_row_per_layer_named_as_the_file(self):
+        rows, _ = read_rows(self.csv)
+        layers = {l["name"] for l in self.show["layers"]} - {"input"}
+        self.assertEqual({r["layer"] for r in rows}, layers)
+        r = subprocess.run([PARADISE, "predict", "--model", self.model, "--dataset",
+                            "x:1000:4x17x17", "--system", "dgx-a100", "--strategy", "data",
+                            "--gpus", "1", "--batch", "2", "--layer-times", self.csv,
+                            "--format", "json"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_an_onnx_export_is_profiled_with_import_models_layer_names(self):
+        torch = import_analysis("torch")
+        import torchvision
+        onnx_path = os.path.join(WORK, "r18.onnx")
+        with warnings.catch_warnings():  # the export's notes on batch norm's counters
+            warnings.simplefilter("ignore")
+            torch.onnx.export(torchvision.models.resnet18(num_classes=10),
+                              torch.zeros(1, 3, 64, 64), onnx_path,
+                              training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False)
+        imported, out = os.path.join(WORK, "r18-onnx.model"), os.path.join(WORK, "r18-onnx.csv")
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(SCRIPT), "import_model.py"),
+                        onnx_path, "--input", "3x64x64", "-o", imported], check=True,
+                       capture_output=True, timeout=300)
+        r = subprocess.run([sys.executable, SCRIPT, onnx_path, "--input", "3x64x64", "--batch",
+                            "2", "--iters", "1", "--warmup", "0", "--device", "cpu", "-o", out],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(imported, encoding="utf-8") as f:
+            names = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
+        rows, _ = read_rows(out)
+        self.assertEqual({row["layer"] for row in rows}, set(names[2:]))  # after model, input
+
+    def test_a_bad_file_is_one_line_with_exit_code_2(self):
+        out = os.path.join(WORK, "bad.csv")
+        bad = os.path.join(WORK, "bad.model")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write("model bad\ninput 3x8x8\nc conv out=4 k=3\nx add from=c,nope\n")
+        for args, words in (([os.path.join(WORK, "none.model")], ["none.model", "cannot read"]),
+                            ([bad], ["bad.model:4", "'nope'"]),
+                            ([os.path.join(WORK, "r18.onnx")], ["--input"])):
+            r = subprocess.run([sys.executable, SCRIPT, *args, "-o", out], capture_output=True,
+                               text=True, timeout=120)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+            for w in words:
+                self.assertIn(w, r.stderr)
 
 
 if __name__ == "__main__":
