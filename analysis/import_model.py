@@ -532,6 +532,11 @@ def onnx_layers(path, shape):
         ins = [alias.get(i, i) for i in n.input if i and i not in init]
         if n.op_type == "Mul":
             ins = onnx_mul_inputs(n, silu, shapes, alias)
+        if n.op_type == "Identity" and n.input[0] in init:
+            # an initializer under a second name (the export's deduplicated tensors: equal
+            # biases, tied or equal weights) is that initializer
+            init[n.output[0]] = init[n.input[0]]
+            continue
         if layer is None and not ins:  # computed from constants alone: a constant too
             init.update({o: n for o in n.output})
             continue

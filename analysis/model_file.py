@@ -25,6 +25,12 @@ class InputError(Exception):
 
 
 LOSSES = {"softmax_ce", "mse_loss", "l1_loss", "dice_loss"}
+# the keys each op must have (src/model/model_file.cpp's op_specs)
+REQUIRED = {"conv": ("out", "k"), "conv_transpose": ("out", "k"), "maxpool": ("k",),
+            "avgpool": ("k",), "dense": ("out",), "groupnorm": ("groups",),
+            "upsample": ("scale",)}
+TWO_INPUTS = {"channel_scale"}
+MANY_INPUTS = {"add", "concat"}
 ACTIVATIONS = {
     "relu": nn.ReLU, "relu6": nn.ReLU6, "leaky_relu": nn.LeakyReLU, "sigmoid": nn.Sigmoid,
     "tanh": nn.Tanh, "gelu": nn.GELU, "silu": nn.SiLU, "hardswish": nn.Hardswish,
@@ -51,17 +57,39 @@ def read(text, source):
             if name is None:
                 name = words[1]
             else:
-                shape = tuple(int(v) for v in words[1].split("x"))
+                shape = parse_shape(words[1], where)
             continue
-        if len(words) < 2:
-            raise InputError(f"{where}: expected 'NAME OP [key=value ...]'")
-        keys = dict(w.split("=", 1) for w in words[2:] if "=" in w)
-        inputs = keys.pop("from").split(",") if "from" in keys else [
-            layers[-1].name if layers else "input"]
-        layers.append(Layer(words[0], words[1], keys, inputs, where))
+        layers.append(parse_layer(words, where, layers[-1].name if layers else "input"))
     if shape is None:
         raise InputError(f"{source}: no 'model NAME' and 'input CxHxW' lines")
     return name, shape, layers
+
+
+def parse_shape(text, where):
+    """'4x17x17' as a tuple of positive ints; InputError otherwise."""
+    try:
+        shape = tuple(int(v) for v in text.split("x"))
+    except ValueError:
+        shape = ()
+    if len(shape) < 2 or min(shape) < 1:
+        raise InputError(f"{where}: input '{text}': expected CxHxW or CxDxHxW, sizes >= 1")
+    return shape
+
+
+def parse_layer(words, where, previous):
+    """A layer line's Layer: its keys checked as the op needs them."""
+    if len(words) < 2 or any("=" not in w for w in words[2:]):
+        raise InputError(f"{where}: expected 'NAME OP [key=value ...]'")
+    op, keys = words[1], dict(w.split("=", 1) for w in words[2:])
+    missing = [k for k in REQUIRED.get(op, ()) if k not in keys]
+    if missing:
+        raise InputError(f"{where}: layer '{words[0]}': op '{op}' needs {missing[0]}=")
+    inputs = keys.pop("from").split(",") if "from" in keys else [previous]
+    if op in TWO_INPUTS and len(inputs) != 2:
+        raise InputError(f"{where}: layer '{words[0]}': op '{op}' needs from=X,S")
+    if op not in TWO_INPUTS | MANY_INPUTS and len(inputs) != 1:
+        raise InputError(f"{where}: layer '{words[0]}': op '{op}' takes exactly one input")
+    return Layer(words[0], op, keys, inputs, where)
 
 
 def per_dim(text, rank, default):
@@ -158,6 +186,11 @@ def norm_module(layer, x, rank, device):
     return ChannelNorm(c, flag(k, "affine", True), device)
 
 
+def channel_scale(x, s):
+    """x times a per-channel scale, [N, C, 1, ...] or a flat [N, C] (a dense layer's)."""
+    return x * s.reshape(s.shape[:2] + (1,) * (x.dim() - 2))
+
+
 def stochastic_depth(x):
     keep = torch.empty((x.shape[0],) + (1,) * (x.dim() - 1), device=x.device).bernoulli_(0.8)
     return x * keep / 0.8
@@ -199,7 +232,7 @@ def module_for(layer, xs, rank, device):
         return norm_module(layer, x, rank, device)
     if op in ACTIVATIONS:
         return ACTIVATIONS[op]()
-    simple = {"add": lambda *ys: sum(ys[1:], ys[0]), "channel_scale": lambda a, s: a * s,
+    simple = {"add": lambda *ys: sum(ys[1:], ys[0]), "channel_scale": channel_scale,
               "flatten": lambda y: y.flatten(1), "dropout": nn.Dropout(0.5),
               "stochastic_depth": stochastic_depth}
     if op in simple:
@@ -215,14 +248,15 @@ def module_for(layer, xs, rank, device):
 class ModelFileNet(nn.Module):
     """The network of a model file: `zoo_names()` gives each module its layer's name."""
 
-    def __init__(self, text, source, device="cpu"):
+    def __init__(self, text, source, device="cpu", shape=None):
         super().__init__()
         self.name, self.shape, layers = read(text, source)
+        self.shape = tuple(shape) if shape else self.shape
         self.rank = len(self.shape) - 1
         if self.rank not in (2, 3):
             raise InputError(f"{source}: input {'x'.join(map(str, self.shape))}: the profile "
                              "runs 2-D and 3-D models")
-        self.steps, self.output = [], None
+        self.steps, self.output, self.loss_name = [], None, None
         self.layers = nn.ModuleList()
         values = {"input": torch.empty((1,) + self.shape, device="meta")}
         for layer in layers:
@@ -231,13 +265,15 @@ class ModelFileNet(nn.Module):
                 raise InputError(f"{layer.line}: from '{missing[0]}': no such earlier layer")
             if layer.op in LOSSES:
                 self.output = self.output or layer.inputs[0]
+                self.loss_name = self.loss_name or layer.name
                 continue
             xs = [values[i] for i in layer.inputs]
-            module = module_for(layer, xs, self.rank, "meta")
             try:
+                module = module_for(layer, xs, self.rank, "meta")
                 values[layer.name] = module(*xs)
-            except (RuntimeError, ValueError) as e:
-                raise InputError(f"{layer.line}: layer '{layer.name}': {e}") from None
+            except (RuntimeError, ValueError, TypeError, IndexError) as e:
+                cause = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                raise InputError(f"{layer.line}: layer '{layer.name}': {cause}") from None
             self.layers.append(module)
             self.steps.append((layer.name, layer.inputs))
         if not self.steps:

@@ -123,9 +123,9 @@ def from_model_file(name, input_text):
     """(network, input shape, None) of a .model file, or of an .onnx file through
     import_model.py's reading of it (at --input): analysis/model_file.py's network, each
     module named as the file's layer."""
+    import import_model
     import model_file
     if name.lower().endswith(".onnx"):
-        import import_model
         if not input_text:
             raise InputError(f"model '{name}': give its sample shape with --input CxHxW or "
                              "CxDxHxW")
@@ -133,13 +133,15 @@ def from_model_file(name, input_text):
         text = import_model.model_text("onnx", shape, import_model.import_layers(name, shape),
                                        "softmax_ce", name)
     else:
+        shape = import_model.parse_shape(input_text) if input_text else None
         try:
             with open(name, encoding="utf-8") as f:
                 text = f.read()
-        except OSError as e:
-            raise InputError(f"model '{name}': cannot read ({e.strerror})") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(f"model '{name}': cannot read "
+                             f"({getattr(e, 'strerror', None) or 'not UTF-8 text'})") from None
     try:
-        net = model_file.ModelFileNet(text, name)
+        net = model_file.ModelFileNet(text, name, shape=shape)
     except model_file.InputError as e:
         raise InputError(str(e)) from None
     return net, net.shape, None
@@ -399,7 +401,8 @@ def main():
     model = model.to(dev).train()
     names = leaf_names(model)
     loss_fn = nn.CrossEntropyLoss()
-    names_with_loss = {**names, loss_fn: "loss"}
+    # the loss row: "loss", or a model file's loss layer (none where the file has none)
+    names_with_loss = {**names, loss_fn: getattr(model, "loss_name", "loss")}
     rows = []
     timer = Timer(cuda)
     for b in batches:
@@ -421,6 +424,8 @@ def main():
             totals = profile(model, names, x, target, loss_fn, timer, args.iters, args.warmup)
         peak = torch.cuda.max_memory_allocated(dev) if cuda else 0
         for (m, call, calls), (f, bw) in totals.items():
+            if names_with_loss[m] is None:
+                continue
             rows.append((row_name(names_with_loss[m], call, calls), f / args.iters / b,
                          bw / args.iters / b, b, args.precision, peak, calls))
     device = (torch.cuda.get_device_name(dev) if cuda else "cpu").replace(",", " ")

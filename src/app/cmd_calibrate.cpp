@@ -167,11 +167,18 @@ int run_calibrate(const Args& args) {
         std::cout, o.profile, o.model, o.dataset, o.system_name, s, o.layers_out);
     s.gpu.gemm_efficiency_max = fit.curve.efficiency_max;
     s.gpu.gemm_half_dim = fit.curve.half_dim;
-    s.gpu.class_efficiency_max = {};  // the measured curve replaces the built-in fits
+    s.gpu.class_efficiency_max = {};     // the measured curve replaces the built-in fits
+    if (fit.conv3x3_efficiency_max > 0)  // and its 3x3 convolutions' own, at their precision
+      s.gpu.class_efficiency_max[static_cast<std::size_t>(system::GemmClass::Conv3x3)]
+                                [fit.precision_index] = fit.conv3x3_efficiency_max;
 
     comment += "\ngpu: GEMM efficiency e_max " + fixed(fit.curve.efficiency_max, 4) + ", h " +
-               fixed(fit.curve.half_dim, 2) + " fitted to " + o.profile + " (" + o.model +
-               "; per-layer rms residual " + fixed(100 * fit.rms_relative, 1) + "%)";
+               fixed(fit.curve.half_dim, 2) +
+               (fit.conv3x3_efficiency_max > 0
+                    ? ", 3x3 stride-1 e_max " + fixed(fit.conv3x3_efficiency_max, 4)
+                    : "") +
+               " fitted to " + o.profile + " (" + o.model + "; per-layer rms residual " +
+               fixed(100 * fit.rms_relative, 1) + "%)";
     if (o.output.empty())
       std::cout << "(give -o OUT.system to keep the fitted curve in a system file)\n";
   }

@@ -13,7 +13,7 @@
 //   * a node's saved tensors are released after it runs (release_variables): a buffer is
 //     freed once its last holder, the earliest layer that saved it, has run;
 //   * an in-place activation on an instance norm's output modifies a view: ATen's
-//     instance_norm returns its [1, N*C, ...] batch norm's output through view_as
+//     instance_norm returns its [1, N*C, ...] batch norm's output reshaped by a view
 //     (aten/src/ATen/native/Normalization.cpp), so autograd runs the view's regenerated
 //     AsStridedBackward0 (a new gradient of the base, the incoming one freed) and then
 //     CopySlices (torch/csrc/autograd/functions/tensor.cpp), which makes the base's
@@ -74,14 +74,13 @@ bool passes_through(Op op) {
 }
 
 /// Layer k is an in-place activation on an instance norm's output, a view (see above),
-/// that needs a gradient.
-bool modifies_a_view(const Graph& g, const ModelStats& m, const std::vector<bool>& needs_grad,
-                     std::size_t k) {
+/// that needs a gradient: any in-place one, those that save a copy of their input
+/// (relu6, silu, hardswish) too, since autograd wraps each in CopySlices.
+bool modifies_a_view(const Graph& g, const std::vector<bool>& needs_grad, std::size_t k) {
   const Layer& l = g.layers()[k];
-  if (l.op != Op::Activation || l.inputs.empty()) return false;
+  if (l.op != Op::Activation || !l.inplace || l.inputs.empty()) return false;
   const auto source = static_cast<std::size_t>(l.inputs.front());
-  return m.layers[k].buffer_layer != static_cast<std::int64_t>(k) && needs_grad[source] &&
-         g.layers()[source].op == Op::InstanceNorm;
+  return needs_grad[source] && g.layers()[source].op == Op::InstanceNorm;
 }
 
 /// The backward of an in-place activation on a view, its incoming gradient `in` of n
@@ -152,7 +151,7 @@ void autograd_liveness(const Graph& g, const std::vector<bool>& needs_grad,
     const long double pending = replay.live();
     long double peak = pending;
     std::vector<std::pair<std::size_t, Held>> made;
-    if (modifies_a_view(g, m, needs_grad, k)) {
+    if (modifies_a_view(g, needs_grad, k)) {
       const auto x = static_cast<long double>(m.layers[k].output_elements);
       const auto source = static_cast<std::size_t>(layers[k].inputs.front());
       made.push_back({source, {backward_through_a_view(replay, in, x, peak), false}});

@@ -100,6 +100,9 @@ void print_curve_fit(std::ostream& out, const calibrate::RooflineFit& f,
       << fixed(f.curve.half_dim, 2) << " (was " << fixed(before.half_dim, 2)
       << (f.half_dim_fixed ? ", kept: one batch size only" : "") << "); per-layer rms residual "
       << fixed(100 * f.rms_relative, 1) << "%\n";
+  if (f.conv3x3_efficiency_max > 0)
+    out << "  3x3 stride-1 convolutions apart (cuDNN's Winograd ones): e_max "
+        << fixed(f.conv3x3_efficiency_max, 4) << " at that h\n";
   if (f.efficiency_clamped)
     out << "  note: e_max reached 1: the layers ran at or above the system's peak "
            "FLOP/s; check peak_*_TFLOPs\n";

@@ -238,10 +238,11 @@ class Onnx(unittest.TestCase):
 
     def test_an_eval_mode_export_with_folded_constants_imports(self):
         # the default export (eval mode, constants folded) folds each batch norm into its
-        # convolution and computes the flatten's shape from constants alone: a node with no
-        # data input, which made the importer fail with an IndexError. Folding turns each
-        # batch norm's weight and bias (2 C) into its convolution's bias (C), so the model
-        # has PyTorch's parameters less one per batch-norm channel.
+        # convolution and gives equal folded biases one initializer, read by the others'
+        # convolutions through Identity nodes: nodes with no data input, which made the
+        # importer fail with an IndexError. Folding turns each batch norm's weight and bias
+        # (2 C) into its convolution's bias (C), so the model has PyTorch's parameters less
+        # one per batch-norm channel.
         import torch
         import torchvision
         model = torchvision.models.resnet18().eval()
@@ -254,6 +255,19 @@ class Onnx(unittest.TestCase):
                             if isinstance(m, torch.nn.BatchNorm2d))
         self.assertEqual(show(out)["params"],
                          sum(p.numel() for p in model.parameters()) - norm_channels)
+        # two convolutions with equal weights: the second reads the first's through Identity
+        # nodes, and each keeps its 3 x 3 x 9 weights and 3 biases (84)
+        tied = torch.nn.Sequential(torch.nn.Conv2d(3, 3, 3, padding=1), torch.nn.ReLU(),
+                                   torch.nn.Conv2d(3, 3, 3, padding=1))
+        with torch.no_grad():
+            tied[2].weight.copy_(tied[0].weight)
+            tied[2].bias.copy_(tied[0].bias)
+        onnx_path = os.path.join(WORK, "tied.onnx")
+        torch.onnx.export(tied.eval(), torch.zeros(1, 3, 8, 8), onnx_path)
+        out = os.path.join(WORK, "tied.model")
+        r = run_import(onnx_path, "--input", "3x8x8", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(show(out)["params"], 2 * 84)
 
     def test_silu_and_squeeze_excitation_exports_give_pytorchs_totals(self):
         # EfficientNet's SiLU exports as x * sigmoid(x) and its squeeze-and-excitation as a

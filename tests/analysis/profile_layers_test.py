@@ -220,8 +220,9 @@ class ProfileLayers(unittest.TestCase):
 
 
 # A model file of every op analysis/model_file.py builds (2-D; pend, ceil, crop, a channel
-# scale, both upsampling modes): each layer's output shape and the parameters are paradise's
-# own (`paradise models --show FILE`), and the profile's rows carry the file's layer names.
+# scale by a map's pool and by a dense layer's flat output, both upsampling modes): each
+# layer's output shape and the parameters are paradise's own (`paradise models --show FILE`),
+# and the profile's rows carry the file's layer names, its loss's ("ce") too.
 EVERY_OP = """model every_op
 input 4x17x17
 c1 conv out=8 k=3 p=1 bias=1
@@ -242,7 +243,11 @@ r4 relu6
 sq adaptive_avgpool size=1
 sg sigmoid
 se channel_scale from=r4,sg
-sum add from=se,r4
+sqf flatten from=sq
+sqd dense out=8
+sqs sigmoid
+se2 channel_scale from=se,sqs
+sum add from=se2,r4
 up upsample scale=2 mode=bilinear
 upn upsample scale=2 mode=nearest from=sum
 ap avgpool k=2 s=2 p=1 from=up
@@ -253,7 +258,7 @@ fc dense out=10
 dr dropout
 tanh tanh from=dr
 gelu gelu
-loss softmax_ce
+ce softmax_ce
 """
 
 
@@ -290,7 +295,7 @@ class ModelFiles(unittest.TestCase):
         net.train()
         net(torch.randn(2, 4, 17, 17))
         expected = {l["name"]: l["output"] for l in self.show["layers"]
-                    if l["name"] not in ("input", "loss")}
+                    if l["name"] not in ("input", "ce")}
         self.assertEqual(shapes, expected)
 
     def test_the_profile_has_a_row_per_layer_named_as_the_file(self):
@@ -301,6 +306,12 @@ class ModelFiles(unittest.TestCase):
                             "x:1000:4x17x17", "--system", "dgx-a100", "--strategy", "data",
                             "--gpus", "1", "--batch", "2", "--layer-times", self.csv,
                             "--format", "json"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # at another input (--input): the network is built for it
+        r = subprocess.run([sys.executable, SCRIPT, self.model, "--input", "4x21x21", "--batch",
+                            "2", "--iters", "1", "--warmup", "0", "--device", "cpu", "-o",
+                            os.path.join(WORK, "every_op_21.csv")],
+                           capture_output=True, text=True, timeout=300)
         self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_an_onnx_export_is_profiled_with_import_models_layer_names(self):
@@ -330,9 +341,23 @@ class ModelFiles(unittest.TestCase):
         bad = os.path.join(WORK, "bad.model")
         with open(bad, "w", encoding="utf-8") as f:
             f.write("model bad\ninput 3x8x8\nc conv out=4 k=3\nx add from=c,nope\n")
-        for args, words in (([os.path.join(WORK, "none.model")], ["none.model", "cannot read"]),
-                            ([bad], ["bad.model:4", "'nope'"]),
-                            ([os.path.join(WORK, "r18.onnx")], ["--input"])):
+        cases = [([os.path.join(WORK, "none.model")], ["none.model", "cannot read"]),
+                 ([bad], ["bad.model:4", "'nope'"]),
+                 ([os.path.join(WORK, "r18.onnx")], ["--input"])]
+        # each a file that paradise refuses at the same line: a missing k=, a width that is
+        # no number, groups that divide no channels, a negative size, a scale without from=
+        for i, (body, words) in enumerate((
+                ("c conv out=4\n", ["bad0.model:3", "needs k="]),
+                ("c conv out=x k=3\n", ["bad1.model:3", "layer 'c'"]),
+                ("c conv out=4 k=3 groups=2\n", ["bad2.model:3", "layer 'c'"]),
+                (None, ["bad3.model:2", "input '3x-8x8'"]),
+                ("s channel_scale\n", ["bad4.model:3", "needs from=X,S"]))):
+            path = os.path.join(WORK, f"bad{i}.model")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("model bad\ninput 3x-8x8\n" if body is None else
+                        "model bad\ninput 3x8x8\n" + body)
+            cases.append(([path], words))
+        for args, words in cases:
             r = subprocess.run([sys.executable, SCRIPT, *args, "-o", out], capture_output=True,
                                text=True, timeout=120)
             self.assertEqual(r.returncode, 2, r.stderr)

@@ -230,7 +230,7 @@ TEST(FixedCosts, ThreeByThreeConvolutionsHaveAClassOfTheirOwn) {
   EXPECT_EQ(gemm_curve(g, layers[1], Precision::Fp32).efficiency_max, 2.0);
   EXPECT_EQ(gemm_curve(g, layers[2], Precision::Fp32).efficiency_max, 0.5);
   // compute-bound at 256 samples (layer a: 2 x 16 x 16 x 16 x 144 MACs a sample over 3 x 16 x
-  // 16 x 16 elements of traffic), so the time halves
+  // 16 x 16 elements of traffic), so the time is a quarter
   system::Gpu direct = g;
   direct.class_efficiency_max[3][0] = 0.5;
   const auto time = [&](const system::Gpu& gpu) {

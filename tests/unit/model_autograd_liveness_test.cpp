@@ -83,24 +83,28 @@ TEST(AutogradLiveness, EveryUnreadOutputStartsTheBackwardPass) {
   EXPECT_EQ(alive(m), (std::vector<std::int64_t>{0, u, 3 * u, 3 * u}));
 }
 
-// input -> c1 -> norm -> leaky ReLU in place -> c2, whose output starts the backward pass.
-// An instance norm's output is a view (ATen's instance_norm returns its batch norm's output
-// through view_as), so the in-place activation's backward is AsStridedBackward0 then
+// input -> c1 -> norm -> activation -> c2, whose output starts the backward pass.
+// An instance norm's output is a view (ATen's instance_norm reshapes its batch norm's output
+// back by a view), so an in-place activation's backward is AsStridedBackward0 then
 // CopySlices (torch/csrc/autograd/functions/tensor.cpp): c2 holds 2u (its own and the one it
 // makes); the view's backward makes the base's gradient (2u) and frees the incoming one (u);
 // CopySlices makes a gradient of the base, a clone of the slice and the activation's
-// gradient of the clone: 4u, and hands the first on; the norm 2u; c1 u. After a batch
-// norm, whose output is a tensor of its own, or out of place, the activation holds 2u.
+// gradient of the clone: 4u, and hands the first on; the norm 2u; c1 u. In-place SiLU, which
+// saves a copy of its input, runs the same nodes (torch 1.13: the output's grad_fn is
+// AsStridedBackward0 over CopySlices for relu_, leaky_relu_, relu6_, silu_ and hardswish_).
+// After a batch norm, whose output is a tensor of its own, or out of place: 2u.
 TEST(AutogradLiveness, AnInPlaceActivationOnAnInstanceNormsViewHoldsFourGradients) {
-  const auto peaks = [](bool instance, bool inplace) {
+  const auto peaks = [](bool instance, bool inplace, Activation a = Activation::LeakyReLU) {
     Graph g("view", 2);
     int x = g.conv(g.input(), "c1", 8, 3, 1, 1);
     x = instance ? g.instance_norm(x, "norm") : g.batch_norm(x, "norm");
-    x = g.act(x, "lrelu", Activation::LeakyReLU, inplace);
+    x = g.act(x, "act", a, inplace);
     g.conv(x, "c2", 8, 3, 1, 1);
     return alive(analyze(g, Shape::image(8, 16, 16)));
   };
   EXPECT_EQ(peaks(true, true), (std::vector<std::int64_t>{0, u, 2 * u, 4 * u, 2 * u}));
+  EXPECT_EQ(peaks(true, true, Activation::SiLU),
+            (std::vector<std::int64_t>{0, u, 2 * u, 4 * u, 2 * u}));
   EXPECT_EQ(peaks(true, false), (std::vector<std::int64_t>{0, u, 2 * u, 2 * u, 2 * u}));
   EXPECT_EQ(peaks(false, true), (std::vector<std::int64_t>{0, u, 2 * u, 2 * u, 2 * u}));
 }

@@ -27,6 +27,11 @@ struct BatchCheck {
 
 struct RooflineFit {
   strategy::GemmCurve curve;
+  /// The 3x3 stride-1 convolutions' e_max, fitted apart with the curve's h where the profile
+  /// has them beside other GEMM layers (docs/gpu-profiles.md §conv3x3); 0: not apart.
+  double conv3x3_efficiency_max = 0;
+  /// The precision index (system::kPrecisionKeyNames) whose units ran the profile's layers.
+  std::size_t precision_index = 0;
   bool half_dim_fixed = false;      ///< one batch size only: h kept, e_max fitted
   bool efficiency_clamped = false;  ///< the free fit wanted e_max > 1 (peak set too low)
   std::size_t gemm_layers = 0;      ///< observations with a GEMM (the fitted ones)
@@ -36,7 +41,8 @@ struct RooflineFit {
 };
 
 /// Least squares of log time over the observations of layers with a GEMM (a layer's
-/// factor-of-two error counts the same at every size); e_max in (0, 1], h in [0, 65536].
+/// factor-of-two error counts the same at every size); e_max in (0, 1], h in [0, 65536];
+/// the 3x3 stride-1 convolutions' e_max apart, in (0, 4], where there are others too.
 /// `start`: the h kept when only one batch size is given. Throws InputError when no
 /// observation has a GEMM layer with a positive time.
 RooflineFit fit_gemm_curve(const system::Gpu& gpu, strategy::Precision precision,

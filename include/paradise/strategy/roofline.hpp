@@ -34,6 +34,8 @@ double gemm_efficiency(const model::LayerStats& l, double n, double q, GemmSplit
 
 /// Peak FLOP/s of the precision (fp32 where the GPU lacks the tensor-core rate).
 double peak_flops(const system::Gpu& g, Precision p);
+/// The precision whose units run p: fp32's where the GPU lacks p's tensor-core rate.
+Precision running_precision(const system::Gpu& g, Precision p);
 /// The share of its roofline layer l's kernels reach: a grouped convolution's
 /// (Gpu::attainment at the running precision), else 1.
 double roofline_attainment(const system::Gpu& g, Precision p, const model::LayerStats& l);
