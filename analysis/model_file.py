@@ -18,11 +18,7 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-
-
-class InputError(Exception):
-    """A file this module cannot read: its message names the file, line and word."""
-
+from paradise_h5 import InputError  # the analysis commands' one-line error (exit code 2)
 
 LOSSES = {"softmax_ce", "mse_loss", "l1_loss", "dice_loss"}
 # the keys each op must have (src/model/model_file.cpp's op_specs)

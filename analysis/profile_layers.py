@@ -140,10 +140,7 @@ def from_model_file(name, input_text):
         except (OSError, UnicodeDecodeError) as e:
             raise InputError(f"model '{name}': cannot read "
                              f"({getattr(e, 'strerror', None) or 'not UTF-8 text'})") from None
-    try:
-        net = model_file.ModelFileNet(text, name, shape=shape)
-    except model_file.InputError as e:
-        raise InputError(str(e)) from None
+    net = model_file.ModelFileNet(text, name, shape=shape)
     return net, net.shape, None
 
 

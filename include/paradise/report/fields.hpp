@@ -27,8 +27,8 @@ void write_split_layer(JsonWriter& j, const strategy::Workload& w, int layer,
 void write_convergence(JsonWriter& j, const std::optional<model::Convergence>& epochs);
 
 /// "4 parts along W", "2 x 2 parts along W x H": the dimensions cut in two or more.
+std::string split_parts_text(const std::array<std::int64_t, 3>& parts, int rank);
 /// A group size used, in words: "8 GPUs per group" (data+pipeline: "8 stages per replica").
 std::string group_size_text(strategy::Kind k, std::int64_t p2);
-std::string split_parts_text(const std::array<std::int64_t, 3>& parts, int rank);
 
 }  // namespace paradise::report
