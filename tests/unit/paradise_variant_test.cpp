@@ -366,8 +366,8 @@ TEST(ParadiseVariant, ActivationMemoryOfATrainingStepIsPytorchs) {
   // replayed as a multiply and an add); unet2d 0.98698 and unet2d_medical 0.98816 (the
   // cropped skips' slices: torch 1.13 records skip[:, :, a:b, c:d] as four slices, the two
   // full-range ones too, whose backwards each make a gradient of the whole map; at unet2d's
-  // peak two of them are held at once, where the replay makes one). nnunet2d is to the byte since its in-place activations on
-  // instance norms' views are replayed (0.91783 before).
+  // peak two of them are held at once, where the replay makes one). nnunet2d is to the byte since
+  // its in-place activations on instance norms' views are replayed (0.91783 before).
   const std::map<std::string, double> known_gap{{"mlperf_cosmoflow", 0.001},
                                                 {"se_resnext101_32x4d", 0.0021},
                                                 {"unet2d", 0.0135},
