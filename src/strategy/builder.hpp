@@ -11,6 +11,7 @@
 #include "paradise/strategy/config.hpp"
 #include "paradise/strategy/input_pipeline.hpp"
 #include "paradise/strategy/prediction.hpp"
+#include "paradise/strategy/synchronisation.hpp"
 #include "paradise/strategy/workload.hpp"
 
 namespace paradise::strategy::detail {
@@ -55,6 +56,8 @@ class Builder {
       eval_iterations_ = static_cast<double>(iterations);
     }
     scale_ = 1 + step.forward_again;
+    // the extended model's synchronous step ends with its slowest GPU (synchronisation.hpp)
+    slowest_ = c.variant == Variant::Paradise ? slowest_gpu_factor(w.system.gpu, c.gpus) : 1;
     forward_share_ = (1 - s.backward_share) / scale_;
     backward_share_ = (s.backward_share + step.forward_again) / scale_;
     p_.status = Status::Ok;
@@ -86,7 +89,7 @@ class Builder {
   /// `full_iterations` iterations of the whole batch: D / B where the last, partial batch is
   /// charged by its samples, ceil(D / B) where every iteration is charged whole.
   void compute(double epoch_s, double full_iterations) {
-    p_.epoch_compute_s = epoch_s * scale_;
+    p_.epoch_compute_s = epoch_s * scale_ * slowest_;
     full_iterations_ = full_iterations;
   }
   /// The compute of one iteration of the whole batch (not the epoch's mean, which a partial
@@ -199,7 +202,7 @@ class Builder {
 
   const Workload& w_;
   double d_;
-  double scale_ = 1, backward_share_ = 0;
+  double scale_ = 1, slowest_ = 1, backward_share_ = 0;
   double forward_share_ = 1.0 / 3;  ///< the forward pass's share of the step's compute
   double eval_iterations_ = 0;      ///< forward-only iterations of the evaluation pass
   double full_iterations_ = 0;

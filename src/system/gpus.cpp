@@ -7,6 +7,8 @@
 // all in tests/data/measured/kernel-overheads.csv with their links (docs/measured-data.md).
 // - class_efficiency_max, grouped_attainment: tools/fit-gpu-profiles on the fit rows of
 //   single-gpu-throughput.csv.
+// - variability: Sinha et al., "Not All GPUs Are Created Equal" (SC'22, arXiv:2208.11035),
+//   8% average over Summit, Vortex, Frontera, Longhorn and Corona and five applications.
 #include "gpus.hpp"
 
 #include <cstddef>
@@ -19,7 +21,8 @@ namespace {
 constexpr double kTFLOPs = 1e12;
 constexpr double kGBps = 1e9;
 constexpr double kGiB = 1024.0 * 1024 * 1024;
-constexpr double kEagerOp = 7e-6;  // PyTorch eager op on a tiny CUDA tensor, ~7 us wall time
+constexpr double kEagerOp = 7e-6;      // PyTorch eager op on a tiny CUDA tensor, ~7 us wall time
+constexpr double kVariability = 0.08;  // Sinha et al. 2022: GPUs of one SKU, whisker range
 constexpr std::size_t kFp32 = 0, kTf32 = 1, kMixed = 2;
 
 Gpu datasheet(std::string name, double fp32, double tf32, double fp16, double capacity_gib,
@@ -32,6 +35,7 @@ Gpu datasheet(std::string name, double fp32, double tf32, double fp16, double ca
   g.memory_bytes = capacity_gib * kGiB;
   g.memory_bandwidth_Bps = bandwidth_GBps * kGBps;
   g.kernel_launch_s = kEagerOp;
+  g.variability = kVariability;
   return g;
 }
 

@@ -5,7 +5,7 @@
 //             peak_fp32_TFLOPs, peak_tf32_TFLOPs, peak_fp16_TFLOPs; optional, the extended
 //             model's: gemm_efficiency_max, gemm_half_dim, efficiency_max_CLASS_PRECISION
 //             (conv2d/conv3d/dense x fp32/tf32/mixed), memory_bandwidth_efficiency,
-//             reserved_MiB, kernel_launch_us (see System::Gpu)
+//             reserved_MiB, kernel_launch_us, variability_percent (see System::Gpu)
 //   [input]   optional: cpu_cores_per_node, jpeg_samples_per_core, raw_MBps_per_core,
 //             node_read_GBps, filesystem_GBps (the input pipeline, see System::InputPipeline)
 //   [host]    optional: pcie_GBps, gpus_per_switch, copy_latency_us (see System::HostLink)
@@ -165,7 +165,8 @@ std::map<std::string, Setter> gpu_keys(Gpu& g) {
       {"peak_fp16_TFLOPs", number(g.peak_fp16_flops, 1e12, false, 1e6, 1e-6)},
       {"gemm_efficiency_max", number(g.gemm_efficiency_max, 1, true, 1, 1e-4)},
       {"gemm_half_dim", number(g.gemm_half_dim, 1, false, 1e6)},
-      {"kernel_launch_us", number(g.kernel_launch_s, 1e-6, false, 1e4)}};
+      {"kernel_launch_us", number(g.kernel_launch_s, 1e-6, false, 1e4)},
+      {"variability_percent", number(g.variability, 1e-2, false, 100)}};
   for (std::size_t k = 0; k < kGemmClassNames.size(); ++k) {
     for (std::size_t p = 0; p < kPrecisionKeyNames.size(); ++p) {
       keys.emplace(efficiency_key(static_cast<GemmClass>(k), p),

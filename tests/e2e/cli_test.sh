@@ -842,7 +842,8 @@ expect_rc 2 "sweep of a directory" -- "$paradise" sweep /tmp
 grep -q "/tmp: is a directory" "$tmp/err" && ok || bad "directory: $(cat "$tmp/err")"
 # [layer_times]: measured per-layer times parametrise a model's compute in a sweep. AlexNet's
 # eight GEMM layers at 1..8 ms per sample plus its first ReLU; data parallelism on p GPUs
-# computes ceil(D / p) x the sum per sample (docs/cost-model.md §paradl-compute; unsplit measured layers)
+# computes ceil(D / p) x the sum per sample (docs/cost-model.md §paradl-compute; unsplit measured layers),
+# waiting for the slowest of its GPUs
 lt_csv=$tmp/cli_lt.csv
 { echo "layer,forward_s,backward_s,batch"; i=0
   for l in features.0 features.3 features.6 features.8 features.10 classifier.1 classifier.4 classifier.6; do
@@ -858,8 +859,14 @@ models = [m.decode() if isinstance(m, bytes) else m for m in f["model"][:]]
 c = f["compute_time_s"][:]  # model x dataset x system x strategy x gpus x batch
 per_sample = 2 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8) * 1e-4 + 2 * 0.0005  # forward + backward
 a = models.index("alexnet")
+# the extended model waits for the slowest of p GPUs (docs/gpu-profiles.md §variability): the
+# built-in GPUs' 8% whisker range is sigma = 0.08 / (8 x 0.67449) of the step, times Blom's
+# expected maximum of p normals
+from statistics import NormalDist
+sigma = 0.08 / (8 * NormalDist().inv_cdf(0.75))
 for j, p in enumerate([1, 3]):
-    got, want = c[a, 0, 0, 0, j, 0], math.ceil(1000 / p) * per_sample
+    slowest = 1 + sigma * NormalDist().inv_cdf((p - 0.375) / (p + 0.25))
+    got, want = c[a, 0, 0, 0, j, 0], math.ceil(1000 / p) * per_sample * slowest
     assert abs(got - want) <= 1e-9 * want, (p, got, want)
 v = models.index("vgg16")  # no file: roofline at the fp32 peak, not the measured times
 assert abs(c[v, 0, 0, 0, 0, 0] - 1000 * per_sample) > 0.1

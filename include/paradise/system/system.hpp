@@ -66,6 +66,14 @@ struct Gpu {
   /// Host time per kernel of eager execution (framework dispatch and the launch): a kernel
   /// never takes less on the GPU's timeline (docs/gpu-profiles.md §fixed-costs).
   double kernel_launch_s = 0;
+  /// How much GPUs of this SKU differ in speed on the same step, as Sinha et al. (SC'22) measure
+  /// it: the whisker-to-whisker range of per-GPU step times, (Q3 + 1.5 IQR) - (Q1 - 1.5 IQR),
+  /// over their median (docs/gpu-profiles.md §variability); 0: all GPUs alike.
+  double variability = 0;
+
+  /// The coefficient of variation of per-GPU step time that `variability` means for normally
+  /// distributed times: the whiskers span 4 IQR = 8 x 0.6745 sigma.
+  double speed_cv() const { return variability / (8 * 0.6744897501960817); }
 
   /// The e_max of a kernel class at a precision index (kPrecisionKeyNames' order).
   double efficiency_max(GemmClass k, std::size_t precision) const {
