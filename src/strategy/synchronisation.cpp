@@ -1,7 +1,9 @@
 // The wait for the slowest GPU of a synchronous step (docs/gpu-profiles.md §variability).
 #include "paradise/strategy/synchronisation.hpp"
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 
 namespace paradise::strategy {
 namespace {
@@ -14,10 +16,7 @@ double upper_tail(double x) {
   return 0.5 * std::erfc(x / kSqrt2);
 }
 
-}  // namespace
-
-double expected_maximum_of_normals(std::int64_t n) {
-  if (n <= 1) return 0;
+double blom_maximum(std::int64_t n) {
   // Blom (1958): E[X(n:n)] ~ Phi^-1(1 - t), t = 0.625 / (n + 0.25); the quantile by Newton's
   // method on log P(Z > x) = log t. log P(Z > x) is concave and P(Z > x) < exp(-x^2 / 2), so
   // from sqrt(-2 log t), right of the root, the steps fall monotonically onto it.
@@ -33,7 +32,30 @@ double expected_maximum_of_normals(std::int64_t n) {
   return x;
 }
 
+// Blom's maximum of every count a sweep is likely to hold, solved once: a point costs a lookup
+// where the quantile's Newton steps (erfc, exp and log, four to six times) cost as much as the
+// rest of a data-parallel point (sweep_bench)
+constexpr std::int64_t kTabulated = 8192;
+
+const std::array<double, kTabulated + 1>& tabulated_maxima() {
+  static const auto table = [] {
+    std::array<double, kTabulated + 1> t{};
+    for (std::int64_t n = 2; n <= kTabulated; ++n) t[static_cast<std::size_t>(n)] = blom_maximum(n);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+double expected_maximum_of_normals(std::int64_t n) {
+  if (n <= 1) return 0;
+  if (n <= kTabulated) return tabulated_maxima()[static_cast<std::size_t>(n)];
+  return blom_maximum(n);
+}
+
 double slowest_gpu_factor(const system::Gpu& gpu, std::int64_t gpus) {
+  if (gpu.variability == 0 || gpus <= 1) return 1;
   return 1 + gpu.speed_cv() * expected_maximum_of_normals(gpus);
 }
 

@@ -29,6 +29,9 @@ TEST(Synchronisation, ExpectedMaximumOfNormalsIsBlomsApproximation) {
   // Blom's own value for 2: Phi^-1(1.625 / 2.25) = Phi^-1(0.72222) = 0.58946 (the quantile
   // solved to 1e-9, not a looser approximation of it)
   EXPECT_NEAR(expected_maximum_of_normals(2), 0.5894558, 1e-6);
+  // the counts looked up (to 8,192) and those solved on demand meet without a step
+  EXPECT_GT(expected_maximum_of_normals(8193), expected_maximum_of_normals(8192));
+  EXPECT_LT(expected_maximum_of_normals(8193) - expected_maximum_of_normals(8192), 1e-4);
   // it grows without bound but slowly, and stays finite for any 64-bit count
   double before = 0;
   for (int bits = 1; bits <= 62; bits += 2) {
