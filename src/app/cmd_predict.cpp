@@ -23,7 +23,8 @@ struct PredictOptions {
   std::string resolution_samples = "fixed";
   std::string kind = "data", variant = "paradise", format = "table", allreduce = "ring";
   bool no_roofline = false, no_overlap = false, no_choice = false, gpipe = false,
-       keep_gradients = false, leader_reduce = false, allreduce_sums = false, marked_only = false;
+       keep_gradients = false, leader_reduce = false, allreduce_sums = false, marked_only = false,
+       alike_gpus = false;
   strategy::Config c;
   TrainingOptions training;
   std::string epochs;   // --epochs-to-target
@@ -63,7 +64,9 @@ void describe(po::options_description& desc, PredictOptions& o) {
       "paradise: every dL/dy alive to the end (TensorFlow's tape), not freed as used")(
       "split-marked-layers-only", po::bool_switch(&o.marked_only),
       "paradise: spatial splits divide only the layers marked parallel (ParaDL's .lc rule), "
-      "not every layer up to the split");
+      "not every layer up to the split")(
+      "no-slowest-gpu-wait", po::bool_switch(&o.alike_gpus),
+      "paradise: GPUs alike, no wait for the slowest of a step (ParaDL)");
   add_measured_compute_options(desc, o.spec);
   add_count_options(desc, o.counts, "default: GPUs per node, and as many micro-batches as stages");
   desc.add_options()(
@@ -114,6 +117,7 @@ void apply_policies(const po::variables_map& vm, const PredictOptions& o, strate
   c.policies.one_f_one_b = !o.gpipe;
   c.policies.free_activation_gradients = !o.keep_gradients;
   c.policies.split_whole_prefix = !o.marked_only;
+  c.policies.wait_for_slowest_gpu = !o.alike_gpus;
   c.policies.leader_reduce = o.leader_reduce;
   c.policies.reduce_scatter_partial_sums = !o.allreduce_sums;
 }

@@ -117,7 +117,7 @@ void write_system_file(std::ostream& out, const system::System& s, const std::st
       << "gemm_half_dim = " << number(s.gpu.gemm_half_dim) << '\n';
   write_class_efficiencies(out, s.gpu);
   out << "kernel_launch_us = " << number(s.gpu.kernel_launch_s, 1e-6) << '\n'
-      << "variability_percent = " << number(s.gpu.variability, 1e-2) << "\n\n";
+      << "variability_percent = " << number(s.gpu.variability_fraction, 1e-2) << "\n\n";
   write_input(out, s.input);
   write_host(out, s.host);
   write_levels(out, "level", s.levels);

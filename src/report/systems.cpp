@@ -136,7 +136,7 @@ void write_system_json(JsonWriter& j, const system::System& s) {
   }
   j.end_object();
   j.key("kernel_launch_s").value(s.gpu.kernel_launch_s);
-  j.key("variability").value(s.gpu.variability);
+  j.key("variability_fraction").value(s.gpu.variability_fraction);
   j.end_object();
   j.key("input").begin_object();
   j.key("cpu_cores_per_node").value(s.input.cpu_cores_per_node);
@@ -170,7 +170,7 @@ void print_system(std::ostream& out, const system::System& s) {
       << ") (paradise variant's roofline)\n"
       << class_efficiencies(s.gpu) << "fixed    " << fixed(s.gpu.kernel_launch_s * 1e6, 1)
       << " us per kernel launched; memory roof " << fixed(s.gpu.memory_bandwidth_efficiency, 2)
-      << " of the peak bandwidth; variability " << fixed(s.gpu.variability * 100, 1)
+      << " of the peak bandwidth; variability " << fixed(s.gpu.variability_fraction * 100, 1)
       << "% between GPUs\n"
       << "memory   " << human_bytes(s.gpu.memory_bytes) << " per GPU, "
       << human_bytes(s.gpu.reserved_bytes) << " reserved by the driver, margin "

@@ -57,7 +57,9 @@ class Builder {
     }
     scale_ = 1 + step.forward_again;
     // the extended model's synchronous step ends with its slowest GPU (synchronisation.hpp)
-    slowest_ = c.variant == Variant::Paradise ? slowest_gpu_factor(w.system.gpu, c.gpus) : 1;
+    slowest_ = c.variant == Variant::Paradise && c.policies.wait_for_slowest_gpu
+                   ? slowest_gpu_factor(w.system.gpu, c.gpus)
+                   : 1;
     forward_share_ = (1 - s.backward_share) / scale_;
     backward_share_ = (s.backward_share + step.forward_again) / scale_;
     p_.status = Status::Ok;

@@ -55,7 +55,7 @@ double expected_maximum_of_normals(std::int64_t n) {
 }
 
 double slowest_gpu_factor(const system::Gpu& gpu, std::int64_t gpus) {
-  if (gpu.variability == 0 || gpus <= 1) return 1;
+  if (gpu.variability_fraction == 0 || gpus <= 1) return 1;
   return 1 + gpu.speed_cv() * expected_maximum_of_normals(gpus);
 }
 

@@ -7,8 +7,8 @@
 // all in tests/data/measured/kernel-overheads.csv with their links (docs/measured-data.md).
 // - class_efficiency_max, grouped_attainment: tools/fit-gpu-profiles on the fit rows of
 //   single-gpu-throughput.csv.
-// - variability: Sinha et al., "Not All GPUs Are Created Equal" (SC'22, arXiv:2208.11035),
-//   8% average over Summit, Vortex, Frontera, Longhorn and Corona and five applications.
+// - variability_fraction: Sinha et al., "Not All GPUs Are Created Equal" (arXiv:2208.11035v3, the
+//   revision of their SC'22 paper), 8% average over five clusters and five applications.
 #include "gpus.hpp"
 
 #include <cstddef>
@@ -35,7 +35,7 @@ Gpu datasheet(std::string name, double fp32, double tf32, double fp16, double ca
   g.memory_bytes = capacity_gib * kGiB;
   g.memory_bandwidth_Bps = bandwidth_GBps * kGBps;
   g.kernel_launch_s = kEagerOp;
-  g.variability = kVariability;
+  g.variability_fraction = kVariability;
   return g;
 }
 

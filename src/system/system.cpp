@@ -51,7 +51,7 @@ void System::validate() const {
     }
   }
   if (!(gpu.kernel_launch_s >= 0)) fail("kernel_launch_us must be >= 0");
-  if (!(gpu.variability >= 0 && gpu.variability <= 1))
+  if (!(gpu.variability_fraction >= 0 && gpu.variability_fraction <= 1))
     fail("variability_percent must be in [0, 100]");
   if (gpu.memory_bandwidth_Bps <= 0) fail("the GPU needs memory_bandwidth_GBps > 0");
   if (!(gpu.gemm_efficiency_max > 0 && gpu.gemm_efficiency_max <= 1))

@@ -166,7 +166,7 @@ std::map<std::string, Setter> gpu_keys(Gpu& g) {
       {"gemm_efficiency_max", number(g.gemm_efficiency_max, 1, true, 1, 1e-4)},
       {"gemm_half_dim", number(g.gemm_half_dim, 1, false, 1e6)},
       {"kernel_launch_us", number(g.kernel_launch_s, 1e-6, false, 1e4)},
-      {"variability_percent", number(g.variability, 1e-2, false, 100)}};
+      {"variability_percent", number(g.variability_fraction, 1e-2, false, 100)}};
   for (std::size_t k = 0; k < kGemmClassNames.size(); ++k) {
     for (std::size_t p = 0; p < kPrecisionKeyNames.size(); ++p) {
       keys.emplace(efficiency_key(static_cast<GemmClass>(k), p),

@@ -107,13 +107,17 @@ TEST(ParadiseVariant, FilterComputePerGpuFallsFarLessThanOneOverP) {
     EXPECT_GT(ratio, (p >= 8 ? 2.0 : 1.5) / static_cast<double>(p)) << p << " GPUs";
     EXPECT_LT(ratio, 1.0) << p << " GPUs";  // but it does shrink
     auto paradl = paradise_config(Kind::Filter, p, 64);
-    paradl.policies.roofline_compute = false;  // the policy off: ParaDL's t_l / p again
+    paradl.policies.roofline_compute = false;  // the policies off: ParaDL's t_l / p again
+    paradl.policies.wait_for_slowest_gpu = false;
     Config reference = paradl;
     reference.variant = Variant::Paradl;
-    // and the extended model's wait for the slowest of p GPUs (docs/gpu-profiles.md
-    // §variability), which ParaDL's formulas do not have
-    const double slowest = slowest_gpu_factor(w.system.gpu, p);
-    EXPECT_NEAR(predict(w, paradl).epoch_compute_s, predict(w, reference).epoch_compute_s * slowest,
+    EXPECT_NEAR(predict(w, paradl).epoch_compute_s, predict(w, reference).epoch_compute_s,
+                1e-9 * predict(w, reference).epoch_compute_s);
+    // with the wait for the slowest of p GPUs (docs/gpu-profiles.md §variability), which
+    // ParaDL's formulas do not have, the extended model's step is that factor longer
+    paradl.policies.wait_for_slowest_gpu = true;
+    EXPECT_NEAR(predict(w, paradl).epoch_compute_s,
+                predict(w, reference).epoch_compute_s * slowest_gpu_factor(w.system.gpu, p),
                 1e-9 * predict(w, reference).epoch_compute_s);
   }
 }
@@ -732,12 +736,13 @@ TEST(ParadiseVariant, DataFilterBeatsDataAt16KOnlyWhereTheRingLatencyDominates) 
 // every data-parallel replica at 64 samples (B'), data on B / B' = 256 GPUs, data+filter on 256
 // groups of a node's 4 GPUs, 1,024 GPUs, its largest measured run. ParaDL's projection of
 // that pair (tests/data/paradl/log/resnet_ranking.log, rows B = 16384): data 17.99 s, df
-// 15.84 s, 12% faster. The paradise variant: 8.9% for the built-in resnet50 (data 16.81 s,
-// df 15.31 s) and 13.8% for ParaDL's file (15.81 s, 13.62 s): a node's 4 GPUs share each
+// 15.84 s, 12% faster. The paradise variant: 9.8% for the built-in resnet50 (data 17.93 s,
+// df 16.17 s) and 15.5% for ParaDL's file (16.46 s, 13.91 s): a node's 4 GPUs share each
 // sample's convolutions at a fraction of data's per-GPU time, and the exchange across groups
 // carries a quarter of the gradients from each GPU, as data's carries all of them. (With the
 // exchange through a leader GPU that ParaDL's ChainerMNX ran, policy leader_reduce, the pair
-// turns over, -7.5% and -1.9%: doubtful, docs/validation.md.)
+// turns over for the built-in resnet50, -4.8%, and draws level for the file, +0.3%:
+// doubtful, docs/validation.md.)
 TEST(ParadiseVariant, DataFilterBeatsDataByAFewPercentAt16KAsParadlRanksThem) {
   const std::int64_t batch = 16384, per_replica = 64, replicas = batch / per_replica;
   for (const std::string& model :

@@ -47,7 +47,7 @@ TEST(Synchronisation, ExpectedMaximumOfNormalsIsBlomsApproximation) {
 // On 8 GPUs the step waits 1.4826% x 1.43420 = 2.1263% longer than on one.
 TEST(Synchronisation, EightGpusWaitForTheirSlowest) {
   const auto w = make_workload({"resnet50", "imagenet", "dgx1-v100", "", 0.004});
-  ASSERT_DOUBLE_EQ(w.system.gpu.variability, 0.08);
+  ASSERT_DOUBLE_EQ(w.system.gpu.variability_fraction, 0.08);
   EXPECT_NEAR(w.system.gpu.speed_cv(), 0.0148260, 1e-7);
   const auto one = predict(w, paradise_config(Kind::Data, 1, 64));
   const auto eight = predict(w, paradise_config(Kind::Data, 8, 8 * 64));
@@ -66,7 +66,7 @@ TEST(Synchronisation, EightGpusWaitForTheirSlowest) {
 TEST(Synchronisation, AlikeGpusWaitForNone) {
   auto w = make_workload({"resnet50", "imagenet", "dgx-a100", "", 0.002});
   const double with = predict(w, paradise_config(Kind::Filter, 4, 64)).epoch_compute_s;
-  w.system.gpu.variability = 0;
+  w.system.gpu.variability_fraction = 0;
   const double without = predict(w, paradise_config(Kind::Filter, 4, 64)).epoch_compute_s;
   // 1 + 0.08 / 5.3959 x 1.04913 (Blom's maximum of 4)
   EXPECT_NEAR(with / without, 1.0155544, 1e-6);
@@ -86,8 +86,8 @@ TEST(Synchronisation, SystemFileKeyIsPercentInItsRange) {
     std::istringstream in(text);
     return system::parse_system_file(in, "x.system");
   };
-  EXPECT_DOUBLE_EQ(parse("8").gpu.variability, 0.08);
-  EXPECT_DOUBLE_EQ(parse("0").gpu.variability, 0);
+  EXPECT_DOUBLE_EQ(parse("8").gpu.variability_fraction, 0.08);
+  EXPECT_DOUBLE_EQ(parse("0").gpu.variability_fraction, 0);
   const auto error = [&](const std::string& value) -> std::string {
     try {
       parse(value);
@@ -104,7 +104,7 @@ TEST(Synchronisation, SystemFileKeyIsPercentInItsRange) {
   without.erase(without.find("variability_percent"),
                 std::string("variability_percent = VALUE\n").size());
   std::istringstream in(without);
-  EXPECT_EQ(system::parse_system_file(in, "x.system").gpu.variability, 0);
+  EXPECT_EQ(system::parse_system_file(in, "x.system").gpu.variability_fraction, 0);
 }
 
 }  // namespace

@@ -155,6 +155,10 @@ struct Policies {
   /// halo into a padded buffer (docs/cost-model.md §spatial-halo: halos exchanged before FW and
   /// BW_data, BW_weight reusing x's). Off: the tiles alone (the model at the tile).
   bool spatial_halo_memory = true;
+  /// A synchronous step ends with its slowest GPU: compute x (1 + sigma E[max of p normals]),
+  /// sigma from the system's GPU variability (docs/gpu-profiles.md §variability). Off: GPUs
+  /// alike (ParaDL).
+  bool wait_for_slowest_gpu = true;
   double workspace_bytes = 256.0 * (1 << 20);  ///< convolution workspace (cuDNN, per GPU)
   double context_bytes = 400e6;                ///< CUDA context, framework (cost-model.md §memory)
   double comm_buffer_bytes = 32.0 * (1 << 20);  ///< NCCL: channels x 2 x 4 MiB

@@ -38,6 +38,9 @@ inline constexpr std::array<std::string_view, 2> kGroupedConvNames{"depthwise", 
 /// The precisions in strategy::Precision's order (fp32, tf32, mixed): the second index.
 inline constexpr std::array<std::string_view, 3> kPrecisionKeyNames{"fp32", "tf32", "mixed"};
 
+/// Phi^-1(0.75): the upper quartile of a standard normal, half its interquartile range.
+inline constexpr double kNormalUpperQuartile = 0.6744897501960817;
+
 struct Gpu {
   std::string name;
   double peak_fp32_flops = 0;
@@ -69,11 +72,11 @@ struct Gpu {
   /// How much GPUs of this SKU differ in speed on the same step, as Sinha et al. (SC'22) measure
   /// it: the whisker-to-whisker range of per-GPU step times, (Q3 + 1.5 IQR) - (Q1 - 1.5 IQR),
   /// over their median (docs/gpu-profiles.md §variability); 0: all GPUs alike.
-  double variability = 0;
+  double variability_fraction = 0;
 
-  /// The coefficient of variation of per-GPU step time that `variability` means for normally
-  /// distributed times: the whiskers span 4 IQR = 8 x 0.6745 sigma.
-  double speed_cv() const { return variability / (8 * 0.6744897501960817); }
+  /// The coefficient of variation of per-GPU step time that `variability_fraction` means for
+  /// normally distributed times: the whiskers span 4 IQR = 8 Phi^-1(0.75) sigma.
+  double speed_cv() const { return variability_fraction / (8 * kNormalUpperQuartile); }
 
   /// The e_max of a kernel class at a precision index (kPrecisionKeyNames' order).
   double efficiency_max(GemmClass k, std::size_t precision) const {
