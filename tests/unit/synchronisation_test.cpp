@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "paradise/core/error.hpp"
+#include "paradise/report/predict.hpp"
 #include "paradise/system/catalog.hpp"
 #include "paradise_test_helpers.hpp"
 
@@ -60,6 +62,34 @@ TEST(Synchronisation, EightGpusWaitForTheirSlowest) {
   auto paradl = paradise_config(Kind::Data, 8, 8 * 64);
   paradl.variant = Variant::Paradl;
   EXPECT_NEAR(predict(w, paradl).iteration_compute_s, 0.256, 1e-9);
+}
+
+// predict says how much of its compute is the wait: compute x (1 - 1 / 1.0212635) on 8 GPUs,
+// in the table and as epoch_slowest_gpu_wait_s; none with the policy off.
+TEST(Synchronisation, PredictShowsTheWait) {
+  const auto w = make_workload({"resnet50", "imagenet", "dgx1-v100", "", 0.004});
+  auto c = paradise_config(Kind::Data, 8, 8 * 64);
+  const auto p = predict(w, c);
+  ASSERT_EQ(p.status, Status::Ok) << p.reason;
+  const auto json_of = [&](const Config& config, const Prediction& pred) {
+    std::ostringstream out;
+    report::print_prediction_json(out, pred, config, w,
+                                  {"resnet50", "imagenet", "dgx1-v100", "", 0}, std::nullopt);
+    return nlohmann::json::parse(out.str());
+  };
+  EXPECT_NEAR(json_of(c, p)["epoch_slowest_gpu_wait_s"].get<double>(),
+              p.epoch_compute_s * (1 - 1 / 1.0212635), 1e-6 * p.epoch_compute_s);
+  std::ostringstream table;
+  report::print_prediction_table(table, p, c, w, std::nullopt);
+  EXPECT_NE(table.str().find("s waiting for the slowest of 8 GPUs (spread between GPUs: 8.0%)"),
+            std::string::npos)
+      << table.str();
+  c.policies.wait_for_slowest_gpu = false;
+  const auto alike = predict(w, c);
+  EXPECT_EQ(json_of(c, alike)["epoch_slowest_gpu_wait_s"].get<double>(), 0);
+  std::ostringstream plain;
+  report::print_prediction_table(plain, alike, c, w, std::nullopt);
+  EXPECT_EQ(plain.str().find("waiting for the slowest"), std::string::npos);
 }
 
 // GPUs that do not differ wait for none; the factor is the documented one for any strategy.
