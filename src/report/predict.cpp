@@ -14,7 +14,6 @@
 #include "paradise/report/fields.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/strategy/roofline.hpp"
-#include "paradise/strategy/synchronisation.hpp"
 #include "paradise/sweep/memlimit.hpp"
 
 namespace paradise::report {
@@ -142,16 +141,6 @@ bool print_status(std::ostream& out, const strategy::Prediction& p, const strate
   return true;
 }
 
-/// The seconds per epoch of compute spent waiting for the slowest GPU of each step (part of
-/// epoch_compute_s): compute x (1 - 1 / factor) (docs/gpu-profiles.md §variability).
-double slowest_gpu_wait_s(const strategy::Prediction& p, const strategy::Config& c,
-                          const strategy::Workload& w) {
-  if (c.variant != strategy::Variant::Paradise || !c.policies.wait_for_slowest_gpu ||
-      !(p.epoch_compute_s > 0))
-    return 0;
-  return p.epoch_compute_s * (1 - 1 / strategy::slowest_gpu_factor(w.system.gpu, c.gpus));
-}
-
 /// The time per epoch: compute, each communication part, the overlap; the iteration.
 void print_times(std::ostream& out, const strategy::Prediction& p, const strategy::Config& c,
                  const strategy::Workload& w) {
@@ -198,9 +187,9 @@ void print_times(std::ostream& out, const strategy::Prediction& p, const strateg
   if (p.epoch_eval_s > 0) summary_row("evaluation pass (forward only)", p.epoch_eval_s);
   row("total", "", "", "", "", p.epoch_time_s, "100.0%");
   t.print(out);
-  if (const double wait = slowest_gpu_wait_s(p, c, w); wait > 0)
-    out << "compute includes " << fixed(wait, 3) << " s waiting for the slowest of "
-        << gpus_text(c.gpus)
+  if (p.epoch_slowest_gpu_wait_s > 0)
+    out << "compute includes " << fixed(p.epoch_slowest_gpu_wait_s, 3)
+        << " s waiting for the slowest of " << gpus_text(c.gpus)
         << " (spread between GPUs: " << fixed(w.system.gpu.variability_fraction * 100, 1) << "%)\n";
   out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
 }
@@ -273,7 +262,7 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("iteration_compute_s").value(p.iteration_compute_s);
   j.key("epoch_time_s").value(p.epoch_time_s);
   j.key("epoch_compute_s").value(p.epoch_compute_s);
-  j.key("epoch_slowest_gpu_wait_s").value(slowest_gpu_wait_s(p, c, w));
+  j.key("epoch_slowest_gpu_wait_s").value(p.epoch_slowest_gpu_wait_s);
   j.key("epoch_communication_s").value(p.epoch_communication_s);
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
   j.key("epoch_input_wait_s").value(p.epoch_input_s);

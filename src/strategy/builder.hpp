@@ -72,6 +72,7 @@ class Builder {
     p_.epoch_overlapped_s = 0;
     p_.epoch_input_s = 0;
     p_.epoch_eval_s = 0;
+    p_.epoch_slowest_gpu_wait_s = 0;
     p_.memory_per_gpu_bytes = 0;
     p_.split_layer = -1;
     p_.split_parts = {1, 1, 1};
@@ -92,6 +93,7 @@ class Builder {
   /// charged by its samples, ceil(D / B) where every iteration is charged whole.
   void compute(double epoch_s, double full_iterations) {
     p_.epoch_compute_s = epoch_s * scale_ * slowest_;
+    p_.epoch_slowest_gpu_wait_s = epoch_s * scale_ * (slowest_ - 1);
     full_iterations_ = full_iterations;
   }
   /// The compute of one iteration of the whole batch (not the epoch's mean, which a partial
@@ -136,7 +138,7 @@ class Builder {
       p_.split_layer = -1;
       p_.split_parts = {1, 1, 1};
       p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
-      p_.epoch_input_s = p_.epoch_eval_s = none;
+      p_.epoch_input_s = p_.epoch_eval_s = p_.epoch_slowest_gpu_wait_s = none;
       p_.epoch_time_s = p_.iteration_time_s = p_.iteration_compute_s = none;
       p_.memory_per_gpu_bytes = none;
       p_.limit = Limit::None;

@@ -42,6 +42,9 @@ struct Prediction {
   Limit limit = Limit::None;
   std::int64_t iterations_per_epoch = 0;
   double epoch_compute_s = 0;
+  /// The part of epoch_compute_s spent waiting for the slowest GPU of each step (paradise
+  /// variant, docs/gpu-profiles.md §variability)
+  double epoch_slowest_gpu_wait_s = 0;
   double epoch_communication_s = 0;
   double epoch_overlapped_s = 0;  ///< communication hidden behind compute (paradise variant)
   /// The GPUs' wait for the input pipeline per epoch: what it needs beyond the step it
