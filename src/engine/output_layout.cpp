@@ -16,14 +16,14 @@ using Cell = sweep::CellResult;
 
 // name, type, levels, units, description, flag meanings, status, minimum of, values, the
 // shape searched
-const std::array<MapVariable, 13> kMaps{{
+const std::array<MapVariable, 14> kMaps{{
     {"status", MapType::u8, kPerPoint, "", "0 ok, 1 out_of_memory, 2 invalid", kStatusMeanings, "",
      "", [](const Point& r) -> double { return r.status; }, nullptr},
     {"memory_per_gpu_bytes", MapType::f64, kPerPoint, "byte", "memory per GPU in bytes", "",
      "status", "", [](const Point& r) { return r.memory_per_gpu_bytes; }, nullptr},
     {"limiting_factor", MapType::u8, kFull, "",
-     "0 none, 1 compute, 2 communication, 3 memory, 4 input",
-     "none compute communication memory input", "status", "",
+     "0 none, 1 compute, 2 communication, 3 memory, 4 input, 5 framework",
+     "none compute communication memory input framework", "status", "",
      [](const Point& r) -> double { return r.limit; }, nullptr},
     {"iteration_time_s", MapType::f64, kFull, "s", "time per iteration in seconds", "", "status",
      "", [](const Point& r) { return r.iteration_time_s; }, nullptr},
@@ -33,6 +33,9 @@ const std::array<MapVariable, 13> kMaps{{
      "", [](const Point& r) { return r.epoch_compute_s; }, nullptr},
     {"communication_time_s", MapType::f64, kFull, "s", "communication time per epoch in seconds",
      "", "status", "", [](const Point& r) { return r.epoch_communication_s; }, nullptr},
+    {"framework_time_s", MapType::f64, kFull, "s",
+     "framework time per step (the implementation's step overhead) per epoch in seconds", "",
+     "status", "", [](const Point& r) { return r.epoch_step_overhead_s; }, nullptr},
     {"p2_chosen", MapType::i32, kPerPoint, "1",
      "GPUs per group (data+pipeline: stages) used, auto's choice where p2 is auto; 0: none", "",
      "status", "", [](const Point& r) -> double { return r.p2_used; }, nullptr, "p2"},

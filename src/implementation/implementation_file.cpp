@@ -1,7 +1,8 @@
 // *.impl files (INI, docs/implementations.md). Units are in the key names, converted here:
 //   [implementation]  name, description, split_efficiency (0, 1], staging_GBps (0: the
 //                     system's host link), managed_memory (none, all or strategy names),
-//                     input_broadcast (true/false)
+//                     input_broadcast (true/false), step_overhead_us (the framework's
+//                     time per training step)
 //   [exchange.KIND]   for each of gradient, layer, halo, gather, pipeline: transport
 //                     (gpu-direct, host-staged, mpi-cuda-aware), overhead_us, overlapped
 #include <array>
@@ -95,7 +96,12 @@ const std::map<std::string, Setter>& profile_keys() {
           const std::string& k) { i.profile.managed_memory = strategies(v, o, k); }},
       {"input_broadcast",
        [](Implementation& i, Exchange, const std::string& v, const Origin& o,
-          const std::string& k) { i.profile.input_broadcast = boolean(v, o, k); }}};
+          const std::string& k) { i.profile.input_broadcast = boolean(v, o, k); }},
+      // at most 1 s per step: beyond it a unit slip (microseconds written as seconds x 1e6)
+      {"step_overhead_us", [](Implementation& i, Exchange, const std::string& v, const Origin& o,
+                              const std::string& k) {
+         i.profile.step_overhead_s = bounded(v, o, k, 0, 1e6, false, "[0, 1000000]") * 1e-6;
+       }}};
   return keys;
 }
 
@@ -205,7 +211,8 @@ std::string implementation_file_text(const Implementation& impl) {
   out << "split_efficiency = " << p.split_efficiency
       << "\nstaging_GBps = " << in_unit(p.staging_Bps, 1e9)
       << "\nmanaged_memory = " << strategies_text(p.managed_memory)
-      << "\ninput_broadcast = " << (p.input_broadcast ? "true" : "false") << "\n";
+      << "\ninput_broadcast = " << (p.input_broadcast ? "true" : "false")
+      << "\nstep_overhead_us = " << in_unit(p.step_overhead_s, 1e-6) << "\n";
   for (std::size_t i = 0; i < kExchanges; ++i) {
     const ExchangeRule& r = p.exchanges[i];
     out << "\n[exchange." << kExchangeNames[i] << "]\ntransport = " << transport_name(r.transport)

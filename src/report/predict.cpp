@@ -183,6 +183,8 @@ void print_times(std::ostream& out, const strategy::Prediction& p, const strateg
   };
   if (p.epoch_overlapped_s > 0)
     summary_row("hidden behind compute (overlap)", -p.epoch_overlapped_s);
+  if (p.epoch_step_overhead_s > 0)
+    summary_row("framework time per step (host)", p.epoch_step_overhead_s);
   if (p.epoch_input_s > 0) summary_row("waiting for input (beyond prefetch)", p.epoch_input_s);
   if (p.epoch_eval_s > 0) summary_row("evaluation pass (forward only)", p.epoch_eval_s);
   row("total", "", "", "", "", p.epoch_time_s, "100.0%");
@@ -265,6 +267,7 @@ void print_prediction_json(std::ostream& out, const strategy::Prediction& p,
   j.key("epoch_slowest_gpu_wait_s").value(p.epoch_slowest_gpu_wait_s);
   j.key("epoch_communication_s").value(p.epoch_communication_s);
   j.key("epoch_overlapped_s").value(p.epoch_overlapped_s);
+  j.key("epoch_step_overhead_s").value(p.epoch_step_overhead_s);
   j.key("epoch_input_wait_s").value(p.epoch_input_s);
   j.key("epoch_eval_s").value(p.epoch_eval_s);
   j.key("memory_per_gpu_bytes").value(p.memory_per_gpu_bytes);

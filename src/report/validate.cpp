@@ -50,7 +50,8 @@ void write_row_json(JsonWriter& j, const validate::RowResult& r) {
   number_or_null(j, "projected_communication_s", r.projected_communication_s);
   number_or_null(j, "projected_overlapped_s", r.projected_overlapped_s);
   number_or_null(j, "projected_input_wait_s", r.projected_input_wait_s);
-  // what the projection pays: projected_s = compute + exposed + input wait
+  number_or_null(j, "projected_step_overhead_s", r.projected_step_overhead_s);
+  // what the projection pays: projected_s = compute + exposed + step overhead + input wait
   std::optional<double> exposed;
   if (r.projected_communication_s && r.projected_overlapped_s)
     exposed = *r.projected_communication_s - *r.projected_overlapped_s;

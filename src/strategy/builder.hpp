@@ -55,6 +55,10 @@ class Builder {
           c.eval_samples / c.batch + (c.eval_samples % c.batch != 0 ? 1 : 0);
       eval_iterations_ = static_cast<double>(iterations);
     }
+    // the framework's time per step, unless a measured time per whole step holds it
+    step_overhead_s_ = c.variant == Variant::Paradise && !w.measured_whole_step
+                           ? c.implementation.step_overhead_s
+                           : 0;
     scale_ = 1 + step.forward_again;
     // the extended model's synchronous step ends with its slowest GPU (synchronisation.hpp)
     slowest_ = c.variant == Variant::Paradise && c.policies.wait_for_slowest_gpu
@@ -73,6 +77,7 @@ class Builder {
     p_.epoch_input_s = 0;
     p_.epoch_eval_s = 0;
     p_.epoch_slowest_gpu_wait_s = 0;
+    p_.epoch_step_overhead_s = 0;
     p_.memory_per_gpu_bytes = 0;
     p_.split_layer = -1;
     p_.split_parts = {1, 1, 1};
@@ -139,6 +144,7 @@ class Builder {
       p_.split_parts = {1, 1, 1};
       p_.epoch_compute_s = p_.epoch_communication_s = p_.epoch_overlapped_s = none;
       p_.epoch_input_s = p_.epoch_eval_s = p_.epoch_slowest_gpu_wait_s = none;
+      p_.epoch_step_overhead_s = none;
       p_.epoch_time_s = p_.iteration_time_s = p_.iteration_compute_s = none;
       p_.memory_per_gpu_bytes = none;
       p_.limit = Limit::None;
@@ -157,6 +163,12 @@ class Builder {
             ? p_.iteration_compute_s +
                   (p_.epoch_communication_s - p_.epoch_overlapped_s) / iterations()
             : 0;
+    // the framework's host time per step, which the GPUs wait for (Profile::step_overhead_s)
+    if (p_.iterations_per_epoch > 0) {
+      p_.epoch_step_overhead_s = step_overhead_s_ * iterations();
+      p_.epoch_time_s += p_.epoch_step_overhead_s;
+      p_.iteration_time_s += step_overhead_s_;
+    }
     // prefetching overlaps the input of the next iteration with this one: the GPUs wait only
     // for what the pipeline needs beyond the step
     const bool input_bound = input_s_ > p_.iteration_time_s && p_.iterations_per_epoch > 0;
@@ -172,11 +184,14 @@ class Builder {
       p_.reason = "needs " + human_bytes(p_.memory_per_gpu_bytes) + " per GPU, the GPU has " +
                   human_bytes(capacity) + " usable";
     }
+    // otherwise the largest of compute, exposed communication and the framework's time
     const double exposed = p_.epoch_communication_s - p_.epoch_overlapped_s;
-    p_.limit = p_.status == Status::OutOfMemory ? Limit::Memory
-               : input_bound                    ? Limit::Input
-               : exposed > p_.epoch_compute_s   ? Limit::Communication
-                                                : Limit::Compute;
+    const double busiest = std::max(p_.epoch_compute_s, exposed);
+    p_.limit = p_.status == Status::OutOfMemory     ? Limit::Memory
+               : input_bound                        ? Limit::Input
+               : p_.epoch_step_overhead_s > busiest ? Limit::Framework
+               : exposed > p_.epoch_compute_s       ? Limit::Communication
+                                                    : Limit::Compute;
   }
 
  private:
@@ -207,6 +222,7 @@ class Builder {
   const Workload& w_;
   double d_;
   double scale_ = 1, slowest_ = 1, backward_share_ = 0;
+  double step_overhead_s_ = 0;      ///< the framework's time per step (0: none, or measured in)
   double forward_share_ = 1.0 / 3;  ///< the forward pass's share of the step's compute
   double eval_iterations_ = 0;      ///< forward-only iterations of the evaluation pass
   double full_iterations_ = 0;

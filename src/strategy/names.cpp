@@ -150,11 +150,9 @@ std::optional<Optimizer> optimizer_from_name(std::string_view name) {
 namespace {
 constexpr NamePair<Status> kStatuses[] = {
     {Status::Ok, "ok"}, {Status::OutOfMemory, "out_of_memory"}, {Status::Invalid, "invalid"}};
-constexpr NamePair<Limit> kLimits[] = {{Limit::None, "none"},
-                                       {Limit::Compute, "compute"},
-                                       {Limit::Communication, "communication"},
-                                       {Limit::Memory, "memory"},
-                                       {Limit::Input, "input"}};
+constexpr NamePair<Limit> kLimits[] = {
+    {Limit::None, "none"},     {Limit::Compute, "compute"}, {Limit::Communication, "communication"},
+    {Limit::Memory, "memory"}, {Limit::Input, "input"},     {Limit::Framework, "framework"}};
 }  // namespace
 
 std::string_view status_name(Status s) {

@@ -210,6 +210,7 @@ Workload build_workload(input::LoadedWorkload loaded) {
       t = (w.model.forward_flops() + w.model.backward_flops()) / w.system.gpu.peak_fp32_flops;
       w.time_source = "FLOPs at the GPU's fp32 peak (no measured time given: optimistic)";
     }
+    w.measured_whole_step = w.measured_time;
     w.layer_time_s = spread_by_flops(w.model, t);
     if (w.measured_time && w.model.forward_flops() + w.model.backward_flops() <= 0)
       w.time_source += " (no layer has FLOPs: evenly over the layers)";

@@ -537,6 +537,7 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
     r.status = static_cast<std::uint8_t>(strategy::Status::Invalid);
     r.memory_per_gpu_bytes = r.epoch_time_s = r.iteration_time_s = none;
     r.epoch_compute_s = r.epoch_communication_s = r.epochs_to_target = none;
+    r.epoch_step_overhead_s = none;
     return r;
   }
   strategy::Prediction& p = scratch_;
@@ -549,6 +550,7 @@ PointResult Evaluator::evaluate(std::uint64_t index) const {
   r.iteration_time_s = p.iteration_time_s;
   r.epoch_compute_s = p.epoch_compute_s;
   r.epoch_communication_s = p.epoch_communication_s;
+  r.epoch_step_overhead_s = p.epoch_step_overhead_s;
   const auto& e = convergence_[base];
   r.epochs_to_target =
       e.epochs_min > 0 ? e.epochs(c.batch) : std::numeric_limits<double>::quiet_NaN();

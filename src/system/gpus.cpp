@@ -59,18 +59,18 @@ void attained(Gpu& g, std::size_t precision, double depthwise, double grouped) {
 // Winograd's algorithm on the FP32 units (docs/gpu-profiles.md §conv3x3): the shares of the
 // FP32 units, which the later GPUs, without fp32 fit rows, take as theirs (an assumption, docs)
 void fp32_units(Gpu& g) {
-  fitted(g, kFp32, 0.950, 0.860);
-  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv3x3)][kFp32] = 1.700;
-  attained(g, kFp32, 0.122, 0.160);
+  fitted(g, kFp32, 0.996, 0.868);
+  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv3x3)][kFp32] = 1.734;
+  attained(g, kFp32, 0.130, 0.148);
 }
 
 // The A100's fitted tensor-core values (fit rows per precision: 16 2-D without grouped
 // convolutions, 6 3-D, 4 depthwise, 3 grouped)
 void a100_tensor_cores(Gpu& g) {
-  fitted(g, kTf32, 0.360, 0.446);
-  fitted(g, kMixed, 0.446, 0.582);
-  attained(g, kTf32, 0.078, 0.124);
-  attained(g, kMixed, 0.144, 0.258);
+  fitted(g, kTf32, 0.422, 0.474);
+  fitted(g, kMixed, 0.524, 0.662);
+  attained(g, kTf32, 0.080, 0.102);
+  attained(g, kMixed, 0.148, 0.198);
 }
 
 }  // namespace
@@ -83,8 +83,8 @@ Gpu v100_sxm2_16gb() {
   // fit rows per precision: 18 2-D without grouped convolutions, 4 3-D, 6 depthwise, 6
   // grouped
   fp32_units(g);
-  fitted(g, kMixed, 0.564, 0.598);
-  attained(g, kMixed, 0.116, 0.338);
+  fitted(g, kMixed, 0.620, 0.654);
+  attained(g, kMixed, 0.122, 0.310);
   return g;
 }
 

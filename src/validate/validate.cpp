@@ -262,6 +262,7 @@ std::vector<RowResult> evaluate(const std::vector<MeasuredRun>& runs, const Opti
     r.projected_communication_s = p.epoch_communication_s * scale;
     r.projected_overlapped_s = p.epoch_overlapped_s * scale;
     r.projected_input_wait_s = p.epoch_input_s * scale;
+    r.projected_step_overhead_s = p.epoch_step_overhead_s * scale;
     r.projected_memory_bytes = p.memory_per_gpu_bytes;
     r.accuracy = accuracy(*r.projected_s, *r.measured_s);
     r.relative_error = (*r.projected_s - *r.measured_s) / *r.measured_s;

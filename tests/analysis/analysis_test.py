@@ -611,8 +611,10 @@ class BreakdownBars(PlotFileChecks):
                 tick = by_label(ax["lines"], f"{s} epoch")
                 self.assertSeriesEqual(tick["x"], low["x"])
                 self.assertSeriesEqual(tick["y"], epoch[k, ok].tolist())
-                # full.ini is ParaDL's model: no overlap, the tick is the bar's top
+                # full.ini is ParaDL's model: no overlap, no framework time, the tick is the
+                # bar's top
                 self.assertSeriesEqual(epoch[k, ok].tolist(), (compute + comm)[k, ok].tolist())
+                self.assertFalse([c for c in ax["bars"] if c["label"] == f"{s} framework"])
         self.assertGreater(sum(len(c["x"]) for c in ax["bars"]), 10)  # full.ini: many fit
 
     def test_the_epoch_tick_lies_inside_the_bar_when_the_exchange_overlaps(self):
@@ -627,11 +629,17 @@ class BreakdownBars(PlotFileChecks):
         with h5py.File(FILES["overlap"]) as f:
             epoch, compute = f["epoch_time_s"][0, 0, 0, :, :, 0], f["compute_time_s"][0, 0, 0, :, :, 0]
             comm, status = f["communication_time_s"][0, 0, 0, :, :, 0], f["status"][0, 0, 0, :, :, 0]
+            framework = f["framework_time_s"][0, 0, 0, :, :, 0]
             for k, s in enumerate(axis_labels(f, "strategy")):
                 ok = status[k] == OK
                 self.assertTrue(ok.any())
                 self.assertSeriesEqual(by_label(ax["lines"], f"{s} epoch")["y"], epoch[k][ok].tolist())
-                bar = (compute + comm)[k][ok]
+                # the framework's time per step (docs/implementations.md) on top of the exchange
+                top = by_label(ax["bars"], f"{s} framework")
+                self.assertSeriesEqual(top["height"], framework[k][ok].tolist())
+                self.assertSeriesEqual(top["bottom"], (compute + comm)[k][ok].tolist())
+                self.assertTrue(np.all(framework[k][ok] > 0))
+                bar = (compute + comm + framework)[k][ok]
                 self.assertTrue(np.all(epoch[k][ok] <= bar * (1 + 1e-12)))
                 if s == "data":  # its whole exchange is the overlapped allreduce
                     self.assertTrue(np.all(epoch[k][ok] < bar))

@@ -58,7 +58,10 @@ for r, out, p in zip(rows, v["rows"], predicted):
     exposed = out["projected_communication_s"] - out["projected_overlapped_s"]
     assert close(out["projected_exposed_communication_s"], exposed)
     assert close(out["projected_input_wait_s"], p["epoch_input_wait_s"] / it)
-    total = out["projected_compute_s"] + exposed + out["projected_input_wait_s"]
+    # a measured time per sample of whole steps holds the framework's time per step
+    assert out["projected_step_overhead_s"] == 0 == p["epoch_step_overhead_s"], (out, p)
+    total = (out["projected_compute_s"] + exposed + out["projected_input_wait_s"]
+             + out["projected_step_overhead_s"])
     assert abs(total - out["projected_s"]) <= 1e-12 * out["projected_s"]
     # ImageNet's 1,281,167 samples are no multiple of these batches: the epoch's mean compute
     # (the partial last batch) is below one whole batch's

@@ -111,10 +111,11 @@ TEST(Engine, StorageNamesReadBackAndNothingElseIsALevel) {
 }
 
 // The table sizes the maps: status (1 byte) and memory (8) per point; full adds the limiting
-// factor (1) and four times (8 each); a reduced cell holds its best status and two minima.
+// factor (1) and five times (8 each: iteration, epoch, compute, communication, framework); a
+// reduced cell holds its best status and two minima.
 TEST(Engine, BytesPerCellAreTheTablesTypesSummed) {
   EXPECT_EQ(engine::bytes_per_cell(engine::Storage::maps), 1 + 8);
-  EXPECT_EQ(engine::bytes_per_cell(engine::Storage::full), 1 + 8 + 1 + 4 * 8);
+  EXPECT_EQ(engine::bytes_per_cell(engine::Storage::full), 1 + 8 + 1 + 5 * 8);
   EXPECT_EQ(engine::bytes_per_cell(engine::Storage::summary), 1 + 8 + 8);
 }
 

@@ -51,7 +51,7 @@ TEST(Implementation, StrategyNamesFollowKindOrder) {
 TEST(Implementation, BadFilesNameTheLineKeyAndValue) {
   const std::string head =
       "[implementation]\nname = x\nsplit_efficiency = 1\nstaging_GBps = 0\n"
-      "managed_memory = none\ninput_broadcast = false\n";
+      "managed_memory = none\ninput_broadcast = false\nstep_overhead_us = 0\n";
   std::string exchanges;
   for (const auto e : implementation::kExchangeNames)
     exchanges += "[exchange." + std::string(e) +
@@ -74,6 +74,16 @@ TEST(Implementation, BadFilesNameTheLineKeyAndValue) {
   const auto at = bad.find("[exchange.gather]");
   bad.replace(bad.find("overlapped = false", at), 18, "overlapped = true");
   EXPECT_NE(parse_error(bad).find("cannot overlap"), std::string::npos);
+  // the step overhead in microseconds, at most a second, and stated
+  bad = head + exchanges;
+  bad.replace(bad.find("step_overhead_us = 0"), 20, "step_overhead_us = 2e6");
+  EXPECT_NE(parse_error(bad).find("t.impl:7: step_overhead_us '2e6': must be in [0, 1000000]"),
+            std::string::npos)
+      << parse_error(bad);
+  bad = head + exchanges;
+  bad.erase(bad.find("step_overhead_us = 0\n"), 21);
+  EXPECT_NE(parse_error(bad).find("missing key 'step_overhead_us'"), std::string::npos)
+      << parse_error(bad);
   // every kind of exchange is stated
   EXPECT_NE(parse_error(head).find("exchange.gradient"), std::string::npos);
   EXPECT_THROW(implementation::find_implementation("horovod"), InputError);

@@ -62,6 +62,11 @@ struct Profile {
   /// GPUs; a hybrid's group) loads each batch and broadcasts it through MPI on the host,
   /// each GPU then copying the batch in; else every GPU loads its own.
   bool input_broadcast = false;
+  /// The framework's host time per training step that the GPUs wait for: the training
+  /// loop's Python, the loss's synchronisation, the next batch's hand-off. Added to every
+  /// iteration whose compute is not a measured time per sample of whole steps (which holds
+  /// it already).
+  double step_overhead_s = 0;
 
   constexpr const ExchangeRule& rule(Exchange e) const {
     return exchanges[static_cast<std::size_t>(e)];
@@ -70,6 +75,12 @@ struct Profile {
   bool operator==(const Profile&) const = default;
 };
 
+/// Every built-in profile's framework time per step (Profile::step_overhead_s): fitted with
+/// the GPUs' kernel efficiencies to NVIDIA's published single-GPU training throughputs at
+/// several batch sizes, the intercept of step time against batch (tools/fit-gpu-profiles,
+/// docs/gpu-profiles.md §step-overhead).
+inline constexpr double kFittedStepOverhead_s = 6.7e-3;
+
 /// The default profile, PyTorch with NCCL: every exchange GPU-direct with no overhead beyond
 /// the link's latency (NCCL's own start-up is the network levels' alpha); gradient buckets
 /// overlap the backward pass (DDP) and pipeline sends the next micro-batch (PipeDream-Flush).
@@ -77,6 +88,7 @@ inline constexpr Profile kPytorchNccl = [] {
   Profile p;
   p.rule(Exchange::Gradient).overlapped = true;
   p.rule(Exchange::Pipeline).overlapped = true;
+  p.step_overhead_s = kFittedStepOverhead_s;
   return p;
 }();
 

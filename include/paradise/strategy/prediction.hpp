@@ -11,7 +11,16 @@
 namespace paradise::strategy {
 
 enum class Status : std::uint8_t { Ok = 0, OutOfMemory = 1, Invalid = 2 };
-enum class Limit : std::uint8_t { None = 0, Compute = 1, Communication = 2, Memory = 3, Input = 4 };
+/// What bounds a configuration: Framework where the implementation's time per step is the
+/// largest of compute, exposed communication and it.
+enum class Limit : std::uint8_t {
+  None = 0,
+  Compute = 1,
+  Communication = 2,
+  Memory = 3,
+  Input = 4,
+  Framework = 5
+};
 
 std::string_view status_name(Status s);
 std::string_view limit_name(Limit l);
@@ -53,8 +62,12 @@ struct Prediction {
   /// An evaluation pass per epoch, when asked (Training::eval_samples): forward compute and
   /// half the per-layer exchanges at the training batch, or the input pipeline if slower
   double epoch_eval_s = 0;
-  double epoch_time_s = 0;      ///< compute + communication - overlapped + input wait + evaluation
-  double iteration_time_s = 0;  ///< one iteration of the whole batch, exposed communication in
+  /// The framework's time per step (implementation::Profile::step_overhead_s) times the
+  /// iterations; 0 where compute is a measured time per sample of whole steps (paradise)
+  double epoch_step_overhead_s = 0;
+  /// compute + communication - overlapped + step overhead + input wait + evaluation
+  double epoch_time_s = 0;
+  double iteration_time_s = 0;     ///< one iteration of the whole batch, exposed communication in
   double iteration_compute_s = 0;  ///< its compute (the epoch's mean is lower: a partial batch)
   double memory_per_gpu_bytes = 0;
   int split_layer = -1;  ///< spatial strategies: the last layer split (into the model's layers)

@@ -32,6 +32,9 @@ struct Workload {
   std::string time_source;           ///< where layer_time_s comes from, for people
   std::string measured_precision;    ///< a layer-times file's precision column; "": none
   bool measured_time = false;        ///< layer_time_s is a measurement (else FLOPs at peak)
+  /// layer_time_s spreads a measured time per sample of whole training steps, which holds
+  /// the framework's time per step (implementation::Profile::step_overhead_s) already.
+  bool measured_whole_step = false;
   std::vector<bool> active;          ///< the layers the strategy parallelises (.lc file)
   std::int64_t dataset_samples = 0;  ///< D
   /// The model's parameter tensors and elements: what an optimizer step launches kernels over

@@ -91,7 +91,8 @@ struct PointResult {
   double iteration_time_s = 0;
   double epoch_compute_s = 0;
   double epoch_communication_s = 0;
-  double epochs_to_target = 0;  ///< at the point's batch; NaN where not known
+  double epoch_step_overhead_s = 0;  ///< the framework's time per step, over the epoch
+  double epochs_to_target = 0;       ///< at the point's batch; NaN where not known
   /// The shape used (strategy::Prediction's; 0 where the strategy has none or the point
   /// is invalid): group size, micro-batches, and the split as 1 + strategy::SpatialSplit.
   std::int32_t p2_used = 0, segments_used = 0;

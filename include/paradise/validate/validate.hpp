@@ -64,7 +64,8 @@ struct RowResult {
   /// the part of it hidden behind compute, memory per GPU. compute + communication -
   /// overlapped = projected_s.
   std::optional<double> projected_compute_s, projected_communication_s, projected_overlapped_s;
-  std::optional<double> projected_input_wait_s;  ///< waiting for the input pipeline
+  std::optional<double> projected_input_wait_s;     ///< waiting for the input pipeline
+  std::optional<double> projected_step_overhead_s;  ///< the framework's time per step
   std::optional<double> projected_memory_bytes;
   std::optional<Anomaly> anomaly;
 };
