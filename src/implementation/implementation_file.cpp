@@ -6,6 +6,7 @@
 //   [exchange.KIND]   for each of gradient, layer, halo, gather, pipeline: transport
 //                     (gpu-direct, host-staged, mpi-cuda-aware), overhead_us, overlapped
 #include <array>
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -184,8 +185,12 @@ Implementation parse_implementation_file(std::istream& in, const std::string& fi
   return impl;
 }
 
-// The shortest decimal of `si / scale` that reads back (x scale) to `si` exactly.
+// The shortest decimal of `si / scale` that reads back (x scale) to `si` exactly: a whole
+// number as one (6700, not 6.7e+03).
 std::string in_unit(double si, double scale) {
+  const double whole = std::round(si / scale);
+  if (std::abs(whole) < 1e15 && whole * scale == si)
+    return std::to_string(static_cast<long long>(whole));
   for (int digits = 1; digits <= 17; ++digits) {
     std::ostringstream s;
     s << std::setprecision(digits) << si / scale;

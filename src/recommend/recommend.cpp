@@ -95,6 +95,7 @@ std::vector<Eval> evaluate(const strategy::Workload& w, const strategy::LayerSum
                        p.epoch_communication_s, p.memory_per_gpu_bytes,
                        p.status == Status::Ok ? std::string() : p.reason, p.split_layer,
                        p.split_parts, s.epochs ? s.epochs->epochs(b) : 0, p.p2, p.segments});
+        out.back().step_overhead_s = p.epoch_step_overhead_s;
       }
     }
   }

@@ -26,15 +26,18 @@ std::string ratio_text(double r) {
 constexpr double kGrowthWorthSaying = 1.05;
 
 /// What makes `best` slower than `winner`: its parts (compute, communication before
-/// overlap, per epoch) that exceed the winner's, the larger excess first, with both values;
-/// where neither exceeds, the overlap that hides less of its communication.
+/// overlap, the framework's time per step, per epoch) that exceed the winner's, the larger
+/// excess first, with both values; where none exceeds, the overlap that hides less of its
+/// communication.
 std::string mechanism(const Eval& best, const Eval& winner) {
   struct Part {
     const char* name;
     double mine, theirs;
   };
-  std::vector<Part> parts{{"compute", best.compute_s, winner.compute_s},
-                          {"communication", best.communication_s, winner.communication_s}};
+  std::vector<Part> parts{
+      {"compute", best.compute_s, winner.compute_s},
+      {"communication", best.communication_s, winner.communication_s},
+      {"framework time per step", best.step_overhead_s, winner.step_overhead_s}};
   std::sort(parts.begin(), parts.end(),
             [](const Part& a, const Part& b) { return a.mine - a.theirs > b.mine - b.theirs; });
   std::string s;

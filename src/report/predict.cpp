@@ -322,8 +322,8 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
       "status,reason,"
       "limiting_"
       "factor,iterations_per_epoch,iteration_"
-      "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,memory_per_"
-      "gpu_bytes,epochs_to_target,time_to_train_s,p2,segments";
+      "time_s,epoch_time_s,epoch_compute_s,epoch_communication_s,epoch_overlapped_s,"
+      "epoch_step_overhead_s,memory_per_gpu_bytes,epochs_to_target,time_to_train_s,p2,segments";
   std::ostringstream row;
   row.precision(17);
   // an invalid configuration's figures are missing: empty fields
@@ -346,7 +346,8 @@ void print_prediction_csv(std::ostream& out, const strategy::Prediction& p,
       << strategy::limit_name(p.limit) << ',' << p.iterations_per_epoch << ','
       << figure(p.iteration_time_s) << ',' << figure(p.epoch_time_s) << ','
       << figure(p.epoch_compute_s) << ',' << figure(p.epoch_communication_s) << ','
-      << figure(p.epoch_overlapped_s) << ',' << figure(p.memory_per_gpu_bytes);
+      << figure(p.epoch_overlapped_s) << ',' << figure(p.epoch_step_overhead_s) << ','
+      << figure(p.memory_per_gpu_bytes);
   // not known, or no feasible epoch: empty fields
   const double e = epochs ? epochs->epochs(c.batch) : std::nan("");
   row << ',' << figure(e) << ','

@@ -38,6 +38,7 @@ void write_ranked_json(JsonWriter& j, const strategy::Workload& w,
     j.key("epoch_time_s").value(e.epoch_s);
     j.key("compute_s").value(e.compute_s);
     j.key("communication_s").value(e.communication_s);
+    j.key("framework_s").value(e.step_overhead_s);
     j.key("memory_per_gpu_bytes").value(e.memory_bytes);
     j.key("memory_headroom_bytes").value(usable - e.memory_bytes);
     j.key("gpu_hours").value(e.gpu_hours());
@@ -150,7 +151,8 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
   TextTable t;
   t.add_column("rank");
   t.add_column("strategy", TextTable::Align::Left);
-  for (const char* name : {"GPUs", "batch", "epoch s", "compute s", "comm s", "memory/GPU"})
+  for (const char* name :
+       {"GPUs", "batch", "epoch s", "compute s", "comm s", "framework s", "memory/GPU"})
     t.add_column(name);
   if (headroom) t.add_column("headroom");
   t.add_column("GPU-h/epoch");
@@ -175,7 +177,8 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
         std::to_string(i + 1),       std::string(strategy::kind_name(e.kind)) + (other ? " *" : ""),
         std::to_string(e.gpus),      std::to_string(e.batch),
         fixed(e.epoch_s, 2),         fixed(e.compute_s, 2),
-        fixed(e.communication_s, 2), human_bytes(e.memory_bytes)};
+        fixed(e.communication_s, 2), fixed(e.step_overhead_s, 2),
+        human_bytes(e.memory_bytes)};
     if (headroom) row.push_back(human_bytes(w.system.usable_memory_bytes() - e.memory_bytes));
     row.push_back(fixed(e.gpu_hours(), 3));
     if (to_train) {

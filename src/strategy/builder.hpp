@@ -206,15 +206,17 @@ class Builder {
   }
   // The evaluation pass (Training::eval_samples): per iteration, the forward share of the
   // step's compute (no recomputation, no optimizer) and half of the per-layer exchanges (FB:
-  // each forward exchange has a backward mirror of its size, as ParaDL's phases pair them),
-  // or the input pipeline where it is slower; no gradient exchange.
+  // each forward exchange has a backward mirror of its size, as ParaDL's phases pair them)
+  // and the framework's time per step, or the input pipeline where it is slower; no gradient
+  // exchange.
   void evaluation() {
     if (eval_iterations_ <= 0 || p_.iterations_per_epoch <= 0) return;
     double per_layer_s = 0;
     for (const auto& c : p_.communication) {
       if (c.phase == "FB") per_layer_s += c.epoch_s / iterations();
     }
-    const double step_s = iteration_compute_s() * forward_share_ + per_layer_s / 2;
+    const double step_s =
+        iteration_compute_s() * forward_share_ + per_layer_s / 2 + step_overhead_s_;
     p_.epoch_eval_s = eval_iterations_ * std::max(step_s, input_s_);
     p_.epoch_time_s += p_.epoch_eval_s;
   }

@@ -29,6 +29,13 @@ std::string hint(const std::string& part, bool above, strategy::Variant variant)
                    "and the calibration time per sample"
                  : "the calibration time per sample or layer times (measured on another GPU, "
                    "precision or batch?), the model's FLOP count and input size";
+  if (part == "framework")
+    return std::string(above ? "a slower training loop than the profile's"
+                             : "a leaner training "
+                               "loop than the "
+                               "profile's") +
+           ": time a step at two batch sizes, and put the intercept in an implementation "
+           "profile's step_overhead_us (docs/implementations.md)";
   if (part == "communication")
     return above ? "network congestion and placement (GPUs spread over more switches or racks "
                    "than the system's levels assume), the NCCL algorithm and protocol "
@@ -145,14 +152,16 @@ Anomaly diagnose(const MeasuredRun& run, const RowResult& row, strategy::Variant
   }
   const double compute = row.projected_compute_s.value_or(0);
   const double comm = row.projected_communication_s.value_or(0);
-  const double total = compute + comm;
-  const bool compute_dominates = compute >= comm;
-  const double share = total > 0 ? 100 * std::max(compute, comm) / total : 0;
-  a.part = compute_dominates ? "compute" : "communication";
+  const double framework = row.projected_step_overhead_s.value_or(0);
+  const double total = compute + comm + framework;
+  const double largest = std::max({compute, comm, framework});
+  a.part = compute == largest ? "compute" : comm == largest ? "communication" : "framework";
+  const double share = total > 0 ? 100 * largest / total : 0;
   a.cause = "time " + ratio_text(row.measured_s.value_or(0), row.projected_s.value_or(0)) +
             "; no measured parts in the row, and " + a.part + " is " + fixed(share, 1) +
-            "% of the projected compute + communication (" + seconds_text(compute) + " compute, " +
-            seconds_text(comm) + " communication" + per + ", before any overlap)";
+            "% of the projected compute + communication + framework time per step (" +
+            seconds_text(compute) + " compute, " + seconds_text(comm) + " communication, " +
+            seconds_text(framework) + " framework" + per + ", before any overlap)";
   a.hint = hint(a.part, row.measured_s.value_or(0) > row.projected_s.value_or(0), variant);
   return a;
 }

@@ -256,7 +256,7 @@ for name, part in j["communication"].items():
     assert float(r["comm:" + name]) == part["epoch_s"], name
 for name, b in j["memory"].items():
     assert float(r["mem:" + name]) == b, name
-for k in ("epoch_time_s", "epoch_overlapped_s", "memory_per_gpu_bytes"):
+for k in ("epoch_time_s", "epoch_overlapped_s", "epoch_step_overhead_s", "memory_per_gpu_bytes"):
     assert float(r[k]) == j[k], k
 assert r["input"] == j["input"] == "3x224x224", (r["input"], j["input"])  # a sample, C x H x W
 PY
@@ -802,7 +802,7 @@ assert (cosmo.status == 2).all() and bool(cosmo.epoch_time_s.isnull().all()) and
 ds = all_points.sel(model="resnet50").squeeze()
 bad, good = ds.sel(gpus=3), ds.sel(gpus=4)
 assert int(bad.status) == 2 and int(good.status) == 0, (bad.status, good.status)
-for v in ("epoch_time_s", "iteration_time_s", "compute_time_s", "communication_time_s", "memory_per_gpu_bytes"):
+for v in ("epoch_time_s", "iteration_time_s", "compute_time_s", "communication_time_s", "framework_time_s", "memory_per_gpu_bytes"):
     assert math.isnan(float(bad[v])) and float(good[v]) > 0, (v, float(bad[v]), float(good[v]))
 PY
 sed -i 's/spatial_split = w/spatial_split = xyz/' $bad_ini

@@ -299,7 +299,8 @@ TEST(InputPipeline, AFileSystemBoundVolumeRun) {
 // The evaluation pass (per-epoch fixed cost, asked for): ImageNet's 50,000 validation images
 // at the training batch of 256 are ceil(50,000 / 256) = 196 forward-only iterations. Data
 // parallelism has no per-layer exchange, so each costs the forward share of the step's
-// compute, 1 - backward_share (sum_layers: backward FLOPs / all); no gradient exchange.
+// compute, 1 - backward_share (sum_layers: backward FLOPs / all), and the framework's time
+// per step (docs/implementations.md); no gradient exchange.
 TEST(EvaluationPass, DataParallelIsTheForwardShareOfTheStep) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
   auto c = paradise_config(Kind::Data, 32, 256);
@@ -309,7 +310,9 @@ TEST(EvaluationPass, DataParallelIsTheForwardShareOfTheStep) {
   const double forward = 1 - sum_layers(w).backward_share;
   EXPECT_GT(forward, 0.2);  // about a third: backward is dL/dx and dL/dW
   EXPECT_LT(forward, 0.5);
-  const double want = 196 * train.iteration_compute_s * forward;
+  const double step = c.implementation.step_overhead_s;
+  EXPECT_GT(step, 0);  // the default profile's
+  const double want = 196 * (train.iteration_compute_s * forward + step);
   EXPECT_NEAR(both.epoch_eval_s, want, 1e-12 * want);
   EXPECT_NEAR(both.epoch_time_s, train.epoch_time_s + want, 1e-12 * both.epoch_time_s);
   EXPECT_EQ(both.iteration_time_s, train.iteration_time_s);  // training steps unchanged
@@ -318,7 +321,8 @@ TEST(EvaluationPass, DataParallelIsTheForwardShareOfTheStep) {
 }
 
 // Filter parallelism exchanges activations in every layer, forward (allgather of y) and
-// backward (reduction of dL/dx) alike: the evaluation pays half of those (FB) parts.
+// backward (reduction of dL/dx) alike: the evaluation pays half of those (FB) parts, with
+// its forward compute and the framework's time per step.
 TEST(EvaluationPass, ModelParallelPaysTheForwardHalfOfItsExchanges) {
   const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
   auto c = paradise_config(Kind::Filter, 4, 64);
@@ -331,8 +335,8 @@ TEST(EvaluationPass, ModelParallelPaysTheForwardHalfOfItsExchanges) {
       per_layer_s += part.epoch_s / static_cast<double>(p.iterations_per_epoch);
   }
   ASSERT_GT(per_layer_s, 0);
-  const double want =
-      16 * (p.iteration_compute_s * (1 - sum_layers(w).backward_share) + per_layer_s / 2);
+  const double want = 16 * (p.iteration_compute_s * (1 - sum_layers(w).backward_share) +
+                            per_layer_s / 2 + c.implementation.step_overhead_s);
   EXPECT_NEAR(p.epoch_eval_s, want, 1e-12 * want);
 }
 

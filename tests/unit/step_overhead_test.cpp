@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "paradise/implementation/catalog.hpp"
 #include "paradise_test_helpers.hpp"
@@ -49,17 +50,25 @@ TEST(StepOverhead, BoundsTheStepWhenItIsTheLargestPart) {
   EXPECT_EQ(limit_name(huge.limit), "framework");
 }
 
-// The built-in profiles carry the fitted value; the default is pytorch-nccl's.
+// The built-in profiles carry the fitted value (tools/fit-gpu-profiles --check holds it to the
+// data), which a profile file's step_overhead_us = 6700 reads back to exactly; the default
+// prediction charges it.
 TEST(StepOverhead, BuiltinsCarryTheFittedValue) {
   for (const auto& i : implementation::builtin_implementations())
     EXPECT_EQ(i.profile.step_overhead_s, implementation::kFittedStepOverhead_s) << i.name;
+  std::istringstream file(implementation::implementation_file_text(
+      implementation::find_implementation("pytorch-nccl")));
+  EXPECT_NE(file.str().find("step_overhead_us = 6700\n"), std::string::npos) << file.str();
+  EXPECT_EQ(implementation::parse_implementation_file(file, "t.impl").profile.step_overhead_s,
+            6700 * 1e-6);
   const auto w = written_model("oneconv", kModel, kDataset);
   EXPECT_NEAR(predict(w, paradise_config(Kind::Data, 4, 64)).epoch_step_overhead_s,
               16 * implementation::kFittedStepOverhead_s, 1e-12);
 }
 
 // A measured time per sample of whole steps holds the framework's time already (ParaDL's
-// t_sample, calibrate's throughput): nothing is added. Per-layer times do not hold it.
+// t_sample, calibrate's throughput, a ParaDL .net file): nothing is added. Per-layer times
+// (profile_layers.py's CUDA events around each layer) do not hold it: it is added.
 TEST(StepOverhead, NotAddedToAMeasuredTimePerWholeStep) {
   const std::string path = testing::TempDir() + "/oneconv.model";
   std::ofstream(path) << kModel;
@@ -69,9 +78,20 @@ TEST(StepOverhead, NotAddedToAMeasuredTimePerWholeStep) {
   const auto p = with_overhead(measured, c, 5e-3);
   EXPECT_EQ(p.epoch_step_overhead_s, 0);
   EXPECT_EQ(p.iteration_time_s, with_overhead(measured, c, 0).iteration_time_s);
-  auto per_layer = measured;  // the same times, as per-layer measurements
-  per_layer.measured_whole_step = false;
+  const std::string times = testing::TempDir() + "/oneconv_times.csv";
+  std::ofstream(times) << "layer,forward_s,backward_s,batch\nc1,0.001,0.002,64\n";
+  const auto per_layer = make_workload({path, kDataset, "abci", "", 0, times});
+  EXPECT_TRUE(per_layer.measured_time);
+  EXPECT_FALSE(per_layer.measured_whole_step);
   EXPECT_NEAR(with_overhead(per_layer, c, 5e-3).epoch_step_overhead_s, 16 * 5e-3, 1e-12);
+  const auto net = make_workload(
+      {std::string(PARADISE_TEST_DATA) + "/paradl/model/RESNET50_ImageNet_profall.net_sc", "",
+       "abci", "", 0});
+  EXPECT_TRUE(net.measured_whole_step);
+  EXPECT_EQ(with_overhead(net, paradise_config(Kind::Data, 4, 256), 5e-3).epoch_step_overhead_s, 0);
+  const auto roofline = written_model("oneconv", kModel, kDataset);
+  EXPECT_FALSE(roofline.measured_time);
+  EXPECT_FALSE(roofline.measured_whole_step);
 }
 
 // ParaDL's formulas have no implementation profile, so no step overhead.
@@ -101,6 +121,9 @@ TEST(StepOverhead, InputPrefetchesBehindTheWholeStep) {
   const auto bare = with_overhead(w, c, 0);
   EXPECT_NEAR(bare.epoch_input_s, 16 * 4e-3, 1e-9);
   EXPECT_EQ(bare.limit, Limit::Input);
+  // a step the framework dominates still waits for a slower pipeline: input bounds it
+  w.system.input.raw_Bps_per_core = 64 * w.sample_stored_bytes / 2;  // 2 s per batch
+  EXPECT_EQ(with_overhead(w, c, 1).limit, Limit::Input);
 }
 
 }  // namespace

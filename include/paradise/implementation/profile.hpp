@@ -79,7 +79,7 @@ struct Profile {
 /// the GPUs' kernel efficiencies to NVIDIA's published single-GPU training throughputs at
 /// several batch sizes, the intercept of step time against batch (tools/fit-gpu-profiles,
 /// docs/gpu-profiles.md §step-overhead).
-inline constexpr double kFittedStepOverhead_s = 6.7e-3;
+inline constexpr double kFittedStepOverhead_s = 6700 * 1e-6;  // as step_overhead_us reads
 
 /// The default profile, PyTorch with NCCL: every exchange GPU-direct with no overhead beyond
 /// the link's latency (NCCL's own start-up is the network levels' alpha); gradient buckets

@@ -44,6 +44,9 @@ struct Eval {
   double epochs_to_target = 0;                       ///< at this batch; 0: not known
   /// The group size and micro-batches used (given, default or auto's choice); 0: none.
   std::int64_t p2 = 0, segments = 0;
+  /// The implementation's framework time per step over the epoch (strategy::Prediction's
+  /// epoch_step_overhead_s).
+  double step_overhead_s = 0;
   /// GPU-hours of one epoch: epoch time x GPUs.
   double gpu_hours() const { return epoch_s * static_cast<double>(gpus) / 3600; }
   /// Seconds to train: the epochs to target x the epoch.
