@@ -2,8 +2,9 @@
 # End-to-end checks of `paradise validate`: on NVIDIA's ResNet-50 runs (tests/data/measured/
 # runs.csv) every row's projection, accuracy and the summary equal a hand computation from
 # separate `paradise predict` runs; a run perturbed x2 is an anomaly with its cause; the rank
-# agreement of strategies by hand; the paradl variant refuses non-fp32 rows; bad CSVs exit 2
-# naming file, line, column and value.
+# agreement of strategies by hand; the paradl variant refuses non-fp32 rows; roofline rows
+# carry the framework's time per step as a part; bad CSVs exit 2 naming file, line, column and
+# value.
 # Usage: validate_test.sh PATH/TO/paradise TESTS_DATA_DIR
 set -uo pipefail
 paradise=$1
@@ -203,6 +204,38 @@ PY
 expect_rc 0 "validate --system" -- "$paradise" validate --measured "$runs" --variant paradise --system dgx-h100 --format json
 $py -c 'import json,sys; assert {r["system"] for r in json.load(open(sys.argv[1]))["rows"]} == {"dgx-h100"}' "$tmp/out" \
   && ok || bad "--system override"
+
+# (5b) without a measured time the roofline's step pays the framework's time per step: the
+# parts, that one included, add up to the projection and equal predict's, per iteration and
+# per epoch (docs/implementations.md)
+printf 'model,dataset,system,strategy,gpus,batch,precision,measured_iteration_s,measured_epoch_s\n' >"$tmp/roofline.csv"
+printf 'resnet50,imagenet,dgx-a100,data,8,256,tf32,0.1,\nresnet50,imagenet,dgx-a100,filter,4,64,tf32,,600\n' >>"$tmp/roofline.csv"
+expect_rc 0 "validate roofline rows" -- "$paradise" validate --measured "$tmp/roofline.csv" --format json
+cp "$tmp/out" "$tmp/roofline.json"
+: >"$tmp/roofline_predicted"
+for cfg in "data 8 256" "filter 4 64"; do
+  set -- $cfg
+  expect_rc 0 "predict roofline $1" -- "$paradise" predict --model resnet50 --dataset imagenet --system dgx-a100 \
+    --strategy "$1" --gpus "$2" --batch "$3" --precision tf32 --format json
+  cat "$tmp/out" >>"$tmp/roofline_predicted"
+done
+$py - "$tmp/roofline.json" "$tmp/roofline_predicted" <<'PY' && ok || bad "roofline rows: the step overhead is a part"
+import json, sys
+v = json.load(open(sys.argv[1]))
+predicted = [json.loads(line) for line in open(sys.argv[2]) if line.strip()]
+for out, p in zip(v["rows"], predicted):
+    it = p["iterations_per_epoch"]
+    scale = 1 / it if out["basis"] == "iteration" else 1
+    step = p["epoch_step_overhead_s"]
+    assert step > 0 and abs(out["projected_step_overhead_s"] - step * scale) <= 1e-12 * step, (out, p)
+    if out["basis"] == "iteration":
+        exposed = out["projected_communication_s"] - out["projected_overlapped_s"]
+        total = (out["projected_compute_s"] + exposed + out["projected_input_wait_s"]
+                 + out["projected_step_overhead_s"])
+        assert abs(total - out["projected_s"]) <= 1e-12 * out["projected_s"], (total, out)
+    else:
+        assert abs(out["projected_s"] - p["epoch_time_s"]) <= 1e-12 * p["epoch_time_s"], (out, p)
+PY
 
 # (6) bad input: exit 2, the message names the file, line, column and value
 bad_csv() {  # bad_csv WANTED... -- CSV_TEXT
