@@ -30,12 +30,9 @@ std::string hint(const std::string& part, bool above, strategy::Variant variant)
                  : "the calibration time per sample or layer times (measured on another GPU, "
                    "precision or batch?), the model's FLOP count and input size";
   if (part == "framework")
-    return std::string(above ? "a slower training loop than the profile's"
-                             : "a leaner training "
-                               "loop than the "
-                               "profile's") +
-           ": time a step at two batch sizes, and put the intercept in an implementation "
-           "profile's step_overhead_us (docs/implementations.md)";
+    return std::string(above ? "a slower" : "a leaner") +
+           " training loop than the profile's: time a step at two batch sizes, and put the "
+           "intercept in an implementation profile's step_overhead_us (docs/implementations.md)";
   if (part == "communication")
     return above ? "network congestion and placement (GPUs spread over more switches or racks "
                    "than the system's levels assume), the NCCL algorithm and protocol "

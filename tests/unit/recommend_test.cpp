@@ -244,6 +244,19 @@ TEST(WhyNot, TheLargerExcessIsNamedFirstAndASmallOneNotAtAll) {
             "compute)");
 }
 
+// A smaller batch per GPU on as many GPUs runs more steps per epoch: by hand, the loser's
+// framework time per step over the epoch is 6 s against the winner's 1.5 s, its compute the
+// same, so that part alone is named.
+TEST(WhyNot, TheFrameworkTimePerStepIsAPart) {
+  Eval winner = eval(Kind::Data, 8, 256, Status::Ok, 10, 8, Limit::Compute);
+  winner.step_overhead_s = 1.5;
+  Eval loser = eval(Kind::Data, 8, 64, Status::Ok, 14, 8, Limit::Compute);
+  loser.step_overhead_s = 6;
+  EXPECT_EQ(why_not({&loser}, &winner, Ranking{Objective::Time}, 16e9),
+            "best at 8 GPUs, batch 64 (14.0 s per epoch): 1.40x the winner's epoch time "
+            "(framework time per step 6.0 s per epoch against the winner's 1.5 s)");
+}
+
 TEST(WhyNot, GpuHoursCompareTheProductOfTimeAndGpus) {
   // the winner: 3600 s x 2 GPUs = 2 GPU-hours; this one 1800 s x 8 GPUs = 4: 2.00x
   const Eval winner = eval(Kind::Data, 2, 64, Status::Ok, 3600, 3000, Limit::Compute);

@@ -99,5 +99,22 @@ TEST(Diagnose, NamesThePartThatDivergesMost) {
   EXPECT_EQ(p.hint.find("--variant"), std::string::npos) << p.hint;
 }
 
+// No parts measured and the framework's time per step the largest projected part (by hand:
+// 6 of 1 + 0.5 + 6 = 7.5 ms, 80%): it is named, with how to measure it.
+TEST(Diagnose, NamesTheFrameworkWhereItIsTheLargestPart) {
+  RowResult row;
+  row.basis = "iteration";
+  row.projected_s = 7.5e-3;
+  row.measured_s = 15e-3;
+  row.projected_compute_s = 1e-3;
+  row.projected_communication_s = 0.5e-3;
+  row.projected_step_overhead_s = 6e-3;
+  const Anomaly a = diagnose(MeasuredRun{}, row);
+  EXPECT_EQ(a.part, "framework");
+  EXPECT_NE(a.cause.find("80.0%"), std::string::npos) << a.cause;
+  EXPECT_NE(a.hint.find("step_overhead_us"), std::string::npos) << a.hint;
+  EXPECT_NE(a.hint.find("slower training loop"), std::string::npos) << a.hint;
+}
+
 }  // namespace
 }  // namespace paradise::validate

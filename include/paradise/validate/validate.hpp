@@ -61,8 +61,8 @@ struct RowResult {
   std::optional<double> projected_s, measured_s, accuracy, relative_error;
   std::optional<double> projected_epoch_s, measured_epoch_s;  ///< for the rank agreement
   /// The projection's parts on the same basis: compute, all communication before overlap,
-  /// the part of it hidden behind compute, memory per GPU. compute + communication -
-  /// overlapped = projected_s.
+  /// the part of it hidden behind compute, memory per GPU. Per iteration, compute +
+  /// communication - overlapped + input wait + step overhead = projected_s.
   std::optional<double> projected_compute_s, projected_communication_s, projected_overlapped_s;
   std::optional<double> projected_input_wait_s;     ///< waiting for the input pipeline
   std::optional<double> projected_step_overhead_s;  ///< the framework's time per step
