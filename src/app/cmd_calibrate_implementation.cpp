@@ -71,12 +71,14 @@ int run_calibrate_implementation(const Args& args) {
       "paradise calibrate --measured RUNS.csv --implementation BASE -o OUT.impl [--name N] "
       "[--system S]");
   std::string measured, base, output, name, system;
+  const std::string base_help = "the profile to start from: a built-in (" +
+                                implementation::builtin_implementation_names() +
+                                ") or an *.impl file";
   desc.add_options()("measured", po::value(&measured)->required(),
                      "CSV of measured runs (validate's format; compute and communication "
-                     "parts used where given)")(
-      "implementation", po::value(&base)->required(),
-      "the profile to start from: a built-in (pytorch-nccl, chainermnx, mpi-host-staged) or "
-      "an *.impl file")("output,o", po::value(&output)->required(), "the fitted *.impl file")(
+                     "parts used where given)")("implementation", po::value(&base)->required(),
+                                                base_help.c_str())(
+      "output,o", po::value(&output)->required(), "the fitted *.impl file")(
       "name", po::value(&name), "the fitted profile's name (default BASE-calibrated)")(
       "system", po::value(&system), "built-in system or *.system file for every row");
   po::variables_map vm;

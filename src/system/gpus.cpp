@@ -59,17 +59,17 @@ void attained(Gpu& g, std::size_t precision, double depthwise, double grouped) {
 // Winograd's algorithm on the FP32 units (docs/gpu-profiles.md §conv3x3): the shares of the
 // FP32 units, which the later GPUs, without fp32 fit rows, take as theirs (an assumption, docs)
 void fp32_units(Gpu& g) {
-  fitted(g, kFp32, 0.996, 0.868);
-  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv3x3)][kFp32] = 1.734;
-  attained(g, kFp32, 0.130, 0.148);
+  fitted(g, kFp32, 0.960, 0.868);
+  g.class_efficiency_max[static_cast<std::size_t>(GemmClass::Conv3x3)][kFp32] = 1.806;
+  attained(g, kFp32, 0.146, 0.178);
 }
 
 // The A100's fitted tensor-core values (fit rows per precision: 16 2-D without grouped
 // convolutions, 6 3-D, 4 depthwise, 3 grouped)
 void a100_tensor_cores(Gpu& g) {
-  fitted(g, kTf32, 0.422, 0.474);
-  fitted(g, kMixed, 0.524, 0.662);
-  attained(g, kTf32, 0.080, 0.102);
+  fitted(g, kTf32, 0.436, 0.474);
+  fitted(g, kMixed, 0.524, 0.690);
+  attained(g, kTf32, 0.080, 0.106);
   attained(g, kMixed, 0.148, 0.198);
 }
 
@@ -83,8 +83,8 @@ Gpu v100_sxm2_16gb() {
   // fit rows per precision: 18 2-D without grouped convolutions, 4 3-D, 6 depthwise, 6
   // grouped
   fp32_units(g);
-  fitted(g, kMixed, 0.620, 0.654);
-  attained(g, kMixed, 0.122, 0.310);
+  fitted(g, kMixed, 0.620, 0.680);
+  attained(g, kMixed, 0.138, 0.336);
   return g;
 }
 

@@ -784,7 +784,7 @@ class SummaryTable(PlotFileChecks):
         # time to train is the built-in epochs E_min (1 + B / B_noise) x the point's epoch
         # time, read back from a full-storage file of the same grid
         grid = ("[sweep]\nmodel = resnet50\ndataset = imagenet\nsystem = dgx-a100\n"
-                "strategy = data\ngpus = 64, 256, 1024\nbatch = 1024, 8192, 65536\n")
+                "strategy = data\ngpus = 64, 256, 1024\nbatch = 1024, 16384, 65536\n")
         path = sweep_of("to_train", grid + "[output]\nstorage = summary\n[pareto]\n"
                         "objectives = time_to_train, gpus\n")
         full = sweep_of("to_train_full", grid + "[output]\nstorage = full\n")

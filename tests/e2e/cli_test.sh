@@ -1246,7 +1246,7 @@ impl_args=(predict --model resnet50 --dataset imagenet --system abci --strategy 
 expect_rc 0 "predict --implementation chainermnx" -- "$paradise" "${impl_args[@]}" --implementation chainermnx
 grep -q "software  chainermnx" "$tmp/out" && grep -q "forward allgather of y \[FB\].*mpi-cuda-aware" "$tmp/out" && ok || bad "chainermnx table: $(cat "$tmp/out")"
 expect_rc 2 "predict --implementation horovod" -- "$paradise" "${impl_args[@]}" --implementation horovod
-grep -qF "unknown implementation 'horovod'; built-in: pytorch-nccl, chainermnx, mpi-host-staged" "$tmp/err" && ok || bad "unknown implementation: $(cat "$tmp/err")"
+grep -qF "unknown implementation 'horovod'; built-in: pytorch-nccl, tensorflow-horovod, mxnet-horovod, chainermnx, mpi-host-staged" "$tmp/err" && ok || bad "unknown implementation: $(cat "$tmp/err")"
 expect_rc 2 "predict --variant paradl --implementation" -- "$paradise" "${impl_args[@]}" --variant paradl --implementation chainermnx
 grep -qF "the paradl variant" "$tmp/err" && ok || bad "paradl implementation: $(cat "$tmp/err")"
 printf '[implementation]\nname = bad\nsplit_efficiency = 2\n' >"$tmp/bad.impl"

@@ -603,7 +603,10 @@ TEST(ParadiseVariant, RecomputationRunsOnlyWhereItLowersThePeak) {
             memory_part(plain, "saved activations (autograd)"));
   c.policies.recompute_only_if_lower = false;
   const auto forced = predict(cosmo, c);
-  EXPECT_GT(forced.epoch_time_s, 1.2 * plain.epoch_time_s);
+  // its compute, not the epoch, which at one sample per GPU the framework's time per step
+  // takes a large share of
+  EXPECT_GT(forced.epoch_compute_s, 1.2 * plain.epoch_compute_s);
+  EXPECT_GT(forced.epoch_time_s, plain.epoch_time_s);
   EXPECT_EQ(forced.memory_per_gpu_bytes, plain.memory_per_gpu_bytes);
   const auto resnet = make_workload({"resnet50", "imagenet", "abci", "", 0});
   auto r = paradise_config(Kind::Data, 8, 256);

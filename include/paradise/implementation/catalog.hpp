@@ -11,8 +11,11 @@
 
 namespace paradise::implementation {
 
-/// pytorch-nccl, chainermnx, mpi-host-staged.
+/// pytorch-nccl (the default), tensorflow-horovod, mxnet-horovod, chainermnx, mpi-host-staged.
 const std::vector<Implementation>& builtin_implementations();
+
+/// The built-ins' names, comma-separated, the default first (for help texts and errors).
+std::string builtin_implementation_names();
 
 /// A built-in name or the path of an implementation file; throws InputError listing the names.
 Implementation find_implementation(std::string_view name_or_path);

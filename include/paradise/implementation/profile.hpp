@@ -75,11 +75,14 @@ struct Profile {
   bool operator==(const Profile&) const = default;
 };
 
-/// Every built-in profile's framework time per step (Profile::step_overhead_s): fitted with
-/// the GPUs' kernel efficiencies to NVIDIA's published single-GPU training throughputs at
-/// several batch sizes, the intercept of step time against batch (tools/fit-gpu-profiles,
-/// docs/gpu-profiles.md §step-overhead).
-inline constexpr double kFittedStepOverhead_s = 6700 * 1e-6;  // as step_overhead_us reads
+/// The built-in profiles' framework time per step (Profile::step_overhead_s), one per
+/// framework: each fitted with the GPUs' kernel efficiencies to NVIDIA's published single-GPU
+/// training throughputs of that framework, the intercept of step time against batch
+/// (tools/fit-gpu-profiles, docs/gpu-profiles.md §step-overhead). Written as
+/// step_overhead_us reads them.
+inline constexpr double kPytorchStepOverhead_s = 14700 * 1e-6;
+inline constexpr double kTensorflowStepOverhead_s = 6700 * 1e-6;
+inline constexpr double kMxnetStepOverhead_s = 0 * 1e-6;
 
 /// The default profile, PyTorch with NCCL: every exchange GPU-direct with no overhead beyond
 /// the link's latency (NCCL's own start-up is the network levels' alpha); gradient buckets
@@ -88,7 +91,7 @@ inline constexpr Profile kPytorchNccl = [] {
   Profile p;
   p.rule(Exchange::Gradient).overlapped = true;
   p.rule(Exchange::Pipeline).overlapped = true;
-  p.step_overhead_s = kFittedStepOverhead_s;
+  p.step_overhead_s = kPytorchStepOverhead_s;
   return p;
 }();
 
