@@ -13,6 +13,7 @@ int run_models(const Args& args);
 int run_datasets(const Args& args);
 int run_predict(const Args& args);
 int run_systems(const Args& args);
+int run_implementations(const Args& args);
 int run_sweep(const Args& args);
 int run_memlimit(const Args& args);
 int run_recommend(const Args& args);

@@ -26,6 +26,8 @@ void usage(std::ostream& out) {
          "  models     the model zoo as a table or JSON; --show NAME for the per-layer table\n"
          "  datasets   the built-in datasets\n"
          "  systems    the built-in systems\n"
+         "  implementations\n"
+         "             the built-in implementation profiles (how training code moves data)\n"
          "  sweep      evaluate a grid of configurations (SWEEP.ini)\n"
          "  memlimit   largest batch and input resolution, fewest GPUs per resolution\n"
          "  predict    time and memory of one configuration (strategy, GPUs, batch)\n"
@@ -110,11 +112,16 @@ int run_command(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   using paradise::app::Args;
   const std::map<std::string, int (*)(const Args&)> commands = {
-      {"models", paradise::app::run_models},       {"datasets", paradise::app::run_datasets},
-      {"predict", paradise::app::run_predict},     {"systems", paradise::app::run_systems},
-      {"sweep", paradise::app::run_sweep},         {"memlimit", paradise::app::run_memlimit},
-      {"recommend", paradise::app::run_recommend}, {"validate", paradise::app::run_validate},
+      {"models", paradise::app::run_models},
+      {"datasets", paradise::app::run_datasets},
+      {"predict", paradise::app::run_predict},
+      {"systems", paradise::app::run_systems},
+      {"sweep", paradise::app::run_sweep},
+      {"memlimit", paradise::app::run_memlimit},
+      {"recommend", paradise::app::run_recommend},
+      {"validate", paradise::app::run_validate},
       {"calibrate", paradise::app::run_calibrate},
+      {"implementations", paradise::app::run_implementations},
   };
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     usage(argc < 2 ? std::cerr : std::cout);

@@ -88,9 +88,11 @@ Implementation chainermnx() {
 const std::vector<Implementation>& builtin_implementations() {
   static const std::vector<Implementation> all{
       pytorch_nccl(),
-      horovod("tensorflow-horovod", "TensorFlow + Horovod over NCCL: fused gradient allreduces",
+      horovod("tensorflow-horovod",
+              "TensorFlow + Horovod over NCCL: gradients allreduced during the backward pass",
               kTensorflowStepOverhead_s),
-      horovod("mxnet-horovod", "MXNet + Horovod over NCCL: fused gradient allreduces",
+      horovod("mxnet-horovod",
+              "MXNet + Horovod over NCCL: gradients allreduced during the backward pass",
               kMxnetStepOverhead_s),
       chainermnx(), mpi_host_staged()};
   return all;

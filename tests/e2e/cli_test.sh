@@ -208,6 +208,23 @@ assert abs(s["usable_memory_bytes"] - 85100068864 * 0.95) < 1, s
 assert s["gpus_per_node"] == 8 and s["levels"][0]["span_gpus"] == 8 and s["levels"][0]["bandwidth_Bps"] == 300e9, s
 assert s["host_staged_levels"] == []
 PY
+# implementations: the built-in profiles (src/implementation/catalog.cpp, docs/implementations.md):
+# ChainerMNX's per-layer exchanges by CUDA-aware MPI with 30 us per call and its gradients by
+# NCCL, not overlapped; --show writes the file that predicts what the name does
+expect_rc 0 "implementations" -- "$paradise" implementations
+grep -Eq "^chainermnx +[0-9]+\.[0-9] +gpu-direct +mpi-cuda-aware \+30 us +mpi-cuda-aware" "$tmp/out" \
+  && grep -Eq "^tensorflow-horovod +[0-9]+\.[0-9] +gpu-direct, overlapped" "$tmp/out" && ok \
+  || bad "implementations lists the built-ins: $(cat "$tmp/out")"
+expect_rc 0 "implementations --show" -- "$paradise" implementations --show chainermnx
+cp "$tmp/out" "$tmp/cmx.impl"
+for impl in chainermnx "$tmp/cmx.impl"; do
+  "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy filter --gpus 8 \
+    --batch 64 --implementation "$impl" --format json | sed 's/"implementation":"[^"]*",//' > "$tmp/impl-$(basename "$impl").json"
+done
+cmp -s "$tmp/impl-chainermnx.json" "$tmp/impl-cmx.impl.json" && ok || bad "implementations --show: the file predicts as the name"
+expect_rc 2 "implementations --show unknown" -- "$paradise" implementations --show nope
+grep -q "^paradise implementations: error: --show: unknown implementation 'nope'; built-in: pytorch-nccl," "$tmp/err" \
+  && ok || bad "implementations --show unknown: $(cat "$tmp/err")"
 expect_rc 0 "systems json" -- "$paradise" systems --format json
 $py - "$tmp/out" <<'PY' && ok || bad "systems json"
 import json, sys
