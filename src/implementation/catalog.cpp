@@ -30,7 +30,8 @@ Implementation pytorch_nccl() {
 // Horovod over NCCL, as NVIDIA's TensorFlow and MXNet examples train (their READMEs' feature
 // tables): gradients fused and allreduced GPU-direct while the backward pass runs, like DDP's
 // buckets; every other exchange as the default's. Only the framework's time per step differs.
-// Horovod's cycle time and fusion buffer are not modelled (docs/implementations.md).
+// Horovod's cycle time and fusion buffer are not modelled (docs/implementations.md, built-in
+// profiles).
 Implementation horovod(std::string name, std::string description, double step_overhead_s) {
   Implementation i{std::move(name), std::move(description), kPytorchNccl};
   i.profile.step_overhead_s = step_overhead_s;

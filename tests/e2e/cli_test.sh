@@ -210,18 +210,25 @@ assert s["host_staged_levels"] == []
 PY
 # implementations: the built-in profiles (src/implementation/catalog.cpp, docs/implementations.md):
 # ChainerMNX's per-layer exchanges by CUDA-aware MPI with 30 us per call and its gradients by
-# NCCL, not overlapped; --show writes the file that predicts what the name does
+# NCCL, not overlapped; the fitted times per step (docs/gpu-profiles.md: PyTorch 14.7 ms,
+# MXNet 0, at the grid's floor); --show writes the file that predicts what the name does, and
+# reads a file back to the same file
 expect_rc 0 "implementations" -- "$paradise" implementations
-grep -Eq "^chainermnx +[0-9]+\.[0-9] +gpu-direct +mpi-cuda-aware \+30 us +mpi-cuda-aware" "$tmp/out" \
+grep -Eq "^chainermnx +14\.7 +gpu-direct +mpi-cuda-aware \+30 us +mpi-cuda-aware" "$tmp/out" \
+  && grep -Eq "^pytorch-nccl +14\.7 +gpu-direct, overlapped" "$tmp/out" \
+  && grep -Eq "^mxnet-horovod +0\.0 +gpu-direct, overlapped" "$tmp/out" \
   && grep -Eq "^tensorflow-horovod +[0-9]+\.[0-9] +gpu-direct, overlapped" "$tmp/out" && ok \
   || bad "implementations lists the built-ins: $(cat "$tmp/out")"
 expect_rc 0 "implementations --show" -- "$paradise" implementations --show chainermnx
 cp "$tmp/out" "$tmp/cmx.impl"
+expect_rc 0 "implementations --show FILE" -- "$paradise" implementations --show "$tmp/cmx.impl"
+cmp -s "$tmp/out" "$tmp/cmx.impl" && ok || bad "implementations --show FILE: not the file it read"
 for impl in chainermnx "$tmp/cmx.impl"; do
   "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy filter --gpus 8 \
     --batch 64 --implementation "$impl" --format json | sed 's/"implementation":"[^"]*",//' > "$tmp/impl-$(basename "$impl").json"
 done
-cmp -s "$tmp/impl-chainermnx.json" "$tmp/impl-cmx.impl.json" && ok || bad "implementations --show: the file predicts as the name"
+grep -q '"status":"ok"' "$tmp/impl-chainermnx.json" && cmp -s "$tmp/impl-chainermnx.json" "$tmp/impl-cmx.impl.json" \
+  && ok || bad "implementations --show: the file predicts as the name"
 expect_rc 2 "implementations --show unknown" -- "$paradise" implementations --show nope
 grep -q "^paradise implementations: error: --show: unknown implementation 'nope'; built-in: pytorch-nccl," "$tmp/err" \
   && ok || bad "implementations --show unknown: $(cat "$tmp/err")"
