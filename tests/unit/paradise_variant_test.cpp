@@ -743,12 +743,12 @@ TEST(ParadiseVariant, DataFilterBeatsDataAt16KOnlyWhereTheRingLatencyDominates) 
 // groups of a node's 4 GPUs, 1,024 GPUs, its largest measured run. ParaDL's projection of
 // that pair (tests/data/paradl/log/resnet_ranking.log, rows B = 16384): data 17.99 s, df
 // 15.84 s, 12% faster. The paradise variant: 9.2% for the built-in resnet50 (data 19.09 s,
-// df 17.33 s, each with PyTorch's 14.7 ms per step over 79 steps) and 15.5% for ParaDL's file (16.46 s, 13.91 s): a node's 4 GPUs share each
-// sample's convolutions at a fraction of data's per-GPU time, and the exchange across groups
-// carries a quarter of the gradients from each GPU, as data's carries all of them. (With the
-// exchange through a leader GPU that ParaDL's ChainerMNX ran, policy leader_reduce, the pair
-// turns over for the built-in resnet50, -4.5%, and draws level for the file, +0.3%:
-// doubtful, docs/validation.md.)
+// df 17.33 s, each with PyTorch's 14.7 ms per step over 79 steps) and 15.5% for ParaDL's file
+// (16.46 s, 13.91 s): a node's 4 GPUs share each sample's convolutions at a fraction of data's
+// per-GPU time, and the exchange across groups carries a quarter of the gradients from each GPU, as
+// data's carries all of them. (With the exchange through a leader GPU that ParaDL's ChainerMNX ran,
+// policy leader_reduce, the pair turns over for the built-in resnet50, -4.5%, and draws level for
+// the file, +0.3%: doubtful, docs/validation.md.)
 TEST(ParadiseVariant, DataFilterBeatsDataByAFewPercentAt16KAsParadlRanksThem) {
   const std::int64_t batch = 16384, per_replica = 64, replicas = batch / per_replica;
   for (const std::string& model :
