@@ -71,9 +71,7 @@ int run_calibrate_implementation(const Args& args) {
       "paradise calibrate --measured RUNS.csv --implementation BASE -o OUT.impl [--name N] "
       "[--system S]");
   std::string measured, base, output, name, system;
-  const std::string base_help = "the profile to start from: a built-in (" +
-                                implementation::builtin_implementation_names() +
-                                ") or an *.impl file";
+  const std::string base_help = implementation_help("the profile to start from");
   desc.add_options()("measured", po::value(&measured)->required(),
                      "CSV of measured runs (validate's format; compute and communication "
                      "parts used where given)")("implementation", po::value(&base)->required(),

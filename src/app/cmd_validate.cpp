@@ -20,17 +20,15 @@ int run_validate(const Args& args) {
       "paradise validate --measured RUNS.csv [--system S] [--variant paradl|paradise] "
       "[--implementation I] [--threshold 0.25] [--format table|json]");
   std::string measured, system, variant = "paradise", format = "table", implementation;
-  const std::string implementation_help =
-      "paradise: the implementation of rows without an implementation cell, a built-in (" +
-      implementation::builtin_implementation_names() +
-      "; the first is the default) or an *.impl file";
+  const std::string implementation_choice =
+      implementation_help("paradise: the implementation of rows without an implementation cell");
   validate::Options o;
   desc.add_options()("measured", po::value(&measured)->required(),
                      "CSV of measured runs (header: model,dataset,system,strategy,gpus,batch,"
                      "precision and measured_iteration_s and/or measured_epoch_s)")(
       "system", po::value(&system), "built-in system or *.system file for every row")(
       "variant", po::value(&variant), "cost model: paradise (default) or paradl")(
-      "implementation", po::value(&implementation), implementation_help.c_str())(
+      "implementation", po::value(&implementation), implementation_choice.c_str())(
       "threshold", po::value(&o.threshold),
       "relative error beyond which a run is an anomaly (default 0.25)")(
       "format", po::value(&format), "table or json");

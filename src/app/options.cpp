@@ -75,13 +75,10 @@ std::optional<model::Convergence> epochs_to_target(const std::string& given,
   return model::builtin_convergence(spec.model, spec.dataset);
 }
 
-namespace {
-std::string implementation_help() {
-  return "paradise: how the training code moves data, a built-in (" +
-         implementation::builtin_implementation_names() +
+std::string implementation_help(const std::string& what) {
+  return what + ", a built-in (" + implementation::builtin_implementation_names() +
          "; the first is the default) or an *.impl file (docs/implementations.md)";
 }
-}  // namespace
 
 void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t) {
   namespace po = boost::program_options;
@@ -97,7 +94,8 @@ void add_training_options(boost::program_options::options_description& desc, Tra
       "eval-samples", po::value(&t.eval_samples),
       "paradise: an evaluation pass per epoch over N samples (forward only, at the training "
       "batch; e.g. 50000 for ImageNet's validation set)")(
-      "implementation", po::value(&t.implementation), implementation_help().c_str());
+      "implementation", po::value(&t.implementation),
+      implementation_help("paradise: how the training code moves data").c_str());
 }
 
 void apply_training_options(const boost::program_options::variables_map& vm, TrainingOptions& t,

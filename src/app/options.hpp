@@ -34,6 +34,10 @@ struct TrainingOptions {
 };
 /// Adds --precision, --optimizer, --zero, --recompute, --eval-samples and --implementation.
 void add_training_options(boost::program_options::options_description& desc, TrainingOptions& t);
+
+/// An --implementation option's help: `what`, then the choices, "a built-in (NAMES; the first
+/// is the default) or an *.impl file".
+std::string implementation_help(const std::string& what);
 /// Checks them and sets c.precision and c.policies (c.variant set before): InputError naming
 /// the option and value; under the paradl variant, which has none of them, any given option
 /// is refused rather than ignored.

@@ -10,12 +10,24 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <string_view>
 #include <system_error>
 
 #include "paradise/core/error.hpp"
 #include "paradise/core/table.hpp"
 
 namespace paradise {
+namespace {
+
+// "a system file", "an implementation file": the article a file kind takes.
+std::string with_article(const std::string& what) {
+  const bool vowel =
+      !what.empty() && std::string_view("aeiouAEIOU").find(what[0]) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + what;
+}
+
+}  // namespace
 
 std::string read_input_file(const std::string& path, const std::string& what,
                             std::size_t max_bytes) {
@@ -23,7 +35,7 @@ std::string read_input_file(const std::string& path, const std::string& what,
     const bool mib = max_bytes % (1u << 20) == 0;
     return InputError(path + ": more than " + with_commas(static_cast<std::int64_t>(max_bytes)) +
                       " bytes" + (mib ? " (" + std::to_string(max_bytes >> 20) + " MiB)" : "") +
-                      ", not a " + what);
+                      ", not " + with_article(what));
   };
   std::error_code ec;
   if (const auto n = std::filesystem::file_size(path, ec); !ec && n > max_bytes)
@@ -43,7 +55,8 @@ std::string read_input_file(const std::string& path, const std::string& what,
     const auto line =
         1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
     throw InputError(path + ":" + std::to_string(line) + ": a NUL byte (byte " +
-                     with_commas(static_cast<std::int64_t>(nul) + 1) + "): not a " + what +
+                     with_commas(static_cast<std::int64_t>(nul) + 1) + "): not " +
+                     with_article(what) +
                      " (binary; UTF-16 text: save it as UTF-8; NUL padding left by a crash: "
                      "tr -d '\\000')");
   }
@@ -127,7 +140,8 @@ std::optional<std::string> read_definition_file(const std::string& value, const 
   const PathStatus at = path_status(value);
   if (at.kind == PathKind::file || at.kind == PathKind::special)
     return read_input_file(value, what);
-  if (at.kind == PathKind::directory) throw InputError(value + ": is a directory, not a " + what);
+  if (at.kind == PathKind::directory)
+    throw InputError(value + ": is a directory, not " + with_article(what));
   if (at.kind == PathKind::unreachable)
     throw InputError(value + ": cannot open " + what + " (" + at.why + ")");
   // a path (a '/', or the extension) that is not there: say so, not "unknown"

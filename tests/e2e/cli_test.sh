@@ -232,6 +232,9 @@ grep -q '"status":"ok"' "$tmp/impl-chainermnx.json" && cmp -s "$tmp/impl-chainer
 expect_rc 2 "implementations --show unknown" -- "$paradise" implementations --show nope
 grep -q "^paradise implementations: error: --show: unknown implementation 'nope'; built-in: pytorch-nccl," "$tmp/err" \
   && ok || bad "implementations --show unknown: $(cat "$tmp/err")"
+expect_rc 2 "implementations --show a directory" -- "$paradise" implementations --show "$tmp"
+grep -q "^paradise implementations: error: --show: $tmp: is a directory, not an implementation file$" "$tmp/err" \
+  && ok || bad "implementations --show a directory: $(cat "$tmp/err")"
 expect_rc 0 "systems json" -- "$paradise" systems --format json
 $py - "$tmp/out" <<'PY' && ok || bad "systems json"
 import json, sys
