@@ -28,6 +28,18 @@ double staged_s(implementation::Transport t, double copies_s, double network_s) 
                                                       : copies_s + network_s;
 }
 
+// CUDA-aware MPI's ring allgather across nodes: one point-to-point message per step, each
+// staged through host buffers chunk by chunk (Open MPI's CUDA-aware send, its openib
+// pipeline), so a step waits for the link's latency and a copy's start-up at each end; only
+// the bytes pipeline with the network (docs/implementations.md §transport).
+double staged_ring_allgather_s(const Workload& w, const system::Link& link, std::int64_t q,
+                               double n, double copies_s) {
+  const double steps = static_cast<double>(q - 1);
+  const double start_ups = 2 * w.system.host.latency_s;
+  const double network_bytes_s = cost::allgather_ring(link, q, n) - steps * link.alpha_s;
+  return steps * (link.alpha_s + start_ups) + std::max(copies_s - start_ups, network_bytes_s);
+}
+
 }  // namespace
 
 double collective_s(const Workload& w, const Config& c, Exchange e, Collective op, std::int64_t q,
@@ -54,7 +66,10 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
   // buffers across nodes, through host memory within one
   const double out = op == Collective::Allgather ? n / parts : n;
   const double in = op == Collective::ReduceScatter ? n / parts : n;
-  return staged_s(t, staged_copy_s(w, c, out) + staged_copy_s(w, c, in), across ? network() : 0);
+  const double copies = staged_copy_s(w, c, out) + staged_copy_s(w, c, in);
+  if (t == implementation::Transport::CudaAwareMpi && across && op == Collective::Allgather)
+    return staged_ring_allgather_s(w, link, q, n, copies);
+  return staged_s(t, copies, across ? network() : 0);
 }
 
 double send_s(const Workload& w, const Config& c, Exchange e, const system::Link& link,
