@@ -2,6 +2,9 @@
 // GPU-direct on the network levels, or staged through the host: a device-to-host copy over
 // the node's PCIe tree, MPI between host buffers (within a node through host memory, which is
 // not the bottleneck; across nodes over the same levels and adapters), a host-to-device copy.
+#include <algorithm>
+#include <cmath>
+
 #include "extended.hpp"
 #include "paradise/cost/collectives.hpp"
 
@@ -28,15 +31,22 @@ double staged_s(implementation::Transport t, double copies_s, double network_s) 
                                                       : copies_s + network_s;
 }
 
-// CUDA-aware MPI's ring allgather across nodes: one point-to-point message per step, each
-// staged through host buffers chunk by chunk (Open MPI's CUDA-aware send, its openib
-// pipeline), so a step waits for the link's latency and a copy's start-up at each end; only
-// the bytes pipeline with the network (docs/implementations.md §transport).
-double staged_ring_allgather_s(const Workload& w, const system::Link& link, std::int64_t q,
-                               double n, double copies_s) {
-  const double steps = static_cast<double>(q - 1);
+// The steps of Open MPI's fixed choice for MPI_Allgatherv (coll/tuned,
+// coll_tuned_decision_fixed.c): Bruck below 50,000 bytes, else neighbour exchange for even q
+// (q/2 steps), a ring for odd q.
+double allgatherv_steps(std::int64_t q, double total_bytes) {
+  if (total_bytes < 50000) return std::ceil(std::log2(static_cast<double>(q)));
+  return static_cast<double>(q % 2 == 0 ? q / 2 : q - 1);
+}
+
+// CUDA-aware MPI across nodes, as ChainerMN calls it: MPI_Allgatherv for an allgather and,
+// for the partial sums, MPI_Alltoallv (Open MPI's pairwise exchange, q - 1 steps) and a
+// local sum. Each step is a point-to-point message staged through host buffers chunk by
+// chunk (docs/implementations.md §transport): it waits for the link's latency and a copy's
+// start-up at each end, and only the bytes pipeline with the network.
+double staged_steps_s(const Workload& w, const system::Link& link, double steps,
+                      double network_bytes_s, double copies_s) {
   const double start_ups = 2 * w.system.host.latency_s;
-  const double network_bytes_s = cost::allgather_ring(link, q, n) - steps * link.alpha_s;
   return steps * (link.alpha_s + start_ups) + std::max(copies_s - start_ups, network_bytes_s);
 }
 
@@ -67,8 +77,11 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
   const double out = op == Collective::Allgather ? n / parts : n;
   const double in = op == Collective::ReduceScatter ? n / parts : n;
   const double copies = staged_copy_s(w, c, out) + staged_copy_s(w, c, in);
-  if (t == implementation::Transport::CudaAwareMpi && across && op == Collective::Allgather)
-    return staged_ring_allgather_s(w, link, q, n, copies);
+  if (t == implementation::Transport::CudaAwareMpi && across && op != Collective::Allreduce) {
+    const double ring_latency_s = static_cast<double>(q - 1) * link.alpha_s;
+    const double steps = op == Collective::Allgather ? allgatherv_steps(q, n) : parts - 1;
+    return staged_steps_s(w, link, steps, network() - ring_latency_s, copies);
+  }
   return staged_s(t, copies, across ? network() : 0);
 }
 
