@@ -173,9 +173,24 @@ TEST(Implementation, OpenMpiStepsForSmallGathersAndPartialSums) {
   const double gathers =
       2 * iterations * (3 * (alpha + start_ups) + copy_s(n / 8) + copy_s(n) - start_ups);
   EXPECT_NEAR(part_s(r, "forward allgather of y"), gathers, 1e-9 * gathers);
+  // the copies are the slower (the network's bytes: GPU-direct's reduction less its latency)
+  auto direct = c;
+  direct.implementation.rule(Exchange::Layer).transport = Transport::GpuDirect;
+  const double network_bytes =
+      part_s(predict(w, direct), "backward reduction of dL/dx's partial sums") / iterations -
+      7 * alpha;
+  ASSERT_GT(copy_s(n) + copy_s(n / 8) - start_ups, network_bytes);
   const double sums =
       iterations * (7 * (alpha + start_ups) + copy_s(n) + copy_s(n / 8) - start_ups);
   EXPECT_NEAR(part_s(r, "backward reduction of dL/dx's partial sums"), sums, 1e-9 * sums);
+  // the 50,000-byte threshold reads the whole gathered: 131,072 B (8 x 8 x 8 x 4 B x 64) is
+  // neighbour exchange's 4 steps though each GPU's share, 16,384 B, is under it
+  const auto wide = written_model(
+      "onesmall", "model onesmall\ninput 8x8x8\nc1 conv out=8 k=3 p=1\n", "tiny:1024:8x8x8");
+  const double m = 64 * 8 * 64 * 4;
+  const double gather =
+      iterations * (4 * (alpha + start_ups) + copy_s(m / 8) + copy_s(m) - start_ups);
+  EXPECT_NEAR(part_s(predict(wide, c), "forward allgather of y"), gather, 1e-9 * gather);
 }
 
 // The split-layer efficiency e divides the split layers' time alone: t(e) = U + S / e, so

@@ -3,7 +3,6 @@
 // the node's PCIe tree, MPI between host buffers (within a node through host memory, which is
 // not the bottleneck; across nodes over the same levels and adapters), a host-to-device copy.
 #include <algorithm>
-#include <cmath>
 
 #include "extended.hpp"
 #include "paradise/cost/collectives.hpp"
@@ -35,7 +34,7 @@ double staged_s(implementation::Transport t, double copies_s, double network_s) 
 // coll_tuned_decision_fixed.c): Bruck below 50,000 bytes, else neighbour exchange for even q
 // (q/2 steps), a ring for odd q.
 double allgatherv_steps(std::int64_t q, double total_bytes) {
-  if (total_bytes < 50000) return std::ceil(std::log2(static_cast<double>(q)));
+  if (total_bytes < 50000) return cost::ceil_log2(q);
   return static_cast<double>(q % 2 == 0 ? q / 2 : q - 1);
 }
 
@@ -78,6 +77,7 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
   const double in = op == Collective::ReduceScatter ? n / parts : n;
   const double copies = staged_copy_s(w, c, out) + staged_copy_s(w, c, in);
   if (t == implementation::Transport::CudaAwareMpi && across && op != Collective::Allreduce) {
+    // the ring formulas charge (q - 1) alpha; the rest of network() is the bytes
     const double ring_latency_s = static_cast<double>(q - 1) * link.alpha_s;
     const double steps = op == Collective::Allgather ? allgatherv_steps(q, n) : parts - 1;
     return staged_steps_s(w, link, steps, network() - ring_latency_s, copies);
