@@ -147,7 +147,9 @@ TEST(Implementation, TransportPathsByHandAcrossNodes) {
   const double start_ups = 2 * 10e-6, steps = 4;
   ASSERT_GT(copies - start_ups, network_bytes);  // ABCI's PCIe is the slower here
   const double copies_bound = iterations * (steps * (alpha + start_ups) + copies - start_ups);
-  EXPECT_NEAR(part_s(predict(w, c), "forward allgather of y"), copies_bound, 1e-9 * copies_bound);
+  const auto mpi = predict(w, c);
+  EXPECT_NEAR(part_s(mpi, "forward allgather of y"), copies_bound, 1e-9 * copies_bound);
+  EXPECT_EQ(mpi.communication.at(0).collective, "allgather/neighbour-exchange (MPI)");
   // staged at a rate beyond any link, the network's bytes are the slower
   c.implementation.staging_Bps = 1e15;
   const double network_bound = iterations * (steps * (alpha + start_ups) + network_bytes);
@@ -183,6 +185,7 @@ TEST(Implementation, OpenMpiStepsForSmallGathersAndPartialSums) {
   const double sums =
       iterations * (7 * (alpha + start_ups) + copy_s(n) + copy_s(n / 8) - start_ups);
   EXPECT_NEAR(part_s(r, "backward reduction of dL/dx's partial sums"), sums, 1e-9 * sums);
+  EXPECT_EQ(r.communication.at(1).collective, "alltoall/pairwise+sum (MPI)");
   // the 50,000-byte threshold reads the whole gathered: 131,072 B (8 x 8 x 8 x 4 B x 64) is
   // neighbour exchange's 4 steps though each GPU's share, 16,384 B, is under it
   const auto wide = written_model(

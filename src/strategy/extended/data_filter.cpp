@@ -20,7 +20,8 @@ void data_filter(const Workload& w, const Config& c, const Totals& s, Builder& b
   b.compute(compute_s(w, c, memo, b.iterations() * per_group, per_group, q), b.iterations());
   const double split_weights = s.w - s.w_active + s.w_active / q;
   const auto x = layer_collectives(w, c, p2, per_group, true);
-  record(b, c, Exchange::Layer, "forward allgather of y in a group", "allgather/ring", "FB", p2,
+  record(b, c, Exchange::Layer, "forward allgather of y in a group",
+         collective_label(w, c, Exchange::Layer, Collective::Allgather, p2, p2), "FB", p2,
          x.gather_s, x.gather_calls);
   record(b, c, Exchange::Layer, "backward reduction of dL/dx's partial sums in a group",
          x.reduce_label, "FB", p2, x.reduce_s, x.reduce_calls);

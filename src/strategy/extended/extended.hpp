@@ -161,13 +161,20 @@ void zero3_parameter_allgather(Builder& b, const Config& c, double local_params,
 // Transport (transport.cpp; docs/implementations.md §transport).
 
 enum class Collective : std::uint8_t { Allgather, ReduceScatter, Allreduce };
+/// The algorithm collective_s costs an allgather or a reduce-scatter among q GPUs spanning
+/// `span` by, for the parts' tables (a static string): the ring, or for CUDA-aware MPI across
+/// nodes Open MPI's choice for large messages (neighbour exchange for even q, a ring for odd
+/// q; the pairwise alltoall and a sum for partial sums).
+std::string_view collective_label(const Workload& w, const Config& c, Exchange e, Collective op,
+                                  std::int64_t q, std::int64_t span);
 /// One staged copy of `bytes` between a GPU and the host while every GPU of the node copies:
 /// the copy's start-up and the bytes over the PCIe switch's uplink shared by its GPUs (the
 /// profile's staging rate, or the system's host link).
 double staged_copy_s(const Workload& w, const Config& c, double bytes);
 /// One ring collective of exchange kind `e` among q GPUs spanning `span` (`flows` as link_of),
 /// n bytes as cost:: takes them: GPU-direct on link_of, or host-staged (copies out and in,
-/// MPI's ring across nodes). Without the per-call overhead.
+/// MPI's ring across nodes), or CUDA-aware MPI across nodes in the steps of Open MPI's own
+/// algorithm. Without the per-call overhead.
 double collective_s(const Workload& w, const Config& c, Exchange e, Collective op, std::int64_t q,
                     std::int64_t span, std::int64_t flows, double n);
 /// One point-to-point message of n bytes of kind `e` on `link`: direct, or staged (copies

@@ -17,13 +17,15 @@ void filter_channel(const Workload& w, const Config& c, const Totals& s, Builder
   const auto layer = [&](std::string_view name, std::string_view label, double t, double calls) {
     record(b, c, Exchange::Layer, name, label, "FB", c.gpus, t, calls);
   };
+  const auto gather =
+      collective_label(w, c, Exchange::Layer, Collective::Allgather, c.gpus, c.gpus);
   if (filter) {
-    layer("forward allgather of y", "allgather/ring", x.gather_s, x.gather_calls);
+    layer("forward allgather of y", gather, x.gather_s, x.gather_calls);
     layer("backward reduction of dL/dx's partial sums", x.reduce_label, x.reduce_s, x.reduce_calls);
     hide_input_gradient_reduction(b, c, x.reduce_s);
   } else {
     layer("forward reduction of y's partial sums", x.reduce_label, x.reduce_s, x.reduce_calls);
-    layer("backward allgather of dL/dy", "allgather/ring", x.gather_s, x.gather_calls);
+    layer("backward allgather of dL/dy", gather, x.gather_s, x.gather_calls);
   }
   input_broadcast(w, c, b, c.gpus, B);
   memory_account(b, s, c, B, s.w - s.w_active + s.w_active / p, 1);

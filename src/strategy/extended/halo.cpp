@@ -86,7 +86,8 @@ double spatial_exchanges(const Workload& w, const Config& c, const detail::Spati
     b.overlapped(std::min(halo, b.iteration_compute_s() * split_share(w, c, plan.last)));
   // a ring allgather (Patarasuk & Yuan 2009), of every split tensor read after the split
   if (const double gathered = samples * gathered_after_split(w, plan.last) * bytes; gathered > 0)
-    record(b, c, Exchange::Gather, "allgather of the split layer's output", "allgather/ring", "FB",
+    record(b, c, Exchange::Gather, "allgather of the split layer's output",
+           collective_label(w, c, Exchange::Gather, Collective::Allgather, group, group), "FB",
            group,
            collective_s(w, c, Exchange::Gather, Collective::Allgather, group, group, 0, gathered) +
                rule(c, Exchange::Gather).overhead_s,

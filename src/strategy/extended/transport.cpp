@@ -85,6 +85,16 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
   return staged_s(t, copies, across ? network() : 0);
 }
 
+std::string_view collective_label(const Workload& w, const Config& c, Exchange e, Collective op,
+                                  std::int64_t q, std::int64_t span) {
+  const bool mpi_steps = rule(c, e).transport == implementation::Transport::CudaAwareMpi &&
+                         span > w.system.gpus_per_node;
+  if (op == Collective::ReduceScatter)
+    return mpi_steps ? "alltoall/pairwise+sum (MPI)" : "reduce-scatter/ring";
+  if (!mpi_steps) return "allgather/ring";
+  return q % 2 == 0 ? "allgather/neighbour-exchange (MPI)" : "allgather/ring (MPI)";
+}
+
 double send_s(const Workload& w, const Config& c, Exchange e, const system::Link& link,
               bool across_nodes, double n) {
   if (n <= 0) return 0;
