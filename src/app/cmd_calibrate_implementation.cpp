@@ -93,12 +93,8 @@ int run_calibrate_implementation(const Args& args) {
       throw InputError("-o '" + output + "': is the " + std::string(option) +
                        " file; give another path");
   }
-  implementation::Implementation start;
-  try {
-    start = implementation::find_implementation(base);
-  } catch (const InputError& e) {
-    throw InputError("--implementation: " + std::string(e.what()));
-  }
+  const auto start =
+      named_option("--implementation", [&] { return implementation::find_implementation(base); });
   std::istringstream in(read_input_file(measured, "measured-runs file"));
   const auto runs = validate::read_runs(in, measured, system);
   const std::string fitted_name = name.empty() ? start.name + "-calibrated" : name;

@@ -29,12 +29,8 @@ int run_implementations(const Args& args) {
     report::print_implementation_list(std::cout, implementation::builtin_implementations());
     return 0;
   }
-  implementation::Implementation impl;
-  try {
-    impl = implementation::find_implementation(show);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--show: ") + e.what());
-  }
+  const auto impl =
+      named_option("--show", [&] { return implementation::find_implementation(show); });
   std::cout << implementation::implementation_file_text(impl);
   return 0;
 }

@@ -176,11 +176,7 @@ int run_recommend(const Args& args) {
   auto [c, search] = parse(vm, o);
   // Name the option in the loaders' messages ("unknown system 'x'").
   system_option(o.spec.system);
-  try {
-    model::ModelSource::load(o.spec.model);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--model: ") + e.what());
-  }
+  named_option("--model", [&] { model::ModelSource::load(o.spec.model); });
   search.epochs = epochs_to_target(o.epochs, o.spec, o.side > 0);
   const bool to_train = search.objective == recommend::Objective::TimeToTrain ||
                         search.objective == recommend::Objective::GpuHoursToTrain;

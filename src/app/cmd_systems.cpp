@@ -44,12 +44,7 @@ int run_systems(const Args& args) {
     }
     return 0;
   }
-  system::System s;
-  try {
-    s = system::find_system(show);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--show: ") + e.what());
-  }
+  const system::System s = named_option("--show", [&] { return system::find_system(show); });
   if (format == "json") {
     JsonWriter j(std::cout);
     report::write_system_json(j, s);

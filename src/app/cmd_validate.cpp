@@ -45,12 +45,10 @@ int run_validate(const Args& args) {
       throw InputError("--implementation '" + implementation +
                        "': the paradl variant is ParaDL's formulas, with no implementation "
                        "profile (use --variant paradise)");
-    try {
-      implementation::find_implementation(implementation);  // refused before any row is read
-      o.implementation = implementation;
-    } catch (const InputError& e) {
-      throw InputError("--implementation: " + std::string(e.what()));
-    }
+    // refused before any row is read
+    named_option("--implementation",
+                 [&] { return implementation::find_implementation(implementation); });
+    o.implementation = implementation;
   }
   // a relative error: 0.25 is 25%; past 10 (1,000%) it flags nothing a user would ask about
   if (!(o.threshold > 0) || !(o.threshold <= 10)) {

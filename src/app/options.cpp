@@ -51,11 +51,7 @@ void add_measured_compute_options(boost::program_options::options_description& d
 }
 
 system::System system_option(const std::string& name) {
-  try {
-    return system::find_system(name);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--system: ") + e.what());
-  }
+  return named_option("--system", [&] { return system::find_system(name); });
 }
 
 void add_epochs_option(boost::program_options::options_description& desc, std::string& text) {

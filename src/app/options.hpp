@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "commands.hpp"
+#include "paradise/core/error.hpp"
 #include "paradise/implementation/profile.hpp"
 #include "paradise/model/convergence.hpp"
 #include "paradise/strategy/config.hpp"
@@ -14,6 +16,17 @@
 #include "paradise/system/system.hpp"
 
 namespace paradise::app {
+
+/// `load()`, its InputError named after the option that gave the value ("--system: unknown
+/// system 'x'").
+template <class Load>
+auto named_option(std::string_view option, Load&& load) -> decltype(load()) {
+  try {
+    return load();
+  } catch (const InputError& e) {
+    throw InputError(std::string(option) + ": " + e.what());
+  }
+}
 
 /// Adds --help, parses `args`; prints help and returns false when asked for it.
 bool parse_options(const Args& args, boost::program_options::options_description& desc,

@@ -77,13 +77,14 @@ LayerCollectives layer_collectives(const Workload& w, const Config& c, std::int6
     if (c.policies.reduce_scatter_partial_sums) {
       out.reduce_s +=
           collective_s(w, c, Exchange::Layer, Collective::ReduceScatter, q, q, 0, n) + overhead;
-      out.reduce_label = collective_label(w, c, Exchange::Layer, Collective::ReduceScatter, q, q);
     } else {
       const auto x = allreduce_exchange(w, c, Exchange::Layer, q, q, n, 0);
       out.reduce_s += x.seconds;
       out.reduce_label = x.label;
     }
   }
+  if (c.policies.reduce_scatter_partial_sums && out.reduce_calls > 0)
+    out.reduce_label = collective_label(w, c, Exchange::Layer, Collective::ReduceScatter, q, q);
   return out;
 }
 

@@ -30,6 +30,13 @@ double staged_s(implementation::Transport t, double copies_s, double network_s) 
                                                       : copies_s + network_s;
 }
 
+// Whether exchange `e` among GPUs spanning `span` goes through CUDA-aware MPI across nodes,
+// where a collective runs as the steps of Open MPI's own algorithm (below).
+bool in_mpi_steps(const Workload& w, const Config& c, Exchange e, std::int64_t span) {
+  return rule(c, e).transport == implementation::Transport::CudaAwareMpi &&
+         span > w.system.gpus_per_node;
+}
+
 // The steps of Open MPI's fixed choice for MPI_Allgatherv (coll/tuned,
 // coll_tuned_decision_fixed.c): Bruck below 50,000 bytes, else neighbour exchange for even q
 // (q/2 steps), a ring for odd q.
@@ -76,7 +83,7 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
   const double out = op == Collective::Allgather ? n / parts : n;
   const double in = op == Collective::ReduceScatter ? n / parts : n;
   const double copies = staged_copy_s(w, c, out) + staged_copy_s(w, c, in);
-  if (t == implementation::Transport::CudaAwareMpi && across && op != Collective::Allreduce) {
+  if (in_mpi_steps(w, c, e, span) && op != Collective::Allreduce) {
     // the ring formulas charge (q - 1) alpha; the rest of network() is the bytes
     const double ring_latency_s = static_cast<double>(q - 1) * link.alpha_s;
     const double steps = op == Collective::Allgather ? allgatherv_steps(q, n) : parts - 1;
@@ -87,8 +94,7 @@ double collective_s(const Workload& w, const Config& c, Exchange e, Collective o
 
 std::string_view collective_label(const Workload& w, const Config& c, Exchange e, Collective op,
                                   std::int64_t q, std::int64_t span) {
-  const bool mpi_steps = rule(c, e).transport == implementation::Transport::CudaAwareMpi &&
-                         span > w.system.gpus_per_node;
+  const bool mpi_steps = in_mpi_steps(w, c, e, span);
   if (op == Collective::ReduceScatter)
     return mpi_steps ? "alltoall/pairwise+sum (MPI)" : "reduce-scatter/ring";
   if (!mpi_steps) return "allgather/ring";
