@@ -39,7 +39,8 @@ void print_parameters(const validate::ImplementationFit& fit) {
     t.add_row({p.name, p.determined ? fixed(p.value, 4) : fixed(p.value, 4) + " (kept)", p.unit,
                "[" + fixed(p.lo, 2) + ", " + fixed(p.hi, 0) + "]"});
   t.print(std::cout);
-  std::cout << "(kept: no row's projection moves with it; the base profile's value)\n\n";
+  std::cout << "(kept: the base profile's value; no row's projection moves with it, or, for a "
+               "limit, none reaches it at the fit)\n\n";
 }
 
 void print_rows(const validate::ImplementationFit& fit) {

@@ -1,8 +1,9 @@
 // *.impl files (INI, docs/implementations.md). Units are in the key names, converted here:
 //   [implementation]  name, description, split_efficiency (0, 1], staging_GBps (0: the
 //                     system's host link), managed_memory (none, all or strategy names),
-//                     input_broadcast (true/false), step_overhead_us (the framework's
-//                     time per training step)
+//                     input_broadcast (true/false), loader_samples_per_s (optional: one
+//                     loading rank's rate; 0 or absent: not bounding), step_overhead_us
+//                     (the framework's time per training step)
 //   [exchange.KIND]   for each of gradient, layer, halo, gather, pipeline: transport
 //                     (gpu-direct, host-staged, mpi-cuda-aware), overhead_us, overlapped
 #include <array>
@@ -98,6 +99,12 @@ const std::map<std::string, Setter>& profile_keys() {
       {"input_broadcast",
        [](Implementation& i, Exchange, const std::string& v, const Origin& o,
           const std::string& k) { i.profile.input_broadcast = boolean(v, o, k); }},
+      // at most 10 million samples per second: beyond any one process, below a unit slip
+      {"loader_samples_per_s",
+       [](Implementation& i, Exchange, const std::string& v, const Origin& o,
+          const std::string& k) {
+         i.profile.loader_samples_per_s = bounded(v, o, k, 0, 1e7, false, "[0, 10000000]");
+       }},
       // at most 1 s per step: beyond it a unit slip (microseconds written as seconds x 1e6)
       {"step_overhead_us", [](Implementation& i, Exchange, const std::string& v, const Origin& o,
                               const std::string& k) {
@@ -145,7 +152,8 @@ void apply(Implementation& impl, Exchange e, const IniSection& section,
     it->second(impl, e, entry.value, {file, entry.line}, entry.key);
   }
   for (const auto& [k, s] : keys) {
-    if (k == "description") continue;  // the one optional key
+    // optional: a profile without a description, or whose loading rank bounds nothing
+    if (k == "description" || k == "loader_samples_per_s") continue;
     bool given = false;
     for (const auto& entry : section.entries) given = given || entry.key == k;
     if (!given)
@@ -217,6 +225,7 @@ std::string implementation_file_text(const Implementation& impl) {
       << "\nstaging_GBps = " << in_unit(p.staging_Bps, 1e9)
       << "\nmanaged_memory = " << strategies_text(p.managed_memory)
       << "\ninput_broadcast = " << (p.input_broadcast ? "true" : "false")
+      << "\nloader_samples_per_s = " << in_unit(p.loader_samples_per_s, 1)
       << "\nstep_overhead_us = " << in_unit(p.step_overhead_s, 1e-6) << "\n";
   for (std::size_t i = 0; i < kExchanges; ++i) {
     const ExchangeRule& r = p.exchanges[i];

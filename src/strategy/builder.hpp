@@ -44,7 +44,10 @@ class Builder {
   Builder(const Workload& w, const LayerSums& s, const Config& c, Prediction& out, Step step)
       : w_(w), d_(step.element_bytes), p_(out) {
     // the extended model's input pipeline, prefetched behind the step (input_pipeline.hpp)
-    input_s_ = c.variant == Variant::Paradise ? input_iteration_s(w, c.gpus, c.batch) : 0;
+    // and the implementation's loading rank, whichever is slower
+    input_s_ = c.variant == Variant::Paradise
+                   ? std::max(input_iteration_s(w, c.gpus, c.batch), loader_iteration_s(w, c))
+                   : 0;
     if (c.variant == Variant::Paradise &&
         implementation::managed(c.implementation, static_cast<std::size_t>(c.kind)))
       paging_Bps_ = host_copy_Bps(w, c);

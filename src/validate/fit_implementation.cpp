@@ -24,11 +24,16 @@ struct Knob {
   double lo, hi;
   std::function<double(const Implementation&)> get;
   std::function<void(Implementation&, double)> set;
+  /// A limit (a rate that bounds a row only below some value): where no fitted row reaches
+  /// it, any value above is as good, and the base profile's is kept.
+  bool limit = false;
 };
 
 std::vector<Knob> knobs() {
   // a per-call overhead from 0.1 us (a kernel launch) to 100 ms; a staging rate from 0.1 to
-  // 100 GB/s (a PCIe x1 link to beyond Gen5 x16); a split layer's efficiency from 5% to 100%
+  // 100 GB/s (a PCIe x1 link to beyond Gen5 x16); a split layer's efficiency from 5% to 100%;
+  // a loading rank's rate from 10 samples/s (3-D volumes from a slow file system) to 100,000
+  // (beyond a node's JPEG decoding)
   return {
       {"layer overhead (filter, channel)", "us per call", 0.1, 1e5,
        [](const Implementation& i) { return i.profile.rule(Exchange::Layer).overhead_s * 1e6; },
@@ -44,7 +49,10 @@ std::vector<Knob> knobs() {
        [](Implementation& i, double v) { i.profile.staging_Bps = v * 1e9; }},
       {"split-layer efficiency", "of the roofline", 0.05, 1,
        [](const Implementation& i) { return i.profile.split_efficiency; },
-       [](Implementation& i, double v) { i.profile.split_efficiency = v; }}};
+       [](Implementation& i, double v) { i.profile.split_efficiency = v; }},
+      {"input loader rate", "samples/s per loading rank", 10, 1e5,
+       [](const Implementation& i) { return i.profile.loader_samples_per_s; },
+       [](Implementation& i, double v) { i.profile.loader_samples_per_s = v; }, true}};
 }
 
 double squared_log(std::optional<double> projected, std::optional<double> measured) {
@@ -194,8 +202,24 @@ bool decides(const Objective& f, Implementation impl, const Knob& k) {
   return std::abs(f.loss(impl) - low) > 1e-12 * std::max(1.0, low);
 }
 
-Implementation fitted(const std::vector<MeasuredRun>& runs, Implementation impl,
+// A limit that bounds no row at the fit (the loss the same with it lifted to its upper
+// bound) is not determined by the rows: the base profile's value is kept.
+void keep_unreached_limits(const Objective& f, Implementation& impl, const Implementation& base,
+                           const std::vector<Knob>& ks, std::vector<bool>& free) {
+  const double at_fit = f.loss(impl);
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    if (!free[i] || !ks[i].limit) continue;
+    Implementation lifted = impl;
+    ks[i].set(lifted, ks[i].hi);
+    if (std::abs(f.loss(lifted) - at_fit) > 1e-12 * std::max(1.0, at_fit)) continue;
+    ks[i].set(impl, ks[i].get(base));
+    free[i] = false;
+  }
+}
+
+Implementation fitted(const std::vector<MeasuredRun>& runs, const Implementation& base,
                       std::vector<FittedParameter>* report) {
+  Implementation impl = base;
   const Objective f(runs);
   const auto ks = knobs();
   std::vector<bool> free(ks.size());
@@ -214,6 +238,7 @@ Implementation fitted(const std::vector<MeasuredRun>& runs, Implementation impl,
     if (free[i]) moving.push_back(i);
   }
   polish(f, impl, ks, moving);
+  keep_unreached_limits(f, impl, base, ks, free);
   if (report) {
     for (std::size_t i = 0; i < ks.size(); ++i)
       report->push_back({ks[i].name, ks[i].unit, ks[i].lo, ks[i].hi, ks[i].get(impl), free[i]});

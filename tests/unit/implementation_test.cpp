@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "paradise/implementation/catalog.hpp"
+#include "paradise/strategy/input_pipeline.hpp"
 #include "paradise/validate/fit.hpp"
 #include "paradise_test_helpers.hpp"
 
@@ -83,6 +84,15 @@ TEST(Implementation, BadFilesNameTheLineKeyAndValue) {
   bad = head + exchanges;
   bad.erase(bad.find("step_overhead_us = 0\n"), 21);
   EXPECT_NE(parse_error(bad).find("missing key 'step_overhead_us'"), std::string::npos)
+      << parse_error(bad);
+  // a loading rank's rate is optional (absent: it bounds nothing), non-negative when given
+  EXPECT_EQ(parse(head + exchanges).profile.loader_samples_per_s, 0);
+  bad = head + exchanges;
+  bad.insert(bad.find("step_overhead_us"), "loader_samples_per_s = 330\n");
+  EXPECT_EQ(parse(bad).profile.loader_samples_per_s, 330);
+  bad.replace(bad.find("loader_samples_per_s = 330"), 26, "loader_samples_per_s = -1");
+  EXPECT_NE(parse_error(bad).find("t.impl:7: loader_samples_per_s '-1': must be in [0, "),
+            std::string::npos)
       << parse_error(bad);
   // every kind of exchange is stated
   EXPECT_NE(parse_error(head).find("exchange.gradient"), std::string::npos);
@@ -232,8 +242,45 @@ TEST(Implementation, ManagedMemoryPagesTheExcess) {
               1e-9 * iterations * 2 * excess / 6e9);
 }
 
+// One loading rank per group of GPUs that share samples (ChainerMN's multi-node iterator):
+// at 320 samples/s, data+spatial's 8 groups of 4 on 32 GPUs load 2,048 / 8 = 256 samples
+// each, 0.8 s, beyond the step, so the iteration takes 0.8 s and is marked input; data
+// parallelism's 32 ranks load 64 each (0.2 s), filter's one rank all 64 (0.2 s).
+TEST(Implementation, LoadingRankBoundsItsGroupsSamples) {
+  const auto w = make_workload({"resnet50", "imagenet", "abci", "", 0});
+  auto c = paradise_config(Kind::DataSpatial, 32, 2048);
+  c.p2 = 4;
+  c.implementation = implementation::find_implementation("chainermnx").profile;
+  const auto fed = predict(w, c);
+  ASSERT_EQ(fed.status, Status::Ok) << fed.reason;
+  ASSERT_LT(fed.iteration_time_s, 0.8);
+  EXPECT_NE(fed.limit, Limit::Input);
+  c.implementation.loader_samples_per_s = 320;
+  const auto starved = predict(w, c);
+  EXPECT_EQ(starved.limit, Limit::Input);
+  EXPECT_DOUBLE_EQ(starved.iteration_time_s, 256.0 / 320);
+  const double iterations = static_cast<double>(starved.iterations_per_epoch);
+  EXPECT_NEAR(starved.epoch_input_s, (0.8 - fed.iteration_time_s) * iterations,
+              1e-9 * starved.epoch_time_s);
+  const Config data = [&] {
+    auto d = c;
+    d.kind = Kind::Data;
+    return d;
+  }();
+  EXPECT_DOUBLE_EQ(loader_iteration_s(w, data), 64.0 / 320);
+  auto filter = c;
+  filter.kind = Kind::Filter;
+  filter.batch = 64;
+  EXPECT_DOUBLE_EQ(loader_iteration_s(w, filter), 64.0 / 320);
+  // ParaDL's model has no input pipeline
+  c.variant = Variant::Paradl;
+  EXPECT_EQ(predict(w, c).epoch_input_s, 0);
+}
+
 // calibrate --measured recovers the parameters that made synthetic runs: exactly from exact
-// runs; from runs with +-5% noise on their times and compute parts, within 15% (the parts
+// runs (the loading rank's 400 samples/s from the one row it bounds: 512 samples per group
+// take 1.28 s, the step 0.98 s; the other rows' groups load at most 128 in 0.32 s, under
+// their steps); from runs with +-5% noise on their times and compute parts, within 15% (the parts
 // separate the split layers' efficiency from the per-call overheads, which both lengthen a
 // model-parallel step: from the times alone the two trade off).
 TEST(Implementation, CalibrationRecoversKnownParameters) {
@@ -243,6 +290,7 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
   truth.profile.rule(Exchange::Gather).overhead_s = 2e-3;
   truth.profile.staging_Bps = 8e9;
   truth.profile.split_efficiency = 0.6;
+  truth.profile.loader_samples_per_s = 400;
   std::vector<validate::MeasuredRun> runs;
   int line = 2;
   for (const auto& [kind, gpus, batch, p2] :
@@ -254,7 +302,8 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
            {Kind::DataSpatial, 64, 2048, 4},
            {Kind::DataFilter, 32, 512, 4},
            {Kind::DataFilter, 64, 1024, 4},
-           {Kind::Spatial, 4, 64, 0}}) {
+           {Kind::Spatial, 4, 64, 0},
+           {Kind::DataSpatial, 16, 2048, 4}}) {
     validate::MeasuredRun r;
     r.file = "synthetic";
     r.line = line++;
@@ -288,6 +337,7 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
   EXPECT_NEAR(p.rule(Exchange::Halo).overhead_s, 2e-3, 2e-5);
   EXPECT_NEAR(p.staging_Bps, 8e9, 8e7);
   EXPECT_NEAR(p.split_efficiency, 0.6, 0.006);
+  EXPECT_NEAR(p.loader_samples_per_s, 400, 4);
   EXPECT_GT(*exact.mean_accuracy, 0.999);
   // +-5% noise, alternating: the fit stays near the truth and the held-out rows near it
   for (std::size_t i = 0; i < runs.size(); ++i) {

@@ -62,6 +62,12 @@ struct Profile {
   /// GPUs; a hybrid's group) loads each batch and broadcasts it through MPI on the host,
   /// each GPU then copying the batch in; else every GPU loads its own.
   bool input_broadcast = false;
+  /// Samples per second one loading rank delivers to its training process (reading,
+  /// decoding, augmenting, in the framework's loader: ChainerMN's 20-thread iterator in one
+  /// Python process); 0: not bounding. Every data-parallel GPU loads its own share; the GPUs
+  /// of a group that share samples wait for one rank's load of the whole group's batch
+  /// (input_broadcast), or each loads all of it. Prefetched behind the step.
+  double loader_samples_per_s = 0;
   /// The framework's host time per training step that the GPUs wait for: the training
   /// loop's Python, the loss's synchronisation, the next batch's hand-off. Added to every
   /// iteration whose compute is not a measured time per sample of whole steps (which holds
