@@ -12,6 +12,7 @@
 #include "paradise/core/table.hpp"
 #include "paradise/core/text.hpp"
 #include "paradise/report/fields.hpp"
+#include "paradise/strategy/input_pipeline.hpp"
 #include "paradise/strategy/predict.hpp"
 #include "paradise/strategy/roofline.hpp"
 #include "paradise/sweep/memlimit.hpp"
@@ -193,6 +194,16 @@ void print_times(std::ostream& out, const strategy::Prediction& p, const strateg
     out << "compute includes " << fixed(p.epoch_slowest_gpu_wait_s, 3)
         << " s waiting for the slowest of " << gpus_text(c.gpus)
         << " (spread between GPUs: " << fixed(w.system.gpu.variability_fraction * 100, 1) << "%)\n";
+  if (p.epoch_input_s > 0) {
+    // which input stage the GPUs wait for: the node's pipeline or the implementation's
+    // loading rank (strategy/input_pipeline.hpp)
+    const double node = strategy::input_iteration_s(w, c.gpus, c.batch);
+    const double loader = strategy::loader_iteration_s(w, c);
+    out << "input: " << (loader >= node ? "a loading rank's share" : "the node's pipeline")
+        << " takes " << fixed(std::max(node, loader) * 1e3, 3) << " ms per iteration (node "
+        << fixed(node * 1e3, 3) << " ms, loading rank " << fixed(loader * 1e3, 3) << " ms at "
+        << fixed(c.implementation.loader_samples_per_s, 0) << " samples/s)\n";
+  }
   out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
 }
 

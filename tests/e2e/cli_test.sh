@@ -229,6 +229,16 @@ for impl in chainermnx "$tmp/cmx.impl"; do
 done
 grep -q '"status":"ok"' "$tmp/impl-chainermnx.json" && cmp -s "$tmp/impl-chainermnx.json" "$tmp/impl-cmx.impl.json" \
   && ok || bad "implementations --show: the file predicts as the name"
+# a loading rank at 320 samples/s: data+spatial's 8 groups on 32 GPUs load 2,048 / 8 = 256
+# samples each, 0.8 s, beyond the step (docs/implementations.md §loader)
+sed 's/^loader_samples_per_s = 0$/loader_samples_per_s = 320/' "$tmp/cmx.impl" > "$tmp/loader.impl"
+expect_rc 0 "predict with a loading rank's rate" -- "$paradise" predict --model resnet50 \
+  --dataset imagenet --system abci --strategy data+spatial --gpus 32 --batch 2048 --p2 4 \
+  --implementation "$tmp/loader.impl"
+grep -q "^status: ok; limited by input" "$tmp/out" \
+  && grep -q "^input: a loading rank's share takes 800.000 ms per iteration (node 0.000 ms, loading rank 800.000 ms at 320 samples/s)$" "$tmp/out" \
+  && grep -q "^iteration: 800.000 ms$" "$tmp/out" && ok \
+  || bad "predict with a loading rank's rate: $(cat "$tmp/out")"
 expect_rc 2 "implementations --show unknown" -- "$paradise" implementations --show nope
 grep -q "^paradise implementations: error: --show: unknown implementation 'nope'; built-in: pytorch-nccl," "$tmp/err" \
   && ok || bad "implementations --show unknown: $(cat "$tmp/err")"
