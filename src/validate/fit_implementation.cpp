@@ -202,16 +202,26 @@ bool decides(const Objective& f, Implementation impl, const Knob& k) {
   return std::abs(f.loss(impl) - low) > 1e-12 * std::max(1.0, low);
 }
 
-// A limit that bounds no row at the fit (the loss the same with it lifted to its upper
-// bound) is not determined by the rows: the base profile's value is kept.
+// A limit that bounds no row at the fit (no row's projection 1% shorter with it lifted to
+// its upper bound: a wait within the fit's noise) is not determined by the rows: the base
+// profile's value is kept, where it too bounds none of them (else the fitted value stays,
+// one of the many that fit as well).
 void keep_unreached_limits(const Objective& f, Implementation& impl, const Implementation& base,
                            const std::vector<Knob>& ks, std::vector<bool>& free) {
-  const double at_fit = f.loss(impl);
+  const auto at_fit = f.rows(impl);
+  const auto same = [&](const Knob& k, double v) {
+    Implementation moved = impl;
+    k.set(moved, v);
+    const auto rows = f.rows(moved);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const auto &a = at_fit[r].projected_s, &b = rows[r].projected_s;
+      if (a.has_value() != b.has_value() || (a && std::abs(*b - *a) > 0.01 * *a)) return false;
+    }
+    return true;
+  };
   for (std::size_t i = 0; i < ks.size(); ++i) {
-    if (!free[i] || !ks[i].limit) continue;
-    Implementation lifted = impl;
-    ks[i].set(lifted, ks[i].hi);
-    if (std::abs(f.loss(lifted) - at_fit) > 1e-12 * std::max(1.0, at_fit)) continue;
+    if (!free[i] || !ks[i].limit || !same(ks[i], ks[i].hi) || !same(ks[i], ks[i].get(base)))
+      continue;
     ks[i].set(impl, ks[i].get(base));
     free[i] = false;
   }

@@ -344,6 +344,14 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
     *with_parts[i].iteration_s *= i % 2 ? 1.05 : 0.95;
     *with_parts[i].compute_s *= i % 3 ? 0.95 : 1.05;
   }
+  // without the row it bounds, nothing says how fast the loading rank is: the base's rate
+  // (none) is kept, and said to be
+  auto unbounded = runs;
+  unbounded.pop_back();
+  const auto kept = validate::fit_implementation(unbounded, base, "fitted");
+  EXPECT_EQ(kept.profile.profile.loader_samples_per_s, 0);
+  ASSERT_EQ(kept.parameters.back().name, std::string("input loader rate"));
+  EXPECT_FALSE(kept.parameters.back().determined);
   const auto noisy = validate::fit_implementation(with_parts, base, "fitted");
   const auto& q = noisy.profile.profile;
   EXPECT_NEAR(q.rule(Exchange::Layer).overhead_s / 400e-6, 1, 0.15);
