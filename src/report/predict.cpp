@@ -196,13 +196,18 @@ void print_times(std::ostream& out, const strategy::Prediction& p, const strateg
         << " (spread between GPUs: " << fixed(w.system.gpu.variability_fraction * 100, 1) << "%)\n";
   if (p.epoch_input_s > 0) {
     // which input stage the GPUs wait for: the node's pipeline or the implementation's
-    // loading rank (strategy/input_pipeline.hpp)
+    // loading rank (strategy/input_pipeline.hpp), at the group size the point ran with
+    strategy::Config ran = c;
+    ran.p2 = p.p2;
     const double node = strategy::input_iteration_s(w, c.gpus, c.batch);
-    const double loader = strategy::loader_iteration_s(w, c);
+    const double loader = strategy::loader_iteration_s(w, ran);
     out << "input: " << (loader >= node ? "a loading rank's share" : "the node's pipeline")
         << " takes " << fixed(std::max(node, loader) * 1e3, 3) << " ms per iteration (node "
-        << fixed(node * 1e3, 3) << " ms, loading rank " << fixed(loader * 1e3, 3) << " ms at "
-        << fixed(c.implementation.loader_samples_per_s, 0) << " samples/s)\n";
+        << fixed(node * 1e3, 3) << " ms";
+    if (c.implementation.loader_samples_per_s > 0)
+      out << ", loading rank " << fixed(loader * 1e3, 3) << " ms at "
+          << fixed(c.implementation.loader_samples_per_s, 0) << " samples/s";
+    out << ")\n";
   }
   out << "iteration: " << fixed(p.iteration_time_s * 1e3, 3) << " ms\n\n";
 }

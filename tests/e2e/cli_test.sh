@@ -239,6 +239,15 @@ grep -q "^status: ok; limited by input" "$tmp/out" \
   && grep -q "^input: a loading rank's share takes 800.000 ms per iteration (node 0.000 ms, loading rank 800.000 ms at 320 samples/s)$" "$tmp/out" \
   && grep -q "^iteration: 800.000 ms$" "$tmp/out" && ok \
   || bad "predict with a loading rank's rate: $(cat "$tmp/out")"
+# with --p2 auto the loading rank's share is the chosen group's: the input-bound iteration
+# takes what the line says that rank takes
+expect_rc 0 "predict with a loading rank's rate, p2 auto" -- "$paradise" predict --model resnet50 \
+  --dataset imagenet --system abci --strategy data+spatial --gpus 32 --batch 2048 --p2 auto \
+  --implementation "$tmp/loader.impl"
+rank_ms=$(sed -n "s/^input: .*loading rank \([0-9.]*\) ms at 320 samples\/s)$/\1/p" "$tmp/out")
+iter_ms=$(sed -n 's/^iteration: \([0-9.]*\) ms$/\1/p' "$tmp/out")
+[ -n "$rank_ms" ] && [ "$rank_ms" = "$iter_ms" ] && ok \
+  || bad "predict with a loading rank's rate, p2 auto: rank '$rank_ms' ms, iteration '$iter_ms' ms: $(cat "$tmp/out")"
 expect_rc 2 "implementations --show unknown" -- "$paradise" implementations --show nope
 grep -q "^paradise implementations: error: --show: unknown implementation 'nope'; built-in: pytorch-nccl," "$tmp/err" \
   && ok || bad "implementations --show unknown: $(cat "$tmp/err")"

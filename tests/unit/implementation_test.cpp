@@ -41,6 +41,10 @@ TEST(Implementation, BuiltinsRoundTripThroughTheirFiles) {
   }
   EXPECT_EQ(implementation::find_implementation("pytorch-nccl").profile,
             implementation::kPytorchNccl);
+  // a fitted loading rank's rate, as calibrate writes it, reads back to the same double
+  auto fitted = implementation::find_implementation("chainermnx");
+  fitted.profile.loader_samples_per_s = 239.90341234;
+  EXPECT_EQ(parse(implementation::implementation_file_text(fitted)).profile, fitted.profile);
 }
 
 // The managed_memory list's words are the strategies' names, in strategy::Kind's order.
