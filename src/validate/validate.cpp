@@ -29,6 +29,13 @@ std::string hint(const std::string& part, bool above, strategy::Variant variant)
                    "and the calibration time per sample"
                  : "the calibration time per sample or layer times (measured on another GPU, "
                    "precision or batch?), the model's FLOP count and input size";
+  if (part == "input")
+    return above ? "a slower input than the model's: time the loader alone (samples per second "
+                   "of one loading rank, an implementation profile's loader_samples_per_s) and "
+                   "the node's decoding and reading (a system file's [input] rates)"
+                 : "a faster loader or input pipeline than the profile's loader_samples_per_s "
+                   "or the system's [input] rates (docs/implementations.md, "
+                   "docs/gpu-profiles.md)";
   if (part == "framework")
     return std::string(above ? "a slower" : "a leaner") +
            " training loop than the profile's: time a step at two batch sizes, and put the "
@@ -150,15 +157,20 @@ Anomaly diagnose(const MeasuredRun& run, const RowResult& row, strategy::Variant
   const double compute = row.projected_compute_s.value_or(0);
   const double comm = row.projected_communication_s.value_or(0);
   const double framework = row.projected_step_overhead_s.value_or(0);
-  const double total = compute + comm + framework;
-  const double largest = std::max({compute, comm, framework});
-  a.part = compute == largest ? "compute" : comm == largest ? "communication" : "framework";
+  const double input = row.projected_input_wait_s.value_or(0);
+  const double total = compute + comm + framework + input;
+  const double largest = std::max({compute, comm, framework, input});
+  a.part = compute == largest ? "compute"
+           : comm == largest  ? "communication"
+           : input == largest ? "input"
+                              : "framework";
   const double share = total > 0 ? 100 * largest / total : 0;
   a.cause = "time " + ratio_text(row.measured_s.value_or(0), row.projected_s.value_or(0)) +
             "; no measured parts in the row, and " + a.part + " is " + fixed(share, 1) +
-            "% of the projected compute + communication + framework time per step (" +
+            "% of the projected compute + communication + framework + input wait per step (" +
             seconds_text(compute) + " compute, " + seconds_text(comm) + " communication, " +
-            seconds_text(framework) + " framework" + per + ", before any overlap)";
+            seconds_text(framework) + " framework, " + seconds_text(input) + " input wait" + per +
+            ", before any overlap)";
   a.hint = hint(a.part, row.measured_s.value_or(0) > row.projected_s.value_or(0), variant);
   return a;
 }

@@ -116,5 +116,23 @@ TEST(Diagnose, NamesTheFrameworkWhereItIsTheLargestPart) {
   EXPECT_NE(a.hint.find("slower training loop"), std::string::npos) << a.hint;
 }
 
+// No parts measured and the wait for input the largest projected part (by hand: a loading
+// rank's 0.8 s against a 0.3 s step, so 0.5 of 0.2 + 0.05 + 0.05 + 0.5 = 0.8 s, 62.5%): it is
+// named, with the loader's rate to measure.
+TEST(Diagnose, NamesTheInputWhereItsWaitIsTheLargestPart) {
+  RowResult row;
+  row.basis = "iteration";
+  row.projected_s = 0.8;
+  row.measured_s = 1.2;
+  row.projected_compute_s = 0.2;
+  row.projected_communication_s = 0.05;
+  row.projected_step_overhead_s = 0.05;
+  row.projected_input_wait_s = 0.5;
+  const Anomaly a = diagnose(MeasuredRun{}, row);
+  EXPECT_EQ(a.part, "input");
+  EXPECT_NE(a.cause.find("62.5%"), std::string::npos) << a.cause;
+  EXPECT_NE(a.hint.find("loader_samples_per_s"), std::string::npos) << a.hint;
+}
+
 }  // namespace
 }  // namespace paradise::validate
