@@ -96,6 +96,7 @@ std::vector<Eval> evaluate(const strategy::Workload& w, const strategy::LayerSum
                        p.status == Status::Ok ? std::string() : p.reason, p.split_layer,
                        p.split_parts, s.epochs ? s.epochs->epochs(b) : 0, p.p2, p.segments});
         out.back().step_overhead_s = p.epoch_step_overhead_s;
+        out.back().input_s = p.epoch_input_s;
       }
     }
   }

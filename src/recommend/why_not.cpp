@@ -26,7 +26,8 @@ std::string ratio_text(double r) {
 constexpr double kGrowthWorthSaying = 1.05;
 
 /// What makes `best` slower than `winner`: its parts (compute, communication before
-/// overlap, the framework's time per step, per epoch) that exceed the winner's, the larger
+/// overlap, the framework's time per step, the wait for input, per epoch) that exceed the
+/// winner's, the larger
 /// excess first, with both values; where none exceeds, the overlap that hides less of its
 /// communication.
 std::string mechanism(const Eval& best, const Eval& winner) {
@@ -34,10 +35,10 @@ std::string mechanism(const Eval& best, const Eval& winner) {
     const char* name;
     double mine, theirs;
   };
-  std::vector<Part> parts{
-      {"compute", best.compute_s, winner.compute_s},
-      {"communication", best.communication_s, winner.communication_s},
-      {"framework time per step", best.step_overhead_s, winner.step_overhead_s}};
+  std::vector<Part> parts{{"compute", best.compute_s, winner.compute_s},
+                          {"communication", best.communication_s, winner.communication_s},
+                          {"framework time per step", best.step_overhead_s, winner.step_overhead_s},
+                          {"waiting for input", best.input_s, winner.input_s}};
   std::sort(parts.begin(), parts.end(),
             [](const Part& a, const Part& b) { return a.mine - a.theirs > b.mine - b.theirs; });
   std::string s;

@@ -257,6 +257,17 @@ TEST(WhyNot, TheFrameworkTimePerStepIsAPart) {
             "(framework time per step 6.0 s per epoch against the winner's 1.5 s)");
 }
 
+// A hybrid whose groups wait for one loading rank each (by hand: 3 s of input wait per
+// epoch against the data-parallel winner's none, the rest the same) is named for it.
+TEST(WhyNot, TheWaitForInputIsAPart) {
+  const Eval winner = eval(Kind::Data, 8, 256, Status::Ok, 10, 8, Limit::Compute);
+  Eval loser = eval(Kind::DataSpatial, 8, 256, Status::Ok, 13, 8, Limit::Input);
+  loser.input_s = 3;
+  EXPECT_EQ(why_not({&loser}, &winner, Ranking{Objective::Time}, 16e9),
+            "best at 8 GPUs, batch 256 (13.0 s per epoch): 1.30x the winner's epoch time "
+            "(waiting for input 3.0 s per epoch against the winner's 0.0 s)");
+}
+
 TEST(WhyNot, GpuHoursCompareTheProductOfTimeAndGpus) {
   // the winner: 3600 s x 2 GPUs = 2 GPU-hours; this one 1800 s x 8 GPUs = 4: 2.00x
   const Eval winner = eval(Kind::Data, 2, 64, Status::Ok, 3600, 3000, Limit::Compute);

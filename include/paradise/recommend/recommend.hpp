@@ -47,6 +47,9 @@ struct Eval {
   /// The implementation's framework time per step over the epoch (strategy::Prediction's
   /// epoch_step_overhead_s).
   double step_overhead_s = 0;
+  /// The wait for input beyond the step over the epoch (strategy::Prediction's
+  /// epoch_input_s): a node's pipeline or an implementation's loading rank.
+  double input_s = 0;
   /// GPU-hours of one epoch: epoch time x GPUs.
   double gpu_hours() const { return epoch_s * static_cast<double>(gpus) / 3600; }
   /// Seconds to train: the epochs to target x the epoch.
