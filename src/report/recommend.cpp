@@ -39,6 +39,7 @@ void write_ranked_json(JsonWriter& j, const strategy::Workload& w,
     j.key("compute_s").value(e.compute_s);
     j.key("communication_s").value(e.communication_s);
     j.key("framework_s").value(e.step_overhead_s);
+    j.key("input_wait_s").value(e.input_s);
     j.key("memory_per_gpu_bytes").value(e.memory_bytes);
     j.key("memory_headroom_bytes").value(usable - e.memory_bytes);
     j.key("gpu_hours").value(e.gpu_hours());
@@ -162,6 +163,10 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
     t.add_column("train h");
     t.add_column("GPU-h to train");
   }
+  // the wait for input, when a ranked configuration waits (a node's pipeline or a loading rank)
+  bool waits = false;
+  for (std::size_t i = 0; i < r.ranked.size(); ++i) waits = waits || r.at(i).input_s > 0;
+  if (waits) t.add_column("input wait s");
   // the hybrids' and pipelines' shapes used, when a ranked configuration has one
   bool shaped = false;
   for (std::size_t i = 0; i < r.ranked.size(); ++i) shaped = shaped || !shape_cell(r.at(i)).empty();
@@ -186,6 +191,7 @@ void print_ranked(std::ostream& out, const strategy::Workload& w, const recommen
       row.push_back(fixed(e.time_to_train_s() / 3600, 3));
       row.push_back(fixed(e.gpu_hours() * e.epochs_to_target, 2));
     }
+    if (waits) row.push_back(fixed(e.input_s, 2));
     if (shaped) row.push_back(shape_cell(e));
     row.emplace_back(strategy::limit_name(e.limit));
     t.add_row(std::move(row));

@@ -19,7 +19,8 @@ assert r["objective"] == "time" and r["model"] == "resnet50" and r["system"] == 
 rows = r["ranked"]
 assert rows, "no feasible configuration"
 need = {"strategy", "gpus", "batch", "epoch_time_s", "compute_s", "communication_s",
-        "framework_s", "memory_per_gpu_bytes", "gpu_hours", "limiting_factor", "status"}
+        "framework_s", "input_wait_s", "memory_per_gpu_bytes", "gpu_hours", "limiting_factor",
+        "status"}
 assert all(need <= set(x) for x in rows)
 assert all(x["status"] == "ok" and x["batch"] == 1024 and x["gpus"] <= 64 for x in rows)
 t = [x["epoch_time_s"] for x in rows]
@@ -65,6 +66,7 @@ for x in r["ranked"][:4]:
     assert x["compute_s"] == p["epoch_compute_s"], (x, p)
     assert x["communication_s"] == p["epoch_communication_s"], (x, p)
     assert x["framework_s"] == p["epoch_step_overhead_s"], (x, p)
+    assert x["input_wait_s"] == p["epoch_input_wait_s"], (x, p)
     assert x["memory_per_gpu_bytes"] == p["memory_per_gpu_bytes"], (x, p)
     assert x["limiting_factor"] == p["limiting_factor"], (x, p)
     assert abs(x["gpu_hours"] - p["epoch_time_s"] * p["gpus"] / 3600) <= 1e-12 * x["gpu_hours"]
