@@ -27,9 +27,8 @@ constexpr double kGrowthWorthSaying = 1.05;
 
 /// What makes `best` slower than `winner`: its parts (compute, communication before
 /// overlap, the framework's time per step, the wait for input, per epoch) that exceed the
-/// winner's, the larger
-/// excess first, with both values; where none exceeds, the overlap that hides less of its
-/// communication.
+/// winner's, the larger excess first, with both values; where none exceeds, the overlap that
+/// hides less of its communication.
 std::string mechanism(const Eval& best, const Eval& winner) {
   struct Part {
     const char* name;

@@ -266,11 +266,8 @@ TEST(Implementation, LoadingRankBoundsItsGroupsSamples) {
   const double iterations = static_cast<double>(starved.iterations_per_epoch);
   EXPECT_NEAR(starved.epoch_input_s, (0.8 - fed.iteration_time_s) * iterations,
               1e-9 * starved.epoch_time_s);
-  const Config data = [&] {
-    auto d = c;
-    d.kind = Kind::Data;
-    return d;
-  }();
+  auto data = c;
+  data.kind = Kind::Data;
   EXPECT_DOUBLE_EQ(loader_iteration_s(w, data), 64.0 / 320);
   auto filter = c;
   filter.kind = Kind::Filter;
