@@ -29,6 +29,18 @@ std::string signed_percent(std::optional<double> projected, std::optional<double
   return (e >= 0 ? "+" : "") + fixed(e, 1) + "%";
 }
 
+std::string decided_mark(validate::Decided d) {
+  switch (d) {
+    case validate::Decided::Fitted:
+      return "";
+    case validate::Decided::Kept:
+      return " (kept)";
+    case validate::Decided::AtLeast:
+      return " (at least)";
+  }
+  return "";
+}
+
 void print_parameters(const validate::ImplementationFit& fit) {
   TextTable t;
   t.add_column("parameter", TextTable::Align::Left);
@@ -36,11 +48,14 @@ void print_parameters(const validate::ImplementationFit& fit) {
   t.add_column("unit", TextTable::Align::Left);
   t.add_column("bounds", TextTable::Align::Left);
   for (const auto& p : fit.parameters)
-    t.add_row({p.name, p.determined ? fixed(p.value, 4) : fixed(p.value, 4) + " (kept)", p.unit,
+    t.add_row({p.name, fixed(p.value, 4) + decided_mark(p.decided), p.unit,
                "[" + fixed(p.lo, 2) + ", " + fixed(p.hi, 0) + "]"});
   t.print(std::cout);
   std::cout << "(kept: the base profile's value; no row's projection moves with it, or, for a "
-               "limit, none reaches it at the fit)\n\n";
+               "limit, none reaches it at the fit)\n"
+               "(at least: a limit the base profile's value reaches and the rows' best fit does "
+               "not; the least value that lengthens no row by more than 1%, written as the fit)"
+               "\n\n";
 }
 
 void print_rows(const validate::ImplementationFit& fit) {

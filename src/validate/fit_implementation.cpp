@@ -25,7 +25,7 @@ struct Knob {
   std::function<double(const Implementation&)> get;
   std::function<void(Implementation&, double)> set;
   /// A limit (a rate that bounds a row only below some value): where no fitted row reaches
-  /// it, any value above is as good, and the base profile's is kept.
+  /// it, any value above is as good (settle_unreached_limits).
   bool limit = false;
 };
 
@@ -202,28 +202,44 @@ bool decides(const Objective& f, Implementation impl, const Knob& k) {
   return std::abs(f.loss(impl) - low) > 1e-12 * std::max(1.0, low);
 }
 
-// A limit that bounds no row at the fit (no row's projection 1% shorter with it lifted to
-// its upper bound: a wait within the fit's noise) is not determined by the rows: the base
-// profile's value is kept, where it too bounds none of them (else the fitted value stays,
-// one of the many that fit as well).
-void keep_unreached_limits(const Objective& f, Implementation& impl, const Implementation& base,
-                           const std::vector<Knob>& ks, std::vector<bool>& free) {
-  const auto at_fit = f.rows(impl);
-  const auto same = [&](const Knob& k, double v) {
+// A limit that bounds no row at the fit (no row's projection more than 1% longer than with
+// the limit lifted to its upper bound: a wait within the fit's noise) is not determined by
+// the rows. Where the base profile's value bounds none of them either, it is kept; where it
+// bounds some, the rows say only that the limit is above it: the least value that bounds
+// none (bisected on a log scale; a wait grows as the rate falls) stands, as a lower bound.
+void settle_unreached_limits(const Objective& f, Implementation& impl, const Implementation& base,
+                             const std::vector<Knob>& ks, std::vector<Decided>& decided) {
+  const auto rows_at = [&](const Knob& k, double v) {
     Implementation moved = impl;
     k.set(moved, v);
-    const auto rows = f.rows(moved);
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      const auto &a = at_fit[r].projected_s, &b = rows[r].projected_s;
-      if (a.has_value() != b.has_value() || (a && std::abs(*b - *a) > 0.01 * *a)) return false;
-    }
-    return true;
+    return f.rows(moved);
   };
   for (std::size_t i = 0; i < ks.size(); ++i) {
-    if (!free[i] || !ks[i].limit || !same(ks[i], ks[i].hi) || !same(ks[i], ks[i].get(base)))
+    const Knob& k = ks[i];
+    if (decided[i] != Decided::Fitted || !k.limit) continue;
+    const auto lifted = rows_at(k, k.hi);
+    const auto unreached = [&](double v) {
+      const auto rows = rows_at(k, v);
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto &a = lifted[r].projected_s, &b = rows[r].projected_s;
+        if (a.has_value() != b.has_value() || (a && *b > 1.01 * *a)) return false;
+      }
+      return true;
+    };
+    if (!unreached(k.get(impl))) continue;
+    const double kept = k.get(base);
+    if (unreached(kept)) {
+      k.set(impl, kept);
+      decided[i] = Decided::Kept;
       continue;
-    ks[i].set(impl, ks[i].get(base));
-    free[i] = false;
+    }
+    double low = std::log(std::max(kept, k.lo)), high = std::log(k.get(impl));
+    while (high - low > 1e-6) {
+      const double mid = (low + high) / 2;
+      (unreached(std::exp(mid)) ? high : low) = mid;
+    }
+    k.set(impl, std::exp(high));
+    decided[i] = Decided::AtLeast;
   }
 }
 
@@ -232,12 +248,13 @@ Implementation fitted(const std::vector<MeasuredRun>& runs, const Implementation
   Implementation impl = base;
   const Objective f(runs);
   const auto ks = knobs();
-  std::vector<bool> free(ks.size());
-  for (std::size_t i = 0; i < ks.size(); ++i) free[i] = decides(f, impl, ks[i]);
+  std::vector<Decided> decided(ks.size());
+  for (std::size_t i = 0; i < ks.size(); ++i)
+    decided[i] = decides(f, impl, ks[i]) ? Decided::Fitted : Decided::Kept;
   double last = f.loss(impl);
   for (int sweep = 0; sweep < 3; ++sweep) {
     for (std::size_t i = 0; i < ks.size(); ++i) {
-      if (free[i]) search(f, impl, ks[i]);
+      if (decided[i] == Decided::Fitted) search(f, impl, ks[i]);
     }
     const double now = f.loss(impl);
     if (last - now <= 1e-9 * std::max(1.0, last)) break;
@@ -245,13 +262,13 @@ Implementation fitted(const std::vector<MeasuredRun>& runs, const Implementation
   }
   std::vector<std::size_t> moving;
   for (std::size_t i = 0; i < ks.size(); ++i) {
-    if (free[i]) moving.push_back(i);
+    if (decided[i] == Decided::Fitted) moving.push_back(i);
   }
   polish(f, impl, ks, moving);
-  keep_unreached_limits(f, impl, base, ks, free);
+  settle_unreached_limits(f, impl, base, ks, decided);
   if (report) {
     for (std::size_t i = 0; i < ks.size(); ++i)
-      report->push_back({ks[i].name, ks[i].unit, ks[i].lo, ks[i].hi, ks[i].get(impl), free[i]});
+      report->push_back({ks[i].name, ks[i].unit, ks[i].lo, ks[i].hi, ks[i].get(impl), decided[i]});
   }
   return impl;
 }

@@ -352,7 +352,28 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
   const auto kept = validate::fit_implementation(unbounded, base, "fitted");
   EXPECT_EQ(kept.profile.profile.loader_samples_per_s, 0);
   ASSERT_EQ(kept.parameters.back().name, std::string("input loader rate"));
-  EXPECT_FALSE(kept.parameters.back().determined);
+  EXPECT_EQ(kept.parameters.back().decided, validate::Decided::Kept);
+  EXPECT_EQ(exact.parameters.back().decided, validate::Decided::Fitted);
+  // a base rate of 100 samples/s bounds these rows, the truth's bounds none: the rows say
+  // only that the rate is above the least one that lengthens no row by more than 1%, where
+  // a loading rank's share of the batch takes 1.01 times the row's step: max over rows of
+  // share / (1.01 step). Shares by hand (docs/implementations.md#loader): filter, channel
+  // and spatial load the whole batch on one rank; a hybrid's replicas are gpus / p2.
+  auto slow_base = base;
+  slow_base.profile.loader_samples_per_s = 100;
+  const auto bounded = validate::fit_implementation(unbounded, slow_base, "fitted");
+  ASSERT_EQ(bounded.parameters.back().decided, validate::Decided::AtLeast);
+  auto lifted = bounded.profile;
+  lifted.profile.loader_samples_per_s = 0;
+  o.profile = &lifted;
+  const auto steps = validate::evaluate(unbounded, o);
+  const std::vector<double> shares{64, 64, 64, 1024.0 / 8, 2048.0 / 16, 512.0 / 8, 1024.0 / 16, 64};
+  ASSERT_EQ(steps.size(), shares.size());
+  double least = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    least = std::max(least, shares[i] / (1.01 * *steps[i].projected_s));
+  EXPECT_GT(least, 100);  // the base's rate does bound a row
+  EXPECT_NEAR(bounded.profile.profile.loader_samples_per_s / least, 1, 1e-5);
   const auto noisy = validate::fit_implementation(with_parts, base, "fitted");
   const auto& q = noisy.profile.profile;
   EXPECT_NEAR(q.rule(Exchange::Layer).overhead_s / 400e-6, 1, 0.15);

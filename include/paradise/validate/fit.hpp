@@ -13,12 +13,18 @@
 
 namespace paradise::validate {
 
-/// A fitted parameter: what it is, its bounds, its value, and whether the rows decide it
-/// (false: no row's projection moves with it, and the base profile's value is kept).
+/// How the rows decide a fitted parameter's value.
+enum class Decided {
+  Fitted,   ///< the rows' best fit
+  Kept,     ///< no row moves with it (or, for a limit, none reaches it): the base's value
+  AtLeast,  ///< a limit the rows bound from below only: the least value no row reaches
+};
+
+/// A fitted parameter: what it is, its bounds, its value, and how the rows decide it.
 struct FittedParameter {
   std::string name, unit;
   double lo = 0, hi = 0, value = 0;
-  bool determined = false;
+  Decided decided = Decided::Kept;
 };
 
 struct ImplementationFit {
