@@ -34,7 +34,7 @@ def calibrate(paradise, table, out, base="chainermnx"):
     text = run(paradise, ["calibrate", "--measured", table, "--implementation", base,
                           "-o", out])
     # one GPU count alone has nothing to hold out: "-"
-    m = re.search(r"fitted ([0-9.]+), held out .*? ([0-9.]+|-)\s*$", text, re.M)
+    m = re.search(r"fitted (-?[0-9.]+), held out .*? (-?[0-9.]+|-)\s*$", text, re.M)
     if not m:
         sys.exit(f"{os.path.basename(sys.argv[0])}: no accuracy line in calibrate's output:\n"
                  f"{text}")
