@@ -70,6 +70,10 @@ for r, out, p in zip(rows, v["rows"], predicted):
     assert out["projected_memory_bytes"] == p["memory_per_gpu_bytes"]
     assert out["anomaly"] is None, out  # all within 25% (docs/validation.md: 13 of 16 within 5%)
     acc.append(a)
+# issue 37: the default profile keeps NVIDIA's 8-GPU pairs where they were, 13 of the 16
+# within 5% of the measured time (the three others: 8 GPUs in mixed precision, 11-14% too
+# fast)
+assert sum(a >= 0.95 for a in acc) >= 13, acc
 s = v["summary"]
 assert s["rows"] == 16 and s["compared"] == 16 and s["anomalies"] == 0, s
 assert close(s["mean_accuracy"], sum(acc) / len(acc)), (s["mean_accuracy"], sum(acc) / len(acc))
