@@ -278,33 +278,14 @@ TEST(Implementation, LoadingRankBoundsItsGroupsSamples) {
   EXPECT_EQ(predict(w, c).epoch_input_s, 0);
 }
 
-// calibrate --measured recovers the parameters that made synthetic runs: exactly from exact
-// runs (the loading rank's 400 samples/s from the one row it bounds: 512 samples per group
-// take 1.28 s, the step 0.98 s; the other rows' groups load at most 128 in 0.32 s, under
-// their steps); from runs with +-5% noise on their times and compute parts, within 15% (the parts
-// separate the split layers' efficiency from the per-call overheads, which both lengthen a
-// model-parallel step: from the times alone the two trade off).
-TEST(Implementation, CalibrationRecoversKnownParameters) {
-  auto truth = implementation::find_implementation("chainermnx");
-  truth.profile.rule(Exchange::Layer).overhead_s = 400e-6;
-  truth.profile.rule(Exchange::Halo).overhead_s = 2e-3;
-  truth.profile.rule(Exchange::Gather).overhead_s = 2e-3;
-  truth.profile.staging_Bps = 8e9;
-  truth.profile.split_efficiency = 0.6;
-  truth.profile.loader_samples_per_s = 400;
+using Config = std::tuple<Kind, std::int64_t, std::int64_t, std::int64_t>;  // gpus, batch, p2
+
+// ResNet-50 runs on ABCI whose measured time per iteration is `truth`'s projection.
+std::vector<validate::MeasuredRun> synthetic_runs(const implementation::Implementation& truth,
+                                                  const std::vector<Config>& configs) {
   std::vector<validate::MeasuredRun> runs;
   int line = 2;
-  for (const auto& [kind, gpus, batch, p2] :
-       std::vector<std::tuple<Kind, std::int64_t, std::int64_t, std::int64_t>>{
-           {Kind::Filter, 8, 64, 0},
-           {Kind::Filter, 32, 64, 0},
-           {Kind::Channel, 16, 64, 0},
-           {Kind::DataSpatial, 32, 1024, 4},
-           {Kind::DataSpatial, 64, 2048, 4},
-           {Kind::DataFilter, 32, 512, 4},
-           {Kind::DataFilter, 64, 1024, 4},
-           {Kind::Spatial, 4, 64, 0},
-           {Kind::DataSpatial, 16, 2048, 4}}) {
+  for (const auto& [kind, gpus, batch, p2] : configs) {
     validate::MeasuredRun r;
     r.file = "synthetic";
     r.line = line++;
@@ -325,12 +306,43 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
   o.profile = &truth;
   const auto projected = validate::evaluate(runs, o);
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    ASSERT_TRUE(projected[i].projected_s) << i;
-    runs[i].iteration_s = *projected[i].projected_s;
+    EXPECT_TRUE(projected[i].projected_s) << i;
+    runs[i].iteration_s = projected[i].projected_s.value_or(1);
+    runs[i].compute_s = projected[i].projected_compute_s;
   }
+  return runs;
+}
+
+implementation::Implementation known_truth() {
+  auto truth = implementation::find_implementation("chainermnx");
+  truth.profile.rule(Exchange::Layer).overhead_s = 400e-6;
+  truth.profile.rule(Exchange::Halo).overhead_s = 2e-3;
+  truth.profile.rule(Exchange::Gather).overhead_s = 2e-3;
+  truth.profile.staging_Bps = 8e9;
+  truth.profile.split_efficiency = 0.6;
+  truth.profile.loader_samples_per_s = 400;
+  return truth;
+}
+
+// calibrate --measured recovers the parameters that made synthetic runs: exactly from exact
+// runs (the loading rank's 400 samples/s from the one row it bounds: 512 samples per group
+// take 1.28 s, the step 0.98 s; the other rows' groups load at most 128 in 0.32 s, under
+// their steps); from runs with +-5% noise on their times and compute parts, within 15% (the parts
+// separate the split layers' efficiency from the per-call overheads, which both lengthen a
+// model-parallel step: from the times alone the two trade off).
+TEST(Implementation, CalibrationRecoversKnownParameters) {
+  const auto truth = known_truth();
+  auto runs = synthetic_runs(truth, {{Kind::Filter, 8, 64, 0},
+                                     {Kind::Filter, 32, 64, 0},
+                                     {Kind::Channel, 16, 64, 0},
+                                     {Kind::DataSpatial, 32, 1024, 4},
+                                     {Kind::DataSpatial, 64, 2048, 4},
+                                     {Kind::DataFilter, 32, 512, 4},
+                                     {Kind::DataFilter, 64, 1024, 4},
+                                     {Kind::Spatial, 4, 64, 0},
+                                     {Kind::DataSpatial, 16, 2048, 4}});
   auto with_parts = runs;
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    with_parts[i].compute_s = projected[i].projected_compute_s;
+  for (auto& r : runs) r.compute_s.reset();  // the times alone
   const auto base = implementation::find_implementation("chainermnx");
   const auto exact = validate::fit_implementation(runs, base, "fitted");
   const auto& p = exact.profile.profile;
@@ -339,6 +351,7 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
   EXPECT_NEAR(p.staging_Bps, 8e9, 8e7);
   EXPECT_NEAR(p.split_efficiency, 0.6, 0.006);
   EXPECT_NEAR(p.loader_samples_per_s, 400, 4);
+  EXPECT_EQ(exact.parameters.back().decided, validate::Decided::Fitted);
   EXPECT_GT(*exact.mean_accuracy, 0.999);
   // +-5% noise, alternating: the fit stays near the truth and the held-out rows near it
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -353,32 +366,48 @@ TEST(Implementation, CalibrationRecoversKnownParameters) {
   EXPECT_EQ(kept.profile.profile.loader_samples_per_s, 0);
   ASSERT_EQ(kept.parameters.back().name, std::string("input loader rate"));
   EXPECT_EQ(kept.parameters.back().decided, validate::Decided::Kept);
-  EXPECT_EQ(exact.parameters.back().decided, validate::Decided::Fitted);
-  // a base rate of 100 samples/s bounds these rows, the truth's bounds none: the rows say
-  // only that the rate is above the least one that lengthens no row by more than 1%, where
-  // a loading rank's share of the batch takes 1.01 times the row's step: max over rows of
-  // share / (1.01 step). Shares by hand (docs/implementations.md#loader): filter, channel
-  // and spatial load the whole batch on one rank; a hybrid's replicas are gpus / p2.
-  auto slow_base = base;
-  slow_base.profile.loader_samples_per_s = 100;
-  const auto bounded = validate::fit_implementation(unbounded, slow_base, "fitted");
-  ASSERT_EQ(bounded.parameters.back().decided, validate::Decided::AtLeast);
-  auto lifted = bounded.profile;
-  lifted.profile.loader_samples_per_s = 0;
-  o.profile = &lifted;
-  const auto steps = validate::evaluate(unbounded, o);
-  const std::vector<double> shares{64, 64, 64, 1024.0 / 8, 2048.0 / 16, 512.0 / 8, 1024.0 / 16, 64};
-  ASSERT_EQ(steps.size(), shares.size());
-  double least = 0;
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    least = std::max(least, shares[i] / (1.01 * *steps[i].projected_s));
-  EXPECT_GT(least, 100);  // the base's rate does bound a row
-  EXPECT_NEAR(bounded.profile.profile.loader_samples_per_s / least, 1, 1e-5);
   const auto noisy = validate::fit_implementation(with_parts, base, "fitted");
   const auto& q = noisy.profile.profile;
   EXPECT_NEAR(q.rule(Exchange::Layer).overhead_s / 400e-6, 1, 0.15);
   EXPECT_NEAR(q.split_efficiency / 0.6, 1, 0.15);
   EXPECT_GT(*noisy.held_out_mean_accuracy, 0.85);
+}
+
+// A base rate of 100 samples/s bounds these rows, the truth's 400 none: the rows say only
+// that the rate is above the least one that lengthens no row by more than 1%, where a
+// loading rank's share of the batch takes 1.01 times the row's step: the largest
+// share / (1.01 step). Shares by hand (docs/implementations.md#loader): filter, channel and
+// spatial load the whole batch on one rank; a hybrid's replicas are gpus / p2. (The rows of
+// the test above without the one the truth's rate bounds: fewer leave the fit free to
+// explain the hybrids' steps by a loader instead of the spatial overhead.)
+TEST(Implementation, CalibrationBoundsAnUnreachedLoaderFromBelow) {
+  auto runs = synthetic_runs(known_truth(), {{Kind::Filter, 8, 64, 0},
+                                             {Kind::Filter, 32, 64, 0},
+                                             {Kind::Channel, 16, 64, 0},
+                                             {Kind::DataSpatial, 32, 1024, 4},
+                                             {Kind::DataSpatial, 64, 2048, 4},
+                                             {Kind::DataFilter, 32, 512, 4},
+                                             {Kind::DataFilter, 64, 1024, 4},
+                                             {Kind::Spatial, 4, 64, 0}});
+  for (auto& r : runs) r.compute_s.reset();  // the times alone, as in the test above
+  auto base = implementation::find_implementation("chainermnx");
+  base.profile.loader_samples_per_s = 100;
+  const auto fit = validate::fit_implementation(runs, base, "fitted");
+  ASSERT_EQ(fit.parameters.back().name, std::string("input loader rate"));
+  ASSERT_EQ(fit.parameters.back().decided, validate::Decided::AtLeast);
+  auto lifted = fit.profile;
+  lifted.profile.loader_samples_per_s = 0;
+  validate::Options o;
+  o.variant = Variant::Paradise;
+  o.profile = &lifted;
+  const auto steps = validate::evaluate(runs, o);
+  const std::vector<double> shares{64, 64, 64, 1024.0 / 8, 2048.0 / 16, 512.0 / 8, 1024.0 / 16, 64};
+  ASSERT_EQ(steps.size(), shares.size());
+  double least = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    least = std::max(least, shares[i] / (1.01 * steps[i].projected_s.value()));
+  EXPECT_GT(least, 100);  // the base's rate does bound a row
+  EXPECT_NEAR(fit.profile.profile.loader_samples_per_s / least, 1, 1e-5);
 }
 
 }  // namespace
