@@ -15,11 +15,10 @@ bars of the large GPU counts were too short to see).
 """
 
 import numpy as np
-from matplotlib.patches import Patch
 
 import command
 import paradise_h5 as h5
-from figure_output import axes_title, check_outputs, log_value_axis, plt, save, strategy_colors
+from figure_output import axes_title, check_outputs, log_value_axis, pyplot, save, strategy_colors
 
 PARTS = ("compute_time_s", "communication_time_s", "epoch_time_s")
 FRAMEWORK = "framework_time_s"  # optional: files before the step overhead lack it
@@ -70,6 +69,8 @@ def check_gpu_counts(gpus, path):
 def plot(bars, fixed, ds):
     colors = strategy_colors(list(bars))
     gpus = ds.gpus.values
+    from matplotlib.patches import Patch  # as pyplot(): only with a figure
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(gpus) + 3), 5.5))
     width = 0.8 / len(bars)
     drawn = [s for s, b in bars.items() if np.isfinite(b["compute_time_s"]).any()]

@@ -3,28 +3,31 @@ saving as PNG and/or PDF, and the JSON sidecar (--data) with the values read bac
 drawn figure itself (lines, bars, images, titles, axis labels, legends), so that a test
 checks what was plotted rather than what the command meant to plot.
 """
+import functools
 import json
 import math
 import os
 import textwrap
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
-from matplotlib.container import BarContainer  # noqa: E402
-from matplotlib.font_manager import FontProperties  # noqa: E402
-from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
-
-import command  # noqa: E402
-from paradise_h5 import InputError  # noqa: E402
+import command
+from paradise_h5 import InputError
 
 DPI = 150
 
 
+@functools.lru_cache(maxsize=None)
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, imported at the first figure: a command that
+    refuses its input does so without it (about half a second of start-up)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def strategy_colors(strategies):
     """{strategy: colour}, in the order of the file's strategy axis (stable across commands)."""
-    palette = plt.get_cmap("tab10").colors
+    palette = pyplot().get_cmap("tab10").colors
     return {s: palette[i % len(palette)] for i, s in enumerate(strategies)}
 
 
@@ -49,6 +52,7 @@ def _legend_texts(legend):
 
 
 def _axes_data(ax):
+    from matplotlib.container import BarContainer  # as pyplot(): only with a figure
     bars = []
     for c in ax.containers:
         if isinstance(c, BarContainer):
@@ -165,7 +169,7 @@ def save(fig, args, command_name, notes=None):
                     fig.savefig(temp, dpi=DPI, format=kind)
             except OSError as e:
                 raise InputError(f"{option} '{path}': cannot write ({e.strerror})") from None
-    plt.close(fig)
+    pyplot().close(fig)
     for _, path, _ in planned:
         print(f"wrote {path}")
     return [p for o, p, _ in planned if o != "--data"]
@@ -179,6 +183,7 @@ def _default(file, command):
 def fit_width(text, size, inches):
     """text with each line wrapped to `inches` at font size `size` (long titles were cut off
     at the figure's sides)."""
+    from matplotlib.font_manager import FontProperties  # as pyplot(): only with a figure
     points = FontProperties(size=size).get_size_in_points()
     # an average character of the sans-serif font is about 0.55 em wide; 0.6 leaves room
     # for runs of wide ones (digits, "m", "w")
@@ -190,7 +195,8 @@ def suptitle(fig, text):
     """The figure's title wrapped to its width; the sidecar keeps the text unwrapped.
     Returns the fraction of the figure's height below it (tight_layout's rect top: it
     leaves no room for a figure title)."""
-    size = plt.rcParams["figure.titlesize"]
+    from matplotlib.font_manager import FontProperties  # as pyplot(): only with a figure
+    size = pyplot().rcParams["figure.titlesize"]
     wrapped = fit_width(text, size, fig.get_figwidth())
     fig.suptitle(wrapped)
     fig.paradise_title = text
@@ -217,7 +223,7 @@ def legend_below(fig, handles, labels, top, most_columns=7):
 def axes_title(ax, text, **kwargs):
     """A panel's title wrapped to the panel's width (the title is centred on it, so the
     figure's width let it run past the edge or into the next panel's)."""
-    size = kwargs.get("fontsize", plt.rcParams["axes.titlesize"])
+    size = kwargs.get("fontsize", pyplot().rcParams["axes.titlesize"])
     inches = ax.get_position().width * ax.figure.get_figwidth()
     ax.set_title(fit_width(text, size, inches), **kwargs)
 
@@ -226,7 +232,7 @@ def grid_of(n, width=6.0, height=4.2):
     """A figure with n panels in a near-square grid; returns (fig, list of n axes)."""
     cols = max(1, math.ceil(math.sqrt(n)))
     rows = math.ceil(n / cols)
-    fig, axs = plt.subplots(rows, cols, figsize=(width * cols, height * rows + 0.8),
+    fig, axs = pyplot().subplots(rows, cols, figsize=(width * cols, height * rows + 0.8),
                             squeeze=False)
     flat = [ax for row in axs for ax in row]
     for ax in flat[n:]:
@@ -246,6 +252,7 @@ def gpu_axis(ax, gpus, label="number of GPUs"):
 
 def log_value_axis(ax, label):
     """A log y axis with plain numbers; minor ticks labelled when it spans under two decades."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter  # as pyplot(): with a figure
     ax.set_yscale("log")
     ax.set_ylabel(label)
     plain = FuncFormatter(lambda v, _: f"{v:g}")

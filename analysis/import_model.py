@@ -28,7 +28,6 @@ import importlib.util
 import operator
 import os
 import re
-import sys
 
 import command
 from paradise_h5 import InputError

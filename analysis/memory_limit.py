@@ -14,7 +14,7 @@ import numpy as np
 
 import command
 import paradise_h5 as h5
-from figure_output import axes_title, check_outputs, gpu_axis, plt, save, strategy_styles
+from figure_output import axes_title, check_outputs, gpu_axis, pyplot, save, strategy_styles
 
 LIMITS = {
     "largest_resolution": ("largest input side that fits", "largest input side "
@@ -54,7 +54,7 @@ def series(path, filters, limit):
 
 def plot(lines, fixed, root, limit):
     styles = strategy_styles([str(s) for s in root.strategy.values])
-    fig, ax = plt.subplots(figsize=(8, 5.5))
+    fig, ax = pyplot().subplots(figsize=(8, 5.5))
     bound_x, bound_y = [], []
     for s, (gpus, values, at_end) in lines.items():
         label = s if np.isfinite(values).any() else f"{s} (nothing fits)"

@@ -12,14 +12,11 @@ says which values are shown.
 import warnings
 
 import numpy as np
-from matplotlib.colors import LogNorm
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 
 import command
 import device_memory
 import paradise_h5 as h5
-from figure_output import check_outputs, grid_of, plt, save, suptitle
+from figure_output import check_outputs, grid_of, pyplot, save, suptitle
 
 ROW_LABELS = {"batch": "global batch (samples)",
               "resolution": "input side (pixels or voxels per edge)"}
@@ -50,8 +47,11 @@ def series(path, filters, rows):
 def plot(maps, gpus, row_values, rows, fixed, usable_gb, device_gb, margin, title):
     fig, axes = grid_of(len(maps), width=5.0, height=4.0)
     finite = np.concatenate([gb[np.isfinite(gb)] for _, gb, _ in maps] + [np.array([usable_gb])])
+    from matplotlib.colors import LogNorm  # as pyplot(): only with a figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     norm = LogNorm(vmin=finite.min(), vmax=max(finite.max(), finite.min() * 1.01))
-    cmap = plt.get_cmap("viridis").copy()
+    cmap = pyplot().get_cmap("viridis").copy()
     cmap.set_bad("lightgrey")
     image = None
     for ax, (strategy, gb, st) in zip(axes, maps):

@@ -24,8 +24,6 @@ import os
 import sys
 
 import numpy as np
-from matplotlib.lines import Line2D
-
 import command
 import paradise_h5 as h5
 from figure_output import (axes_title, check_outputs, gpu_axis, grid_of, legend_below,
@@ -169,6 +167,7 @@ def plot(panels, source, fixed, best_over, root, x, strategies, absence, column=
         ax.grid(True, which="both", alpha=0.3)
     # every strategy of the selection: one drawn in no panel is listed as not drawn
     labels = [s if s in handles else f"{s} (not drawn)" for s in strategies] + ["Pareto front"]
+    from matplotlib.lines import Line2D  # as figure_output.pyplot(): only with a figure
     shown = [handles.get(s) or Line2D([], [], **styles[s]) for s in strategies]
     at = f"at {h5.panel_title(fixed)}; " if fixed else ""
     shortest = "shortest feasible epoch" if column == "epoch_time_s" else "shortest time to train"

@@ -8,11 +8,10 @@ chosen with --model, --batch, ... (one value each: several are refused); the tit
 them.
 """
 import numpy as np
-from matplotlib.lines import Line2D
 
 import command
 import paradise_h5 as h5
-from figure_output import (axes_title, check_outputs, gpu_axis, log_value_axis, plt, save,
+from figure_output import (axes_title, check_outputs, gpu_axis, log_value_axis, pyplot, save,
                            strategy_styles)
 
 
@@ -39,7 +38,8 @@ def series(path, filters):
 
 def plot(lines, fixed, root):
     styles = strategy_styles([str(s) for s in root.strategy.values])
-    fig, ax = plt.subplots(figsize=(8, 5.5))
+    from matplotlib.lines import Line2D  # as pyplot(): only with a figure
+    fig, ax = pyplot().subplots(figsize=(8, 5.5))
     for s, (gpus, t) in lines.items():
         ax.plot(gpus, t, label=s, **styles[s])
         ax.plot(gpus, t[0] * gpus[0] / gpus, ls=":", color=styles[s]["color"], label=f"ideal {s}")

@@ -9,10 +9,9 @@ import argparse
 import json
 import math
 
-from matplotlib.ticker import FuncFormatter
 
 import command
-from figure_output import axes_title, check_outputs, plt, save, strategy_styles
+from figure_output import axes_title, check_outputs, pyplot, save, strategy_styles
 from paradise_h5 import InputError
 
 
@@ -116,7 +115,8 @@ def load(path):
 def plot(rows, total, threshold, summary, source):
     strategies = list(dict.fromkeys(r["strategy"] for r in rows))
     styles = strategy_styles(strategies)
-    fig, ax = plt.subplots(figsize=(7.5, 6.5))
+    from matplotlib.ticker import FuncFormatter  # as pyplot(): only with a figure
+    fig, ax = pyplot().subplots(figsize=(7.5, 6.5))
     lo = min(min(r["measured_s"], r["projected_s"]) for r in rows) / 1.5
     hi = max(max(r["measured_s"], r["projected_s"]) for r in rows) * 1.5
     x = [lo, hi]
