@@ -233,7 +233,7 @@ def grid_of(n, width=6.0, height=4.2):
     cols = max(1, math.ceil(math.sqrt(n)))
     rows = math.ceil(n / cols)
     fig, axs = pyplot().subplots(rows, cols, figsize=(width * cols, height * rows + 0.8),
-                            squeeze=False)
+                                 squeeze=False)
     flat = [ax for row in axs for ax in row]
     for ax in flat[n:]:
         ax.remove()

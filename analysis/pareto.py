@@ -24,6 +24,7 @@ import os
 import sys
 
 import numpy as np
+
 import command
 import paradise_h5 as h5
 from figure_output import (axes_title, check_outputs, gpu_axis, grid_of, legend_below,

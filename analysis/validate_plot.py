@@ -9,7 +9,6 @@ import argparse
 import json
 import math
 
-
 import command
 from figure_output import axes_title, check_outputs, pyplot, save, strategy_styles
 from paradise_h5 import InputError

@@ -54,7 +54,7 @@ void print_parameters(const validate::ImplementationFit& fit) {
   std::cout << "(kept: the base profile's value; no row's projection moves with it, or, for a "
                "limit, none reaches it at the fit)\n"
                "(at least: a limit the base profile's value reaches and the rows' best fit does "
-               "not; the least value that lengthens no row by more than 1%, written as the fit)"
+               "not; the least value at which no row waits for it, written as the fit)"
                "\n\n";
 }
 

@@ -205,8 +205,9 @@ bool decides(const Objective& f, Implementation impl, const Knob& k) {
 // A limit that bounds no row at the fit (no row's projection more than 1% longer than with
 // the limit lifted to its upper bound: a wait within the fit's noise) is not determined by
 // the rows. Where the base profile's value bounds none of them either, it is kept; where it
-// bounds some, the rows say only that the limit is above it: the least value that bounds
-// none (bisected on a log scale; a wait grows as the rate falls) stands, as a lower bound.
+// bounds some, the rows say only that the limit is above it: the least value at which no
+// row waits at all (bisected on a log scale up from the base's value, or the knob's lower
+// bound if that is higher; a wait grows as the rate falls) stands, as a lower bound.
 void settle_unreached_limits(const Objective& f, Implementation& impl, const Implementation& base,
                              const std::vector<Knob>& ks, std::vector<Decided>& decided) {
   const auto rows_at = [&](const Knob& k, double v) {
@@ -218,25 +219,28 @@ void settle_unreached_limits(const Objective& f, Implementation& impl, const Imp
     const Knob& k = ks[i];
     if (decided[i] != Decided::Fitted || !k.limit) continue;
     const auto lifted = rows_at(k, k.hi);
-    const auto unreached = [&](double v) {
+    // no row's projection longer than with the limit lifted by more than `slack` of it
+    const auto unreached = [&](double v, double slack) {
       const auto rows = rows_at(k, v);
       for (std::size_t r = 0; r < rows.size(); ++r) {
         const auto &a = lifted[r].projected_s, &b = rows[r].projected_s;
-        if (a.has_value() != b.has_value() || (a && *b > 1.01 * *a)) return false;
+        if (a.has_value() != b.has_value() || (a && *b > (1 + slack) * *a)) return false;
       }
       return true;
     };
-    if (!unreached(k.get(impl))) continue;
+    if (!unreached(k.get(impl), 0.01)) continue;
     const double kept = k.get(base);
-    if (unreached(kept)) {
+    if (unreached(kept, 0.01)) {
       k.set(impl, kept);
       decided[i] = Decided::Kept;
       continue;
     }
-    double low = std::log(std::max(kept, k.lo)), high = std::log(k.get(impl));
-    while (high - low > 1e-6) {
+    // from the base's value (or the knob's lower bound) to its upper bound: the fit's own
+    // value may leave a row waiting, within the 1%
+    double low = std::log(std::max(kept, k.lo)), high = std::log(k.hi);
+    while (high - low > 1e-7) {
       const double mid = (low + high) / 2;
-      (unreached(std::exp(mid)) ? high : low) = mid;
+      (unreached(std::exp(mid), 1e-9) ? high : low) = mid;
     }
     k.set(impl, std::exp(high));
     decided[i] = Decided::AtLeast;

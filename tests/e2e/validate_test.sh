@@ -71,8 +71,8 @@ for r, out, p in zip(rows, v["rows"], predicted):
     assert out["anomaly"] is None, out  # all within 25% (docs/validation.md: 13 of 16 within 5%)
     acc.append(a)
 # issue 37: the default profile keeps NVIDIA's 8-GPU pairs where they were, 13 of the 16
-# within 5% of the measured time (the three others: 8 GPUs in mixed precision, 11-14% too
-# fast)
+# within 5% of the measured time (the three others, PyTorch 21.03 in mixed precision, are
+# 11-14% too fast)
 assert sum(a >= 0.95 for a in acc) >= 13, acc
 s = v["summary"]
 assert s["rows"] == 16 and s["compared"] == 16 and s["anomalies"] == 0, s
