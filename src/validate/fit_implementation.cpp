@@ -249,12 +249,20 @@ void settle_unreached_limits(const Objective& f, Implementation& impl, const Imp
 
 Implementation fitted(const std::vector<MeasuredRun>& runs, const Implementation& base,
                       std::vector<FittedParameter>* report) {
-  Implementation impl = base;
   const Objective f(runs);
   const auto ks = knobs();
+  // a limit can hide the other parameters (a loader slow enough that every row waits for it
+  // leaves them no effect): the search starts, and asks what moves a row, with the limits
+  // lifted to their upper bounds; one that moves none keeps the base's value
+  Implementation impl = base;
+  for (const auto& k : ks) {
+    if (k.limit) k.set(impl, k.hi);
+  }
   std::vector<Decided> decided(ks.size());
-  for (std::size_t i = 0; i < ks.size(); ++i)
+  for (std::size_t i = 0; i < ks.size(); ++i) {
     decided[i] = decides(f, impl, ks[i]) ? Decided::Fitted : Decided::Kept;
+    if (ks[i].limit && decided[i] == Decided::Kept) ks[i].set(impl, ks[i].get(base));
+  }
   double last = f.loss(impl);
   for (int sweep = 0; sweep < 3; ++sweep) {
     for (std::size_t i = 0; i < ks.size(); ++i) {
