@@ -240,7 +240,7 @@ void settle_unreached_limits(const Objective& f, Implementation& impl, const Imp
     double low = std::log(std::max(kept, k.lo)), high = std::log(k.hi);
     while (high - low > 1e-7) {
       const double mid = (low + high) / 2;
-      (unreached(std::exp(mid), 1e-9) ? high : low) = mid;
+      (unreached(std::exp(mid), 0) ? high : low) = mid;
     }
     k.set(impl, std::exp(high));
     decided[i] = Decided::AtLeast;

@@ -1311,6 +1311,29 @@ expect_rc 0 "predict with the fitted profile" -- "$paradise" "${impl_args[@]}" -
 grep -q "software  chainermnx-calibrated" "$tmp/out" && ok || bad "fitted profile: $(cat "$tmp/out")"
 expect_rc 2 "calibrate -o the measured file" -- "$paradise" calibrate --measured "$tmp/runs.csv" --implementation chainermnx -o "$tmp/runs.csv"
 grep -qF "is the --measured file" "$tmp/err" && head -1 "$tmp/runs.csv" | grep -q "^model," && ok || bad "calibrate -o measured: $(cat "$tmp/err")"
+# a base whose loading rank (100 samples/s) makes these rows wait, where the fit's does not:
+# the rate is written as a lower bound, "(at least)", the least at which no row waits: 1%
+# above it no row is limited by input, 1% below it one is (at it, one row's loading rank
+# takes its step to the last bits; docs/implementations.md#calibrate)
+sed 's/^loader_samples_per_s = .*/loader_samples_per_s = 100/' "$tmp/fit.impl" >"$tmp/slow.impl"
+expect_rc 0 "calibrate from a slow loader" -- "$paradise" calibrate --measured "$tmp/runs.csv" --implementation "$tmp/slow.impl" -o "$tmp/least.impl"
+least=$(sed -n 's/^loader_samples_per_s = //p' "$tmp/least.impl")
+grep -qE "^input loader rate +${least:0:7}[0-9]* \(at least\)" "$tmp/out" && ok || bad "calibrate lower bound $least: $(cat "$tmp/out")"
+for side in above:1.01 below:0.99; do
+  sed "s/^loader_samples_per_s = .*/loader_samples_per_s = $(echo "$least * ${side#*:}" | bc -l)/" \
+    "$tmp/least.impl" >"$tmp/${side%:*}.impl"
+done
+waits() {  # waits PROFILE: how many of runs.csv's rows are limited by input under it
+  local n=0 strategy gpus batch p2
+  while IFS=, read -r _ _ _ strategy gpus batch _ p2 _; do
+    "$paradise" predict --model resnet50 --dataset imagenet --system abci --strategy "$strategy" \
+      --gpus "$gpus" --batch "$batch" --precision fp32 ${p2:+--p2 "$p2"} --implementation "$1" \
+      | grep -q "^status: ok; limited by input" && n=$((n + 1))
+  done < <(tail -n +2 "$tmp/runs.csv")
+  echo "$n"
+}
+[ "$(waits "$tmp/above.impl")" = 0 ] && [ "$(waits "$tmp/below.impl")" -ge 1 ] && ok \
+  || bad "calibrate lower bound $least: rows waiting 1% above $(waits "$tmp/above.impl"), 1% below $(waits "$tmp/below.impl")"
 cp "$tmp/fit.impl" "$tmp/fit-before.impl"
 expect_rc 2 "calibrate -o the base profile's file" -- "$paradise" calibrate --measured "$tmp/runs.csv" --implementation "$tmp/fit.impl" -o "$tmp/fit.impl"
 grep -qF "is the --implementation file" "$tmp/err" && cmp -s "$tmp/fit.impl" "$tmp/fit-before.impl" && ok || bad "calibrate -o base: $(cat "$tmp/err")"
