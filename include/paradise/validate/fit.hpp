@@ -17,7 +17,7 @@ namespace paradise::validate {
 enum class Decided {
   Fitted,   ///< the rows' best fit
   Kept,     ///< no row moves with it (or, for a limit, none reaches it): the base's value
-  AtLeast,  ///< a limit the rows bound from below only: the least value no row reaches
+  AtLeast,  ///< a limit the rows bound from below only: the least value no row waits for
 };
 
 /// A fitted parameter: what it is, its bounds, its value, and how the rows decide it.
