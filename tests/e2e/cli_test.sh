@@ -1320,7 +1320,8 @@ expect_rc 0 "calibrate from a slow loader" -- "$paradise" calibrate --measured "
 least=$(sed -n 's/^loader_samples_per_s = //p' "$tmp/least.impl")
 grep -qE "^input loader rate +${least:0:7}[0-9]* \(at least\)" "$tmp/out" && ok || bad "calibrate lower bound $least: $(cat "$tmp/out")"
 for side in above:1.01 below:0.99; do
-  sed "s/^loader_samples_per_s = .*/loader_samples_per_s = $(echo "$least * ${side#*:}" | bc -l)/" \
+  rate=$(awk -v r="$least" -v f="${side#*:}" 'BEGIN { printf "%.17g", r * f }')
+  sed "s/^loader_samples_per_s = .*/loader_samples_per_s = $rate/" \
     "$tmp/least.impl" >"$tmp/${side%:*}.impl"
 done
 waits() {  # waits PROFILE: how many of runs.csv's rows are limited by input under it

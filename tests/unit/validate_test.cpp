@@ -99,16 +99,24 @@ TEST(Diagnose, NamesThePartThatDivergesMost) {
   EXPECT_EQ(p.hint.find("--variant"), std::string::npos) << p.hint;
 }
 
+// A row per iteration measured at `measured_s`, projected as the sum of its parts.
+RowResult projected_parts(double measured_s, double compute_s, double communication_s,
+                          double step_overhead_s, double input_wait_s) {
+  RowResult row;
+  row.basis = "iteration";
+  row.projected_s = compute_s + communication_s + step_overhead_s + input_wait_s;
+  row.measured_s = measured_s;
+  row.projected_compute_s = compute_s;
+  row.projected_communication_s = communication_s;
+  row.projected_step_overhead_s = step_overhead_s;
+  row.projected_input_wait_s = input_wait_s;
+  return row;
+}
+
 // No parts measured and the framework's time per step the largest projected part (by hand:
 // 6 of 1 + 0.5 + 6 = 7.5 ms, 80%): it is named, with how to measure it.
 TEST(Diagnose, NamesTheFrameworkWhereItIsTheLargestPart) {
-  RowResult row;
-  row.basis = "iteration";
-  row.projected_s = 7.5e-3;
-  row.measured_s = 15e-3;
-  row.projected_compute_s = 1e-3;
-  row.projected_communication_s = 0.5e-3;
-  row.projected_step_overhead_s = 6e-3;
+  const RowResult row = projected_parts(15e-3, 1e-3, 0.5e-3, 6e-3, 0);
   const Anomaly a = diagnose(MeasuredRun{}, row);
   EXPECT_EQ(a.part, "framework");
   EXPECT_NE(a.cause.find("80.0%"), std::string::npos) << a.cause;
@@ -120,14 +128,7 @@ TEST(Diagnose, NamesTheFrameworkWhereItIsTheLargestPart) {
 // rank's 0.8 s against a 0.3 s step, so 0.5 of 0.2 + 0.05 + 0.05 + 0.5 = 0.8 s, 62.5%): it is
 // named, with the loader's rate to measure.
 TEST(Diagnose, NamesTheInputWhereItsWaitIsTheLargestPart) {
-  RowResult row;
-  row.basis = "iteration";
-  row.projected_s = 0.8;
-  row.measured_s = 1.2;
-  row.projected_compute_s = 0.2;
-  row.projected_communication_s = 0.05;
-  row.projected_step_overhead_s = 0.05;
-  row.projected_input_wait_s = 0.5;
+  const RowResult row = projected_parts(1.2, 0.2, 0.05, 0.05, 0.5);
   const Anomaly a = diagnose(MeasuredRun{}, row);
   EXPECT_EQ(a.part, "input");
   EXPECT_NE(a.cause.find("62.5%"), std::string::npos) << a.cause;
